@@ -1,0 +1,142 @@
+//! The interface between a pure game engine and the driver that does its I/O.
+//!
+//! An engine is a deterministic state machine in the "sans-IO" style: it never starts a
+//! process, reads a clock or touches a file. The driver calls [`Game::poll`] to learn what the
+//! engine needs next. A [`Step::Ask`] lists requests for some seats; the driver obtains one
+//! [`Answer`] per request and hands them back, in the order of the requests, through
+//! [`Game::handle_answers`]. The requests of one `Ask` are independent of each other, so the
+//! driver may run them concurrently; answers are still applied in request order, so results
+//! never depend on scheduling. A [`Step::Done`] carries the [`Outcome`] and ends the game.
+//!
+//! The engine owns the protocol: it renders the exact bytes a bot receives ([`Input`]) and
+//! parses the exact bytes it sends. Bot failures reach it as [`Answer::NoReply`] and the game's
+//! rules decide what they mean (usually the same fallback as an invalid reply).
+
+use serde::{Deserialize, Serialize};
+
+/// A pure, deterministic game engine driven by [`Step`]s and [`Answer`]s.
+pub trait Game {
+    /// What the driver must do next. After a [`Step::Ask`], the driver must call
+    /// [`Game::handle_answers`] before polling again.
+    fn poll(&mut self) -> Step;
+
+    /// The answers to the requests of the last [`Step::Ask`], in the same order.
+    fn handle_answers(&mut self, answers: Vec<Answer>);
+
+    /// Bytes written to every still-running persistent bot process when the game ends, before
+    /// its stdin is closed (Petri's LOOP mode expects `END\n`).
+    fn session_farewell(&self) -> &'static [u8] {
+        b""
+    }
+}
+
+/// What an engine needs next.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// Send these requests and report the answers in this order.
+    Ask(Vec<Query>),
+    /// The game is over.
+    Done(Outcome),
+}
+
+/// One request to one seat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Query {
+    /// Index of the seat (player) in the game, 0-based.
+    pub seat: usize,
+    /// What the bot receives, and how.
+    pub input: Input,
+    /// Which time limit applies.
+    pub phase: Phase,
+}
+
+/// How a request reaches a bot. The engine chooses, because the protocol is the game's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// Start a fresh process, write these bytes to its stdin and close it; the reply is
+    /// everything the process writes to stdout until it exits.
+    Stdin(Vec<u8>),
+    /// Start a fresh process with these extra command-line arguments and no stdin; the reply
+    /// is everything it writes to stdout until it exits.
+    Args(Vec<String>),
+    /// Write these bytes to the seat's persistent process (started on first use and kept for
+    /// the whole game) and read one line back; the reply excludes the newline.
+    Session(Vec<u8>),
+}
+
+/// Which time limit a request gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Setup requests get the longer setup timeout (interpreter and JVM start-up).
+    Setup,
+    /// Every other request gets the per-request timeout.
+    Play,
+}
+
+/// The driver's answer to one [`Query`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// What the bot printed. A process that printed and then crashed still replied.
+    Reply(Vec<u8>),
+    /// No usable reply: timeout, no process, or a reply over the size cap. The driver counts
+    /// the reason; the engine applies the game's fallback.
+    NoReply,
+}
+
+/// How one game ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// One entry per seat, in seat order.
+    pub seats: Vec<SeatOutcome>,
+    /// A one-line human-readable account of how the game ended.
+    pub summary: String,
+}
+
+/// One seat's result in one game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeatOutcome {
+    /// The game's points for this seat in this game (Petri: 1 for a win, else 0).
+    pub score: i64,
+    /// Win, draw or loss, for head-to-head games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<GameResult>,
+    /// Replies the rules rejected (unparseable or illegal) and replaced by the fallback.
+    pub invalid_replies: u32,
+}
+
+/// The result of a head-to-head game for one side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameResult {
+    /// This side won.
+    Win,
+    /// Nobody won.
+    Draw,
+    /// The other side won.
+    Loss,
+}
+
+/// A synchronous, in-process harness for engine tests: bots are closures.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{Answer, Game, Outcome, Query, Step};
+
+    /// Plays `game` to the end, answering each query with `bot(query)`; panics if the game
+    /// needs more than `max_steps` polls, so a game that never ends fails the test.
+    pub(crate) fn play(
+        game: &mut dyn Game,
+        mut bot: impl FnMut(&Query) -> Answer,
+        max_steps: usize,
+    ) -> Outcome {
+        for _ in 0..max_steps {
+            match game.poll() {
+                Step::Done(outcome) => return outcome,
+                Step::Ask(queries) => {
+                    let answers = queries.iter().map(&mut bot).collect();
+                    game.handle_answers(answers);
+                }
+            }
+        }
+        panic!("game did not end within {max_steps} steps");
+    }
+}
