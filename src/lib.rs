@@ -1,5 +1,19 @@
 //! `arena`: a tournament runner for King-of-the-Hill bot competitions.
+//!
+//! Games are pure state machines ([`engine::Game`]); the [`driver`] connects one game to bot
+//! processes ([`bots`]); [`run`] plays a whole tournament in parallel and journals every
+//! result ([`journal`]); [`report`] computes and renders the leaderboard from the journal.
 #![warn(missing_docs)]
 
+pub mod app;
+pub mod bots;
+pub mod cli;
+pub mod config;
+pub mod driver;
 pub mod engine;
+pub mod errors;
 pub mod games;
+pub mod journal;
+pub mod report;
+pub mod run;
+pub mod schedule;

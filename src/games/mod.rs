@@ -1,3 +1,173 @@
-//! The games `arena` can run. Each game is a pure engine (see [`crate::engine`]).
+//! The games `arena` can run: a closed set, so an enum rather than a registry of trait objects.
+//! Each game is a pure engine (see [`crate::engine`]) with its own options type; this module
+//! maps a game's name to its engine, its options and its tournament shape.
 
 pub mod petri;
+
+use std::fmt;
+
+use serde::de::DeserializeOwned;
+
+use crate::engine::{Answer, Game, Step};
+
+/// A game's name, as written in a tournament file (`game = "petri"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum GameKind {
+    /// Battle for the Petri Dish.
+    Petri,
+}
+
+impl GameKind {
+    /// Every game, in the order they are listed to users.
+    pub const ALL: &[GameKind] = &[GameKind::Petri];
+
+    /// The name used in tournament files, journals and `ARENA_GAME`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Petri => "petri",
+        }
+    }
+
+    /// Looks a game up by its name.
+    pub fn from_name(name: &str) -> Option<GameKind> {
+        GameKind::ALL
+            .iter()
+            .copied()
+            .find(|kind| kind.name() == name)
+    }
+
+    /// Who plays whom.
+    pub fn format(self) -> Format {
+        match self {
+            GameKind::Petri => Format::HeadToHead,
+        }
+    }
+
+    /// How results are summed up into a leaderboard.
+    pub fn scoring(self) -> Scoring {
+        match self {
+            GameKind::Petri => Scoring::Wins,
+        }
+    }
+
+    /// The original challenge's number of games (per pairing, or runs).
+    pub fn default_games(self) -> u32 {
+        match self {
+            GameKind::Petri => 100,
+        }
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Who plays whom in a tournament.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Every pair of bots plays `games` games, each side first in half of them.
+    HeadToHead,
+}
+
+impl Format {
+    /// The smallest number of bots the format can schedule.
+    pub fn min_bots(self) -> usize {
+        match self {
+            Format::HeadToHead => 2,
+        }
+    }
+}
+
+/// How a leaderboard is computed from game outcomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scoring {
+    /// Total wins over all games; draws count for nobody.
+    Wins,
+}
+
+impl Scoring {
+    /// The number a bot is ranked by, from the sum of its per-game scores.
+    pub fn ranking_score(self, total: i64) -> f64 {
+        match self {
+            Scoring::Wins => total as f64,
+        }
+    }
+}
+
+/// A game's validated options (the tournament file's `[options]` table).
+#[derive(Debug, Clone, PartialEq)]
+pub enum GameOptions {
+    /// Options of Battle for the Petri Dish.
+    Petri(petri::PetriOptions),
+}
+
+impl GameOptions {
+    /// The game these options belong to.
+    pub fn kind(&self) -> GameKind {
+        match self {
+            GameOptions::Petri(_) => GameKind::Petri,
+        }
+    }
+
+    /// Problems with the option values (each a sentence); empty if they are fine.
+    pub fn validate(&self) -> Vec<String> {
+        match self {
+            GameOptions::Petri(options) => options.validate(),
+        }
+    }
+
+    /// A fresh engine for one game with these options.
+    pub fn new_game(&self, _seed: u64) -> AnyGame {
+        match self {
+            GameOptions::Petri(options) => AnyGame::Petri(petri::Petri::new(options)),
+        }
+    }
+}
+
+/// Deserializes the options of `kind` with `parse`, which is given the options type to use.
+/// The tournament loader calls this so that each game's options are parsed by serde with
+/// the game's own `deny_unknown_fields` type (and so with exact error locations).
+pub trait OptionsParser {
+    /// The error of a failed parse.
+    type Error;
+    /// Parses the options as `T`.
+    fn parse<T: DeserializeOwned + Default>(&mut self) -> Result<T, Self::Error>;
+}
+
+impl GameKind {
+    /// Parses this game's options with `parser`.
+    pub fn parse_options<P: OptionsParser>(self, parser: &mut P) -> Result<GameOptions, P::Error> {
+        match self {
+            GameKind::Petri => parser.parse().map(GameOptions::Petri),
+        }
+    }
+}
+
+/// One game of any kind, dispatching to its engine.
+#[derive(Debug)]
+pub enum AnyGame {
+    /// A game of Battle for the Petri Dish.
+    Petri(petri::Petri),
+}
+
+impl Game for AnyGame {
+    fn poll(&mut self) -> Step {
+        match self {
+            AnyGame::Petri(game) => game.poll(),
+        }
+    }
+
+    fn handle_answers(&mut self, answers: Vec<Answer>) {
+        match self {
+            AnyGame::Petri(game) => game.handle_answers(answers),
+        }
+    }
+
+    fn session_farewell(&self) -> &'static [u8] {
+        match self {
+            AnyGame::Petri(game) => game.session_farewell(),
+        }
+    }
+}

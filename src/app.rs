@@ -1,0 +1,122 @@
+//! The subcommands: glue between the command line, the library and stdout.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use anyhow::Context;
+
+use crate::cli::{Cli, Command, Format, RunArgs, StandingsArgs};
+use crate::config::Tournament;
+use crate::errors::{EXIT_INTERRUPTED, EXIT_OK, Error};
+use crate::games::GameKind;
+use crate::journal::Journal;
+use crate::report::{Leaderboard, render_json, render_table};
+use crate::run::run_tournament;
+
+/// Runs the command line's subcommand and returns the process exit status.
+pub fn run(cli: Cli) -> Result<u8, Error> {
+    match cli.command {
+        Command::Run(args) => run_command(args),
+        Command::Standings(args) => standings_command(&args),
+    }
+}
+
+fn run_command(args: RunArgs) -> Result<u8, Error> {
+    let mut tournament = Tournament::load(&args.file)?;
+    apply_overrides(&mut tournament, &args);
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| default_results_dir(&args.file));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let report = runtime.block_on(run_tournament(Arc::new(tournament), &out))?;
+    let board = standings(&report.journal)?;
+    print(&board, args.format)?;
+    if report.interrupted {
+        tracing::warn!(
+            "interrupted after {} of {} games; the journal is {}",
+            board.games_played,
+            board.total_games,
+            report.journal.display()
+        );
+        return Ok(EXIT_INTERRUPTED);
+    }
+    let json = render_json(&board);
+    let path = out.join("leaderboard.json");
+    std::fs::write(&path, json).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(EXIT_OK)
+}
+
+/// Command-line values win over the tournament file's.
+fn apply_overrides(tournament: &mut Tournament, args: &RunArgs) {
+    if let Some(games) = args.games {
+        tournament.games = games;
+    }
+    if let Some(seed) = args.seed {
+        tournament.seed = seed;
+    }
+    if let Some(jobs) = args.jobs {
+        tournament.jobs = jobs;
+    }
+}
+
+fn standings_command(args: &StandingsArgs) -> Result<u8, Error> {
+    print(&standings(&args.journal)?, args.format)?;
+    Ok(EXIT_OK)
+}
+
+/// Reads a journal and computes its leaderboard.
+fn standings(journal: &Path) -> Result<Leaderboard, Error> {
+    let journal = Journal::read(journal)?;
+    let kind = GameKind::from_name(&journal.header.game).with_context(|| {
+        format!(
+            "the journal is for an unknown game `{}`",
+            journal.header.game
+        )
+    })?;
+    Ok(Leaderboard::compute(kind, &journal))
+}
+
+fn print(board: &Leaderboard, format: Format) -> Result<(), Error> {
+    let text = match format {
+        Format::Table => render_table(board),
+        Format::Json => render_json(board),
+    };
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        // A closed pipe (`arena run … | head`) is the reader's choice, not a failure.
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::Error::new(error)
+                .context("cannot write to stdout")
+                .into())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `arena-results/<file stem>-<UTC time>` under the current folder, made unique if needed.
+fn default_results_dir(file: &Path) -> PathBuf {
+    let stem = file
+        .file_stem()
+        .map_or_else(|| "tournament".into(), |s| s.to_string_lossy());
+    let time = humantime::format_rfc3339_seconds(SystemTime::now())
+        .to_string()
+        .replace(':', "-");
+    let base = PathBuf::from("arena-results").join(format!("{stem}-{time}"));
+    let mut candidate = base.clone();
+    for n in 2.. {
+        if !candidate.exists() {
+            break;
+        }
+        candidate = PathBuf::from(format!("{}-{n}", base.display()));
+    }
+    candidate
+}

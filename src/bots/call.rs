@@ -1,0 +1,92 @@
+//! What one request to a bot process produced.
+
+use std::fmt;
+use std::process::ExitStatus;
+use std::time::Duration;
+
+/// The result of one request: the reply bytes and how the process behaved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallResult {
+    /// What the bot printed: one-shot, all of stdout; session, one line without its newline.
+    /// Empty unless [`CallResult::status`] says the output is usable.
+    pub output: Vec<u8>,
+    /// How the request ended.
+    pub status: CallStatus,
+    /// Wall time from the start of the request to its end.
+    pub elapsed: Duration,
+    /// The end of what the process wrote to stderr (bounded), for diagnostics. Filled only
+    /// when the request did not end with a normal reply.
+    pub stderr: Vec<u8>,
+}
+
+/// How a request ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallStatus {
+    /// The bot replied; `exit` says how a one-shot process ended (a session that is still
+    /// running reports [`Exit::Running`]). A process that printed and then crashed replied.
+    Replied {
+        /// How the process ended.
+        exit: Exit,
+    },
+    /// No complete reply before the deadline; the process group was killed.
+    TimedOut,
+    /// The reply exceeded the size cap; the process group was killed.
+    TooLong,
+    /// The process could not be started.
+    SpawnFailed(String),
+    /// The process ended (or closed its stdout) without replying.
+    Died {
+        /// How the process ended, if it was reaped.
+        exit: Exit,
+    },
+    /// The session ended earlier in this game; nothing was sent.
+    SessionGone,
+}
+
+/// How a bot process ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Still running (persistent sessions).
+    Running,
+    /// Exit status 0.
+    Success,
+    /// A non-zero exit status.
+    Code(i32),
+    /// Ended by a signal.
+    Signal(i32),
+    /// The exit status could not be read.
+    Unknown,
+}
+
+impl Exit {
+    /// Classifies a reaped process's status.
+    pub(crate) fn from_status(status: ExitStatus) -> Exit {
+        use std::os::unix::process::ExitStatusExt;
+        if status.success() {
+            Exit::Success
+        } else if let Some(code) = status.code() {
+            Exit::Code(code)
+        } else if let Some(signal) = status.signal() {
+            Exit::Signal(signal)
+        } else {
+            Exit::Unknown
+        }
+    }
+
+    /// Whether the process ended abnormally (a crash, as far as the results are concerned).
+    pub fn is_abnormal(self) -> bool {
+        matches!(self, Exit::Code(_) | Exit::Signal(_) | Exit::Unknown)
+    }
+}
+
+impl fmt::Display for Exit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Exit::Running => f.write_str("still running"),
+            Exit::Success => f.write_str("exit status 0"),
+            Exit::Code(code) => write!(f, "exit status {code}"),
+            Exit::Signal(signal) => write!(f, "killed by signal {signal}"),
+            Exit::Unknown => f.write_str("unknown exit status"),
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! Bounded readers: a bot can print gigabytes, the runner keeps at most a cap.
+
+use std::collections::VecDeque;
+
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt};
+
+/// Everything a stream produced up to a cap.
+#[derive(Debug, Default)]
+pub(crate) struct Capped {
+    pub(crate) bytes: Vec<u8>,
+    /// The stream had more than the cap; reading stopped there.
+    pub(crate) overflow: bool,
+}
+
+/// Reads `reader` to EOF, stopping as soon as it yields more than `cap` bytes. Read errors end
+/// the stream (a bot's broken pipe is its own problem).
+pub(crate) async fn read_capped(mut reader: impl AsyncRead + Unpin, cap: usize) -> Capped {
+    let mut captured = Capped::default();
+    let mut chunk = [0u8; 8192];
+    loop {
+        match reader.read(&mut chunk).await {
+            Ok(0) | Err(_) => return captured,
+            Ok(n) => {
+                if captured.bytes.len() + n > cap {
+                    captured.overflow = true;
+                    return captured;
+                }
+                captured.bytes.extend_from_slice(&chunk[..n]);
+            }
+        }
+    }
+}
+
+/// Reads `reader` to EOF and keeps only its last `cap` bytes, so a bot flooding stderr can
+/// neither block on a full pipe nor grow the runner's memory.
+pub(crate) async fn drain_tail(mut reader: impl AsyncRead + Unpin, cap: usize) -> Vec<u8> {
+    let mut tail = VecDeque::with_capacity(cap.min(8192));
+    let mut chunk = [0u8; 8192];
+    loop {
+        match reader.read(&mut chunk).await {
+            Ok(0) | Err(_) => return tail.into(),
+            Ok(n) => {
+                let keep = &chunk[..n][n.saturating_sub(cap)..];
+                let excess = (tail.len() + keep.len()).saturating_sub(cap);
+                tail.drain(..excess);
+                tail.extend(keep);
+            }
+        }
+    }
+}
+
+/// One line read from a persistent bot.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Line {
+    /// A line, without its `\n`.
+    Complete(Vec<u8>),
+    /// The stream ended after these bytes without a newline.
+    Unterminated(Vec<u8>),
+    /// The stream ended before any byte.
+    Eof,
+    /// The line grew past the cap.
+    TooLong,
+}
+
+/// Reads one `\n`-terminated line of at most `cap` bytes (newline excluded).
+pub(crate) async fn read_line_capped(reader: &mut (impl AsyncBufRead + Unpin), cap: usize) -> Line {
+    let mut line = Vec::new();
+    loop {
+        let buffer = match reader.fill_buf().await {
+            Ok(buffer) => buffer,
+            Err(_) => &[],
+        };
+        if buffer.is_empty() {
+            return if line.is_empty() {
+                Line::Eof
+            } else {
+                Line::Unterminated(line)
+            };
+        }
+        let (taken, complete) = match buffer.iter().position(|&b| b == b'\n') {
+            Some(end) => (end, true),
+            None => (buffer.len(), false),
+        };
+        if line.len() + taken > cap {
+            return Line::TooLong;
+        }
+        line.extend_from_slice(&buffer[..taken]);
+        reader.consume(taken + usize::from(complete));
+        if complete {
+            return Line::Complete(line);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn read_capped_keeps_everything_up_to_the_cap() {
+        let captured = read_capped(&b"hello"[..], 5).await;
+        assert_eq!(captured.bytes, b"hello");
+        assert!(!captured.overflow);
+    }
+
+    #[tokio::test]
+    async fn read_capped_stops_past_the_cap() {
+        let captured = read_capped(&b"hello!"[..], 5).await;
+        assert!(captured.overflow);
+    }
+
+    #[tokio::test]
+    async fn drain_tail_keeps_the_last_bytes() {
+        let input: Vec<u8> = (0..20_000u32).map(|i| (i % 251) as u8).collect();
+        let tail = drain_tail(&input[..], 100).await;
+        assert_eq!(tail, &input[input.len() - 100..]);
+    }
+
+    #[tokio::test]
+    async fn lines_are_split_capped_and_unterminated_tails_kept() {
+        let mut reader = &b"one\ntwo\nthree"[..];
+        assert_eq!(
+            read_line_capped(&mut reader, 10).await,
+            Line::Complete(b"one".to_vec())
+        );
+        assert_eq!(
+            read_line_capped(&mut reader, 10).await,
+            Line::Complete(b"two".to_vec())
+        );
+        assert_eq!(
+            read_line_capped(&mut reader, 10).await,
+            Line::Unterminated(b"three".to_vec())
+        );
+        assert_eq!(read_line_capped(&mut reader, 10).await, Line::Eof);
+        let mut long = &b"0123456789ab\n"[..];
+        assert_eq!(read_line_capped(&mut long, 10).await, Line::TooLong);
+    }
+}

@@ -1,0 +1,37 @@
+//! Killing a bot's whole process group, so that children a bot started die with it.
+
+/// The process group of one bot process (started with `process_group(0)`, so the group id
+/// is the child's pid). Dropping the guard kills the group: no game can leave processes
+/// behind, whatever path it takes out.
+#[derive(Debug)]
+pub(crate) struct ProcessGroup {
+    id: Option<libc::pid_t>,
+}
+
+impl ProcessGroup {
+    /// The group led by a freshly spawned child, or an empty guard if the child already
+    /// vanished (then there is nothing to kill).
+    pub(crate) fn led_by(pid: Option<u32>) -> ProcessGroup {
+        ProcessGroup {
+            id: pid.and_then(|pid| libc::pid_t::try_from(pid).ok()),
+        }
+    }
+
+    /// Sends SIGKILL to every process in the group. Idempotent; a group that is already empty
+    /// is not an error.
+    pub(crate) fn kill(&self) {
+        if let Some(id) = self.id {
+            // SAFETY: `kill` has no memory-safety preconditions; a negative pid addresses the
+            // process group, which we created for this bot alone.
+            unsafe {
+                libc::kill(-id, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+impl Drop for ProcessGroup {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}

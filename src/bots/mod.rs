@@ -1,0 +1,15 @@
+//! The process layer: starts bot processes, talks to them and bounds them. It knows nothing
+//! about games: it moves bytes in and out under time and size limits and reports what
+//! happened as data ([`CallResult`]), never as an error.
+
+mod call;
+mod capture;
+mod group;
+mod oneshot;
+mod program;
+mod session;
+
+pub use call::{CallResult, CallStatus, Exit};
+pub use oneshot::{OneShotInput, call_once};
+pub use program::{BotProgram, CallEnv, Limits};
+pub use session::Session;

@@ -1,0 +1,155 @@
+//! Persistent sessions: one long-lived process per bot per game, one line per request.
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use tokio::io::{AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, ChildStdout};
+use tokio::task::JoinHandle;
+use tokio::time::{Instant, timeout, timeout_at};
+
+use super::call::{CallResult, CallStatus, Exit};
+use super::capture::{Line, drain_tail, read_line_capped};
+use super::group::ProcessGroup;
+use super::program::{BotProgram, CallEnv, Limits};
+
+/// How long a session may take to exit on its own (after its farewell, or after it closed
+/// stdout) before its process group is killed.
+const EXIT_GRACE: Duration = Duration::from_millis(500);
+
+/// A running persistent bot process. After a timeout, an oversized reply or the process's
+/// end, the session is gone: a late reply would otherwise be taken as the answer to the next
+/// request. Dropping a session kills its process group.
+#[derive(Debug)]
+pub struct Session {
+    child: Child,
+    group: ProcessGroup,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    /// Drains stderr for the session's life; taken when the session ends.
+    stderr: Option<JoinHandle<Vec<u8>>>,
+}
+
+/// How to end a session that failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ending {
+    /// It closed stdout: let it exit on its own, briefly.
+    Wait,
+    /// It misbehaved (timeout, oversized reply): kill it at once.
+    Kill,
+}
+
+impl Session {
+    /// Starts the bot's process. Stderr is drained in the background for the session's life.
+    pub fn start(bot: &BotProgram, env: &CallEnv, limits: &Limits) -> std::io::Result<Session> {
+        let mut child = bot.command(env, Stdio::piped()).spawn()?;
+        let group = ProcessGroup::led_by(child.id());
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().expect("stdout is piped"));
+        let stderr_pipe = child.stderr.take().expect("stderr is piped");
+        let stderr = Some(tokio::spawn(drain_tail(
+            stderr_pipe,
+            limits.max_stderr_bytes,
+        )));
+        Ok(Session {
+            child,
+            group,
+            stdin,
+            stdout,
+            stderr,
+        })
+    }
+
+    /// Writes `request` and reads one reply line within `limit`.
+    pub async fn request(
+        &mut self,
+        request: &[u8],
+        limit: Duration,
+        limits: &Limits,
+    ) -> CallResult {
+        let started = Instant::now();
+        let Some(stdin) = self.stdin.as_mut() else {
+            return finish(started, Vec::new(), CallStatus::SessionGone, Vec::new());
+        };
+        let stdout = &mut self.stdout;
+        let exchange = async {
+            // A write error means the bot stopped reading; what it printed decides below.
+            let _ = async {
+                stdin.write_all(request).await?;
+                stdin.flush().await
+            }
+            .await;
+            read_line_capped(stdout, limits.max_reply_bytes).await
+        };
+        let (output, status, ending) = match timeout_at(started + limit, exchange).await {
+            Ok(Line::Complete(line)) => {
+                let status = CallStatus::Replied {
+                    exit: Exit::Running,
+                };
+                return finish(started, line, status, Vec::new());
+            }
+            // The answer came without a newline and stdout closed: a reply, and the end.
+            Ok(Line::Unterminated(line)) => (line, None, Ending::Wait),
+            Ok(Line::Eof) => (Vec::new(), None, Ending::Wait),
+            Ok(Line::TooLong) => (Vec::new(), Some(CallStatus::TooLong), Ending::Kill),
+            Err(_) => (Vec::new(), Some(CallStatus::TimedOut), Ending::Kill),
+        };
+        let exit = self.end(ending).await;
+        let status = status.unwrap_or(if output.is_empty() {
+            CallStatus::Died { exit }
+        } else {
+            CallStatus::Replied { exit }
+        });
+        let stderr = self.stderr_tail().await;
+        finish(started, output, status, stderr)
+    }
+
+    /// Ends the session politely: writes `farewell`, closes stdin, gives the bot a moment to
+    /// exit, then kills its process group.
+    pub async fn close(mut self, farewell: &[u8]) {
+        if let Some(mut stdin) = self.stdin.take() {
+            if !farewell.is_empty() {
+                let _ = timeout(EXIT_GRACE, stdin.write_all(farewell)).await;
+            }
+        }
+        self.end(Ending::Wait).await;
+    }
+
+    /// Closes stdin, stops the process group and reaps the process.
+    async fn end(&mut self, ending: Ending) -> Exit {
+        self.stdin = None;
+        if ending == Ending::Kill {
+            self.group.kill();
+        }
+        let status = match timeout(EXIT_GRACE, self.child.wait()).await {
+            Ok(status) => status,
+            Err(_) => {
+                self.group.kill();
+                self.child.wait().await
+            }
+        };
+        // Whatever the bot left running in its group goes too.
+        self.group.kill();
+        status.map_or(Exit::Unknown, Exit::from_status)
+    }
+
+    /// The last bytes the ended session wrote to stderr.
+    async fn stderr_tail(&mut self) -> Vec<u8> {
+        match self.stderr.take() {
+            Some(drain) => match timeout(EXIT_GRACE, drain).await {
+                Ok(Ok(tail)) => tail,
+                _ => Vec::new(),
+            },
+            None => Vec::new(),
+        }
+    }
+}
+
+fn finish(started: Instant, output: Vec<u8>, status: CallStatus, stderr: Vec<u8>) -> CallResult {
+    CallResult {
+        output,
+        status,
+        elapsed: started.elapsed(),
+        stderr,
+    }
+}

@@ -1,0 +1,93 @@
+//! Configuration errors that point at the offending place in the file.
+
+use std::fmt;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// Everything wrong with a tournament file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    /// The file, as the user named it.
+    pub path: PathBuf,
+    /// The problems, in file order.
+    pub problems: Vec<Problem>,
+}
+
+/// One problem at one place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// 1-based line, or 0 when the problem is about the whole file.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// What is wrong, as a lowercase sentence fragment.
+    pub message: String,
+}
+
+impl Problem {
+    /// A problem at the byte range `span` of `source`.
+    pub(crate) fn at(
+        source: &str,
+        span: Option<Range<usize>>,
+        message: impl Into<String>,
+    ) -> Problem {
+        let (line, column) = match span {
+            Some(span) => line_and_column(source, span.start),
+            None => (0, 0),
+        };
+        Problem {
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+}
+
+/// 1-based line and column (in characters) of byte `offset`.
+fn line_and_column(source: &str, offset: usize) -> (usize, usize) {
+    let before = &source[..offset.min(source.len())];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = before.matches('\n').count() + 1;
+    (line, before[line_start..].chars().count() + 1)
+}
+
+impl ConfigError {
+    pub(crate) fn new(path: &Path, mut problems: Vec<Problem>) -> ConfigError {
+        problems.sort_by_key(|p| (p.line, p.column));
+        ConfigError {
+            path: path.to_path_buf(),
+            problems,
+        }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, problem) in self.problems.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{}", self.path.display())?;
+            if problem.line > 0 {
+                write!(f, ":{}:{}", problem.line, problem.column)?;
+            }
+            write!(f, ": {}", problem.message)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_one_based_lines_and_character_columns() {
+        let source = "a = 1\nbé = 2\n";
+        assert_eq!(line_and_column(source, 0), (1, 1));
+        assert_eq!(line_and_column(source, 6), (2, 1));
+        assert_eq!(line_and_column(source, source.find("= 2").unwrap()), (2, 4));
+    }
+}

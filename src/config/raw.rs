@@ -1,0 +1,83 @@
+//! The tournament file exactly as written: serde types, no checks beyond types.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use toml::Spanned;
+
+/// A tournament file. `O` is the options type: a plain table on the first pass (to learn the
+/// game), the game's own options type on the second (so unknown options are reported with
+/// their exact place by the TOML parser).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawTournament<O> {
+    pub(crate) game: Spanned<String>,
+    pub(crate) seed: Option<u64>,
+    pub(crate) games: Option<Spanned<u32>>,
+    pub(crate) jobs: Option<usize>,
+    pub(crate) timeout_ms: Option<Spanned<u64>>,
+    pub(crate) setup_timeout_ms: Option<Spanned<u64>>,
+    pub(crate) max_reply_bytes: Option<Spanned<usize>>,
+    pub(crate) options: Option<Spanned<O>>,
+    #[serde(default)]
+    pub(crate) bots: Vec<RawBot>,
+}
+
+/// One `[[bots]]` entry.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawBot {
+    pub(crate) name: Spanned<String>,
+    pub(crate) command: Spanned<RawCommand>,
+    pub(crate) dir: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(crate) env: BTreeMap<String, String>,
+}
+
+/// A command line: a string split like a POSIX shell splits words (no expansion), or an
+/// array of words.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum RawCommand {
+    Line(String),
+    Words(Vec<String>),
+}
+
+impl<'de> Deserialize<'de> for RawCommand {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct CommandVisitor;
+
+        impl<'de> Visitor<'de> for CommandVisitor {
+            type Value = RawCommand;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a command line string or an array of strings")
+            }
+
+            fn visit_str<E: de::Error>(self, line: &str) -> Result<RawCommand, E> {
+                Ok(RawCommand::Line(line.to_owned()))
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RawCommand, A::Error> {
+                let mut words = Vec::new();
+                while let Some(word) = seq.next_element()? {
+                    words.push(word);
+                }
+                Ok(RawCommand::Words(words))
+            }
+        }
+
+        deserializer.deserialize_any(CommandVisitor)
+    }
+}
+
+impl RawCommand {
+    /// The words of the command, or `None` if a command line has unbalanced quotes.
+    pub(crate) fn words(&self) -> Option<Vec<String>> {
+        match self {
+            RawCommand::Line(line) => shlex::split(line),
+            RawCommand::Words(words) => Some(words.clone()),
+        }
+    }
+}

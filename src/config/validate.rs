@@ -1,0 +1,295 @@
+//! Raw tournament file -> validated [`Tournament`]: every check, including that each bot's
+//! program exists, happens here, before any game starts.
+
+use std::collections::BTreeSet;
+use std::env;
+use std::ffi::OsStr;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::de::DeserializeOwned;
+
+use super::error::{ConfigError, Problem};
+use super::raw::{RawBot, RawTournament};
+use crate::bots::{BotProgram, Limits};
+use crate::games::{GameKind, GameOptions, OptionsParser};
+
+/// The master seed when the file sets none: fixed, so two runs of one file agree.
+const DEFAULT_SEED: u64 = 1;
+/// Default time for one request, generous for interpreters on a loaded machine.
+const DEFAULT_TIMEOUT_MS: u64 = 5_000;
+/// Default time for a setup request, which includes interpreter or JVM start-up.
+const DEFAULT_SETUP_TIMEOUT_MS: u64 = 30_000;
+/// Default cap on one reply; no game's reply comes close.
+const DEFAULT_MAX_REPLY_BYTES: usize = 64 * 1024;
+/// How much of a bot's stderr is kept for diagnostics.
+const MAX_STDERR_BYTES: usize = 4 * 1024;
+
+/// A checked tournament, ready to run.
+#[derive(Debug, Clone)]
+pub struct Tournament {
+    /// The file it came from.
+    pub path: PathBuf,
+    /// The game and its options.
+    pub options: GameOptions,
+    /// The master seed; each game's seed derives from it and the game's index.
+    pub seed: u64,
+    /// Games per pairing (head-to-head games) or runs.
+    pub games: u32,
+    /// Games run in parallel and bot processes working at once; 0 = number of cores.
+    pub jobs: usize,
+    /// Time limit of one request.
+    pub timeout: Duration,
+    /// Time limit of a setup request (and of the first request to a persistent process).
+    pub setup_timeout: Duration,
+    /// What is kept of each bot's output.
+    pub limits: Limits,
+    /// The entries, in file order.
+    pub bots: Vec<Bot>,
+}
+
+/// One entry of the tournament.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bot {
+    /// Its unique name.
+    pub name: String,
+    /// How to start it.
+    pub program: BotProgram,
+}
+
+impl Tournament {
+    /// Reads and checks the tournament file at `path`.
+    pub fn load(path: &Path) -> Result<Tournament, ConfigError> {
+        let source = std::fs::read_to_string(path).map_err(|error| {
+            ConfigError::new(
+                path,
+                vec![Problem::at(
+                    "",
+                    None,
+                    format!("cannot read the file: {error}"),
+                )],
+            )
+        })?;
+        Tournament::from_toml_str(&source, path)
+    }
+
+    /// Checks a tournament given as text; `path` names it in errors and anchors relative
+    /// paths (its folder is where bot folders and programs are looked up).
+    pub fn from_toml_str(source: &str, path: &Path) -> Result<Tournament, ConfigError> {
+        let fail = |problems| ConfigError::new(path, problems);
+        let first: RawTournament<toml::Table> =
+            toml::from_str(source).map_err(|e| fail(vec![toml_problem(source, &e)]))?;
+        let Some(kind) = GameKind::from_name(first.game.get_ref()) else {
+            let names: Vec<_> = GameKind::ALL.iter().map(|k| k.name()).collect();
+            let message = format!(
+                "unknown game `{}` (expected one of: {})",
+                first.game.get_ref(),
+                names.join(", ")
+            );
+            return Err(fail(vec![Problem::at(
+                source,
+                Some(first.game.span()),
+                message,
+            )]));
+        };
+        let mut reparse = Reparse {
+            source,
+            options_span: None,
+        };
+        let options = kind
+            .parse_options(&mut reparse)
+            .map_err(|e| fail(vec![toml_problem(source, &e)]))?;
+        let base = path
+            .parent()
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        let mut problems = Vec::new();
+        let option_span = reparse.options_span.clone().or(Some(first.game.span()));
+        for message in options.validate() {
+            problems.push(Problem::at(
+                source,
+                option_span.clone(),
+                format!("options: {message}"),
+            ));
+        }
+        let positive =
+            |value: &Option<toml::Spanned<u64>>, key: &str, problems: &mut Vec<Problem>| {
+                if let Some(value) = value.as_ref().filter(|v| *v.get_ref() == 0) {
+                    problems.push(Problem::at(
+                        source,
+                        Some(value.span()),
+                        format!("`{key}` must be at least 1"),
+                    ));
+                }
+            };
+        positive(&first.timeout_ms, "timeout_ms", &mut problems);
+        positive(&first.setup_timeout_ms, "setup_timeout_ms", &mut problems);
+        if let Some(games) = first.games.as_ref().filter(|g| *g.get_ref() == 0) {
+            problems.push(Problem::at(
+                source,
+                Some(games.span()),
+                "`games` must be at least 1",
+            ));
+        }
+        if let Some(cap) = first.max_reply_bytes.as_ref().filter(|c| *c.get_ref() == 0) {
+            problems.push(Problem::at(
+                source,
+                Some(cap.span()),
+                "`max_reply_bytes` must be at least 1",
+            ));
+        }
+        let bots = check_bots(source, &base, &first.bots, &mut problems);
+        let min_bots = kind.format().min_bots();
+        if first.bots.len() < min_bots {
+            problems.push(Problem::at(
+                source,
+                Some(first.game.span()),
+                format!(
+                    "{kind} needs at least {min_bots} bots, the file has {} (add [[bots]] tables)",
+                    first.bots.len()
+                ),
+            ));
+        }
+        if !problems.is_empty() {
+            return Err(fail(problems));
+        }
+        let millis = |value: Option<toml::Spanned<u64>>, default| {
+            Duration::from_millis(value.map_or(default, toml::Spanned::into_inner))
+        };
+        Ok(Tournament {
+            path: path.to_path_buf(),
+            options,
+            seed: first.seed.unwrap_or(DEFAULT_SEED),
+            games: first
+                .games
+                .map_or(kind.default_games(), toml::Spanned::into_inner),
+            jobs: first.jobs.unwrap_or(0),
+            timeout: millis(first.timeout_ms, DEFAULT_TIMEOUT_MS),
+            setup_timeout: millis(first.setup_timeout_ms, DEFAULT_SETUP_TIMEOUT_MS),
+            limits: Limits {
+                max_reply_bytes: first
+                    .max_reply_bytes
+                    .map_or(DEFAULT_MAX_REPLY_BYTES, toml::Spanned::into_inner),
+                max_stderr_bytes: MAX_STDERR_BYTES,
+            },
+            bots,
+        })
+    }
+
+    /// The game being played.
+    pub fn kind(&self) -> GameKind {
+        self.options.kind()
+    }
+}
+
+/// Parses the whole file again with the game's own options type, so that an unknown or
+/// mistyped option is reported by the TOML parser at its exact place.
+struct Reparse<'a> {
+    source: &'a str,
+    options_span: Option<std::ops::Range<usize>>,
+}
+
+impl OptionsParser for Reparse<'_> {
+    type Error = toml::de::Error;
+
+    fn parse<T: DeserializeOwned + Default>(&mut self) -> Result<T, toml::de::Error> {
+        let raw: RawTournament<T> = toml::from_str(self.source)?;
+        Ok(match raw.options {
+            Some(options) => {
+                self.options_span = Some(options.span());
+                options.into_inner()
+            }
+            None => T::default(),
+        })
+    }
+}
+
+fn toml_problem(source: &str, error: &toml::de::Error) -> Problem {
+    Problem::at(source, error.span(), error.message().trim_end().to_owned())
+}
+
+/// Checks every `[[bots]]` entry and resolves its folder and program.
+fn check_bots(source: &str, base: &Path, raw: &[RawBot], problems: &mut Vec<Problem>) -> Vec<Bot> {
+    let mut bots: Vec<Bot> = Vec::new();
+    let mut seen = BTreeSet::new();
+    for bot in raw {
+        let name = bot.name.get_ref().trim();
+        let name_span = Some(bot.name.span());
+        if name.is_empty() {
+            problems.push(Problem::at(
+                source,
+                name_span.clone(),
+                "a bot's `name` must not be empty",
+            ));
+        } else if !seen.insert(name) {
+            problems.push(Problem::at(
+                source,
+                name_span.clone(),
+                format!("duplicate bot name `{name}`"),
+            ));
+        }
+        let dir = match &bot.dir {
+            Some(dir) => {
+                let path = base.join(dir.get_ref());
+                if !path.is_dir() {
+                    let message = format!("bot `{name}`: `dir` {} is not a folder", path.display());
+                    problems.push(Problem::at(source, Some(dir.span()), message));
+                }
+                path
+            }
+            None => base.to_path_buf(),
+        };
+        let command_span = Some(bot.command.span());
+        let Some(mut words) = bot.command.get_ref().words() else {
+            let message = format!("bot `{name}`: `command` has an unclosed quote");
+            problems.push(Problem::at(source, command_span, message));
+            continue;
+        };
+        if words.is_empty() || words[0].is_empty() {
+            let message = format!("bot `{name}`: `command` is empty");
+            problems.push(Problem::at(source, command_span, message));
+            continue;
+        }
+        let program_word = words.remove(0);
+        match resolve_program(&program_word, &dir) {
+            Ok(program) => bots.push(Bot {
+                name: name.to_owned(),
+                program: BotProgram {
+                    program,
+                    args: words,
+                    dir: dir.clone(),
+                    env: bot.env.clone(),
+                },
+            }),
+            Err(why) => {
+                let message = format!("bot `{name}`: {why}");
+                problems.push(Problem::at(source, command_span, message));
+            }
+        }
+    }
+    bots
+}
+
+/// Finds the program to execute: a word with a `/` is a path relative to the bot's folder;
+/// a bare name is looked up in `PATH`, as a shell would.
+fn resolve_program(word: &str, dir: &Path) -> Result<PathBuf, String> {
+    if word.contains('/') {
+        let path = dir.join(word);
+        return match executable(&path) {
+            Some(true) => Ok(path),
+            Some(false) => Err(format!("program {} is not executable", path.display())),
+            None => Err(format!("program {} does not exist", path.display())),
+        };
+    }
+    let search = env::var_os("PATH").unwrap_or_default();
+    env::split_paths(&search)
+        .map(|folder| folder.join(OsStr::new(word)))
+        .find(|candidate| executable(candidate) == Some(true))
+        .ok_or_else(|| format!("program `{word}` not found in PATH"))
+}
+
+/// `Some(is_executable)` for an existing file, `None` if there is no file.
+fn executable(path: &Path) -> Option<bool> {
+    let metadata = std::fs::metadata(path).ok().filter(|m| m.is_file())?;
+    Some(metadata.permissions().mode() & 0o111 != 0)
+}

@@ -1,0 +1,240 @@
+//! Plays one game: connects a pure engine to bot processes. It turns each [`Query`] into a
+//! process call under the right time limit, each [`CallResult`] into an [`Answer`], counts
+//! every bot failure, and closes all sessions when the game ends.
+
+use std::time::Instant;
+
+use futures_util::future::join_all;
+use tokio::sync::Semaphore;
+
+use crate::bots::{CallEnv, CallResult, CallStatus, OneShotInput, Session, call_once};
+use crate::config::{Bot, Tournament};
+use crate::engine::{Answer, Game, Input, Phase, Query, Step};
+use crate::journal::{GameRecord, SeatRecord};
+use crate::schedule::Fixture;
+
+/// One seat's bot, its persistent process if it has one, and its failure counts.
+struct Seat<'a> {
+    bot: &'a Bot,
+    env: CallEnv,
+    session: SessionState,
+    tally: Tally,
+}
+
+/// A seat's persistent process: started on its first session request; `Gone` once it could
+/// not be started or the game closed it. (A session that failed stays `Running` and answers
+/// every later request with [`CallStatus::SessionGone`].)
+enum SessionState {
+    NotStarted,
+    Running(Box<Session>),
+    Gone,
+}
+
+/// What went wrong for one seat, counted per game.
+#[derive(Debug, Default, Clone, Copy)]
+struct Tally {
+    requests: u32,
+    timeouts: u32,
+    crashes: u32,
+    oversized: u32,
+}
+
+/// Plays `fixture` with `tournament`'s bots. `permits` bounds how many bot processes work at
+/// once across all games; each request holds one permit, so a timeout is never caused by
+/// waiting for a core.
+pub async fn play_game(
+    tournament: &Tournament,
+    fixture: &Fixture,
+    permits: &Semaphore,
+) -> GameRecord {
+    let started = Instant::now();
+    let kind = tournament.kind();
+    let mut game = tournament.options.new_game(fixture.seed);
+    let mut seats: Vec<Seat<'_>> = fixture
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(seat, &bot)| Seat {
+            bot: &tournament.bots[bot],
+            env: CallEnv {
+                game: kind.name(),
+                seed: fixture.seed,
+                seat,
+            },
+            session: SessionState::NotStarted,
+            tally: Tally::default(),
+        })
+        .collect();
+    let outcome = loop {
+        match game.poll() {
+            Step::Done(outcome) => break outcome,
+            Step::Ask(queries) => {
+                let answers = ask(tournament, &mut seats, queries, permits).await;
+                game.handle_answers(answers);
+            }
+        }
+    };
+    let farewell = game.session_farewell();
+    let closing = seats.iter_mut().filter_map(|seat| {
+        match std::mem::replace(&mut seat.session, SessionState::Gone) {
+            SessionState::Running(session) => Some(session.close(farewell)),
+            SessionState::NotStarted | SessionState::Gone => None,
+        }
+    });
+    join_all(closing).await;
+    GameRecord {
+        index: fixture.index,
+        seed: fixture.seed,
+        summary: outcome.summary,
+        duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        seats: seats
+            .iter()
+            .zip(outcome.seats)
+            .map(|(seat, result)| SeatRecord {
+                bot: seat.bot.name.clone(),
+                score: result.score,
+                result: result.result,
+                requests: seat.tally.requests,
+                timeouts: seat.tally.timeouts,
+                crashes: seat.tally.crashes,
+                invalid_replies: result.invalid_replies + seat.tally.oversized,
+            })
+            .collect(),
+    }
+}
+
+/// Sends one batch of queries, concurrently when there are several, and returns the answers
+/// in query order.
+async fn ask(
+    tournament: &Tournament,
+    seats: &mut [Seat<'_>],
+    queries: Vec<Query>,
+    permits: &Semaphore,
+) -> Vec<Answer> {
+    if let [query] = queries.as_slice() {
+        let seat = &mut seats[query.seat];
+        return vec![call(tournament, seat, query, permits).await];
+    }
+    // Each query borrows its own seat; the engine never asks one seat twice in a batch.
+    let mut by_seat: Vec<Option<&mut Seat<'_>>> = seats.iter_mut().map(Some).collect();
+    let calls = queries.iter().map(|query| {
+        let seat = by_seat[query.seat]
+            .take()
+            .expect("an engine asks each seat at most once per batch");
+        call(tournament, seat, query, permits)
+    });
+    join_all(calls).await
+}
+
+/// Runs one query for its seat and records what happened.
+async fn call(
+    tournament: &Tournament,
+    seat: &mut Seat<'_>,
+    query: &Query,
+    permits: &Semaphore,
+) -> Answer {
+    let _permit = permits
+        .acquire()
+        .await
+        .expect("the permit pool is never closed");
+    let limit = match query.phase {
+        Phase::Setup => tournament.setup_timeout,
+        Phase::Play => tournament.timeout,
+    };
+    let limits = &tournament.limits;
+    let program = &seat.bot.program;
+    let result = match &query.input {
+        Input::Stdin(bytes) => {
+            call_once(
+                program,
+                &seat.env,
+                OneShotInput::Stdin(bytes),
+                limit,
+                limits,
+            )
+            .await
+        }
+        Input::Args(args) => {
+            call_once(program, &seat.env, OneShotInput::Args(args), limit, limits).await
+        }
+        Input::Session(bytes) => {
+            let fresh = matches!(seat.session, SessionState::NotStarted);
+            if fresh {
+                seat.session = match Session::start(program, &seat.env, limits) {
+                    Ok(session) => SessionState::Running(Box::new(session)),
+                    Err(error) => {
+                        tracing::warn!(bot = %seat.bot.name, "cannot start the bot: {error}");
+                        SessionState::Gone
+                    }
+                };
+            }
+            match &mut seat.session {
+                SessionState::Running(session) => {
+                    // The first request also waits for the process to start.
+                    let limit = if fresh {
+                        limit.max(tournament.setup_timeout)
+                    } else {
+                        limit
+                    };
+                    session.request(bytes, limit, limits).await
+                }
+                SessionState::NotStarted | SessionState::Gone => {
+                    seat.tally.requests += 1;
+                    seat.tally.crashes += u32::from(fresh);
+                    return Answer::NoReply;
+                }
+            }
+        }
+    };
+    record(seat, result)
+}
+
+/// Counts the call's outcome and turns it into the engine's answer.
+fn record(seat: &mut Seat<'_>, result: CallResult) -> Answer {
+    let tally = &mut seat.tally;
+    tally.requests += 1;
+    let (answer, failure) = match result.status {
+        CallStatus::Replied { exit } => {
+            if exit.is_abnormal() {
+                tally.crashes += 1;
+            }
+            let failure = exit
+                .is_abnormal()
+                .then(|| format!("replied, then ended with {exit}"));
+            (Answer::Reply(result.output), failure)
+        }
+        CallStatus::TimedOut => {
+            tally.timeouts += 1;
+            (
+                Answer::NoReply,
+                Some(format!("no reply within {} ms", result.elapsed.as_millis())),
+            )
+        }
+        CallStatus::TooLong => {
+            tally.oversized += 1;
+            (Answer::NoReply, Some("reply over the size cap".to_owned()))
+        }
+        CallStatus::SpawnFailed(error) => {
+            tally.crashes += 1;
+            (Answer::NoReply, Some(format!("cannot start: {error}")))
+        }
+        CallStatus::Died { exit } => {
+            tally.crashes += 1;
+            (
+                Answer::NoReply,
+                Some(format!("ended without replying ({exit})")),
+            )
+        }
+        CallStatus::SessionGone => (Answer::NoReply, None),
+    };
+    if let Some(failure) = failure {
+        tracing::debug!(
+            bot = %seat.bot.name,
+            seat = seat.env.seat,
+            seed = seat.env.seed,
+            stderr = %String::from_utf8_lossy(&result.stderr).trim_end(),
+            "{failure}"
+        );
+    }
+    answer
+}

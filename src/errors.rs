@@ -1,0 +1,40 @@
+//! Errors that end a run, and the exit codes they map to (documented in `--help` and the
+//! README). Bot misbehaviour is never an error here: it is data in the results.
+
+use thiserror::Error;
+
+use crate::config::ConfigError;
+use crate::journal::JournalError;
+
+/// Exit status of a successful run.
+pub const EXIT_OK: u8 = 0;
+/// Exit status when the run failed for a reason outside the tournament file (I/O, journal).
+pub const EXIT_FAILURE: u8 = 1;
+/// Exit status for a bad command line or tournament file; no game was started.
+pub const EXIT_USAGE: u8 = 2;
+/// Exit status when the run was interrupted (Ctrl-C); finished games are in the journal.
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// Why a command failed.
+#[derive(Debug, Error)]
+pub enum Error {
+    /// The tournament file is wrong.
+    #[error("{0}")]
+    Config(#[from] ConfigError),
+    /// The journal cannot be written or read.
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    /// Anything else that stops the run (creating the results folder, writing output).
+    #[error("{0:#}")]
+    Other(#[from] anyhow::Error),
+}
+
+impl Error {
+    /// The process exit status for this error.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Config(_) => EXIT_USAGE,
+            Error::Journal(_) | Error::Other(_) => EXIT_FAILURE,
+        }
+    }
+}

@@ -1,0 +1,293 @@
+//! The results journal: append-only JSON Lines, one record per line, flushed as each game
+//! finishes, so a crash loses at most the games still running. Leaderboards are computed
+//! from the journal, never from in-memory state.
+//!
+//! Every line is an object `{"type": ..., "data": {...}}`. The first line is a `header`;
+//! each further line is a `game`:
+//!
+//! ```text
+//! {"type":"header","data":{"format_version":1,"arena_version":"0.1.0","game":"petri","seed":1,"games":100,"bots":["a","b"],"total_games":100}}
+//! {"type":"game","data":{"index":0,"seed":123,"summary":"...","duration_ms":84,"seats":[{"bot":"a","score":1,"result":"win","requests":40,"timeouts":0,"crashes":0,"invalid_replies":0},{"bot":"b",...}]}}
+//! ```
+//!
+//! Game lines appear in completion order; readers order them by `index`.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::engine::GameResult;
+
+/// Bumped whenever a field changes meaning.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// One line of the journal.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "data", rename_all = "kebab-case")]
+pub enum Record {
+    /// What the tournament is; always the first line.
+    Header(Header),
+    /// One finished game.
+    Game(GameRecord),
+}
+
+/// The tournament a journal belongs to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    /// [`FORMAT_VERSION`] of the writer.
+    pub format_version: u32,
+    /// The `arena` version that wrote it.
+    pub arena_version: String,
+    /// The game's name.
+    pub game: String,
+    /// The master seed.
+    pub seed: u64,
+    /// Games per pairing or runs.
+    pub games: u32,
+    /// The entries, in tournament-file order.
+    pub bots: Vec<String>,
+    /// How many games the full tournament has.
+    pub total_games: u64,
+}
+
+/// One finished game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game's number in the tournament.
+    pub index: u64,
+    /// The game's seed.
+    pub seed: u64,
+    /// How the game ended, in one line.
+    pub summary: String,
+    /// Wall time of the game.
+    pub duration_ms: u64,
+    /// One entry per seat, in seat order.
+    pub seats: Vec<SeatRecord>,
+}
+
+/// One seat of one game: who, how it scored, and how its bot behaved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatRecord {
+    /// The bot's name.
+    pub bot: String,
+    /// The game's points for this seat.
+    pub score: i64,
+    /// Win, draw or loss in head-to-head games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<GameResult>,
+    /// Requests sent to the bot.
+    pub requests: u32,
+    /// Requests that got no reply in time.
+    pub timeouts: u32,
+    /// Processes that failed to start or ended abnormally.
+    pub crashes: u32,
+    /// Replies the game rejected, including replies over the size cap.
+    pub invalid_replies: u32,
+}
+
+/// A journal that cannot be written or read.
+#[derive(Debug, Error)]
+pub enum JournalError {
+    /// The file could not be created, written or read.
+    #[error("journal {}: {source}", path.display())]
+    Io {
+        /// The journal file.
+        path: PathBuf,
+        /// The underlying error.
+        source: io::Error,
+    },
+    /// A line is not a journal record.
+    #[error("journal {}:{line}: not a journal record: {message}", path.display())]
+    Corrupt {
+        /// The journal file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What the parser said.
+        message: String,
+    },
+    /// The file does not start with a header.
+    #[error("journal {}: no header line (is this an arena journal?)", path.display())]
+    NoHeader {
+        /// The journal file.
+        path: PathBuf,
+    },
+}
+
+/// Appends records to a journal file, one flushed line each.
+#[derive(Debug)]
+pub struct JournalWriter {
+    path: PathBuf,
+    file: File,
+}
+
+impl JournalWriter {
+    /// Creates `path` (which must not exist yet) and writes the header.
+    pub fn create(path: &Path, header: Header) -> Result<JournalWriter, JournalError> {
+        let io_error = |source| JournalError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = OpenOptions::new()
+            .append(true)
+            .create_new(true)
+            .open(path)
+            .map_err(io_error)?;
+        let mut writer = JournalWriter {
+            path: path.to_path_buf(),
+            file,
+        };
+        writer.append(&Record::Header(header))?;
+        Ok(writer)
+    }
+
+    /// Appends one record as one line and flushes it to the operating system.
+    pub fn append(&mut self, record: &Record) -> Result<(), JournalError> {
+        let mut line = serde_json::to_vec(record).expect("journal records always serialize");
+        line.push(b'\n');
+        self.file
+            .write_all(&line)
+            .map_err(|source| JournalError::Io {
+                path: self.path.clone(),
+                source,
+            })
+    }
+}
+
+/// A journal read back: its header and its games, ordered by index.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Journal {
+    /// The tournament.
+    pub header: Header,
+    /// The finished games, by index.
+    pub games: Vec<GameRecord>,
+}
+
+impl Journal {
+    /// Reads a journal. A last line without its newline is a write cut short by a crash and
+    /// is ignored; any other unreadable line is an error.
+    pub fn read(path: &Path) -> Result<Journal, JournalError> {
+        let io_error = |source| JournalError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut reader = BufReader::new(File::open(path).map_err(io_error)?);
+        let mut header = None;
+        let mut games = Vec::new();
+        let mut line = String::new();
+        for number in 1.. {
+            line.clear();
+            if reader.read_line(&mut line).map_err(io_error)? == 0 {
+                break;
+            }
+            let complete = line.ends_with('\n');
+            match serde_json::from_str::<Record>(line.trim_end()) {
+                Ok(Record::Header(h)) if number == 1 => header = Some(h),
+                Ok(Record::Game(game)) if header.is_some() => games.push(game),
+                Ok(_) | Err(_) if !complete => break,
+                Ok(_) => {
+                    return Err(JournalError::Corrupt {
+                        path: path.to_path_buf(),
+                        line: number,
+                        message: "record out of place".into(),
+                    });
+                }
+                Err(error) => {
+                    return Err(JournalError::Corrupt {
+                        path: path.to_path_buf(),
+                        line: number,
+                        message: error.to_string(),
+                    });
+                }
+            }
+        }
+        let header = header.ok_or_else(|| JournalError::NoHeader {
+            path: path.to_path_buf(),
+        })?;
+        games.sort_by_key(|game| game.index);
+        Ok(Journal { header, games })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header() -> Header {
+        Header {
+            format_version: FORMAT_VERSION,
+            arena_version: "test".into(),
+            game: "petri".into(),
+            seed: 1,
+            games: 2,
+            bots: vec!["a".into(), "b".into()],
+            total_games: 2,
+        }
+    }
+
+    fn game(index: u64) -> GameRecord {
+        let seat = |bot: &str, score| SeatRecord {
+            bot: bot.into(),
+            score,
+            result: Some(if score == 1 {
+                GameResult::Win
+            } else {
+                GameResult::Loss
+            }),
+            requests: 3,
+            timeouts: 0,
+            crashes: 0,
+            invalid_replies: 1,
+        };
+        GameRecord {
+            index,
+            seed: 9,
+            summary: "done".into(),
+            duration_ms: 1,
+            seats: vec![seat("a", 1), seat("b", 0)],
+        }
+    }
+
+    #[test]
+    fn records_round_trip_sorted_by_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let mut writer = JournalWriter::create(&path, header()).unwrap();
+        writer.append(&Record::Game(game(1))).unwrap();
+        writer.append(&Record::Game(game(0))).unwrap();
+        let journal = Journal::read(&path).unwrap();
+        assert_eq!(journal.header, header());
+        assert_eq!(journal.games, vec![game(0), game(1)]);
+    }
+
+    #[test]
+    fn a_torn_last_line_is_ignored_but_a_corrupt_middle_line_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let mut writer = JournalWriter::create(&path, header()).unwrap();
+        writer.append(&Record::Game(game(0))).unwrap();
+        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+        file.write_all(b"{\"type\":\"game\",\"da").unwrap();
+        assert_eq!(Journal::read(&path).unwrap().games, vec![game(0)]);
+        file.write_all(b"\n").unwrap();
+        writer.append(&Record::Game(game(1))).unwrap();
+        assert!(matches!(
+            Journal::read(&path),
+            Err(JournalError::Corrupt { line: 3, .. })
+        ));
+    }
+
+    #[test]
+    fn a_file_without_header_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        std::fs::write(&path, b"").unwrap();
+        assert!(matches!(
+            Journal::read(&path),
+            Err(JournalError::NoHeader { .. })
+        ));
+    }
+}

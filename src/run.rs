@@ -1,0 +1,115 @@
+//! Runs a whole tournament: games in parallel, every result journaled as it arrives.
+//!
+//! This task is the only writer of the journal and of progress output; game tasks only
+//! return their records. Ctrl-C stops the run: running games are dropped (which kills their
+//! bots' process groups) and the finished games stay in the journal.
+
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
+
+use crate::config::Tournament;
+use crate::driver::play_game;
+use crate::errors::Error;
+use crate::journal::{FORMAT_VERSION, Header, JournalWriter, Record};
+use crate::schedule::{fixture_count, fixtures};
+
+/// The journal's file name inside a results folder.
+pub const JOURNAL_FILE: &str = "journal.jsonl";
+
+/// How often a progress line is logged.
+const PROGRESS_EVERY: Duration = Duration::from_secs(5);
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunReport {
+    /// The journal holding every finished game.
+    pub journal: PathBuf,
+    /// Whether Ctrl-C cut the run short.
+    pub interrupted: bool,
+}
+
+/// The number of parallel jobs: `jobs`, or the number of cores for 0.
+pub fn effective_jobs(jobs: usize) -> usize {
+    match jobs {
+        0 => std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
+        n => n,
+    }
+}
+
+/// Plays every game of `tournament`, writing the journal into `out` (created if needed; it
+/// must not hold a journal already).
+pub async fn run_tournament(tournament: Arc<Tournament>, out: &Path) -> Result<RunReport, Error> {
+    std::fs::create_dir_all(out)
+        .with_context(|| format!("cannot create the results folder {}", out.display()))?;
+    let journal_path = out.join(JOURNAL_FILE);
+    let kind = tournament.kind();
+    let format = kind.format();
+    let total = fixture_count(format, tournament.bots.len(), tournament.games);
+    let header = Header {
+        format_version: FORMAT_VERSION,
+        arena_version: env!("CARGO_PKG_VERSION").to_owned(),
+        game: kind.name().to_owned(),
+        seed: tournament.seed,
+        games: tournament.games,
+        bots: tournament.bots.iter().map(|bot| bot.name.clone()).collect(),
+        total_games: total,
+    };
+    let mut journal = JournalWriter::create(&journal_path, header)?;
+    let jobs = effective_jobs(tournament.jobs);
+    tracing::info!(
+        "{kind}: {total} games, {jobs} at a time; results in {}",
+        out.display()
+    );
+    let permits = Arc::new(Semaphore::new(jobs));
+    let mut pending = fixtures(
+        format,
+        tournament.bots.len(),
+        tournament.games,
+        tournament.seed,
+    );
+    let mut running = JoinSet::new();
+    let mut done = 0u64;
+    let started = Instant::now();
+    let mut last_progress = started;
+    let interrupt = tokio::signal::ctrl_c();
+    tokio::pin!(interrupt);
+    loop {
+        while running.len() < jobs {
+            let Some(fixture) = pending.next() else { break };
+            let tournament = Arc::clone(&tournament);
+            let permits = Arc::clone(&permits);
+            running.spawn(async move { play_game(&tournament, &fixture, &permits).await });
+        }
+        let finished = tokio::select! {
+            finished = running.join_next() => finished,
+            _ = &mut interrupt => {
+                tracing::warn!("interrupted: stopping the running games");
+                running.shutdown().await;
+                return Ok(RunReport { journal: journal_path, interrupted: true });
+            }
+        };
+        let Some(finished) = finished else { break };
+        let record = finished.context("a game task failed")?;
+        tracing::debug!(game = record.index, "{}", record.summary);
+        journal.append(&Record::Game(record))?;
+        done += 1;
+        if last_progress.elapsed() >= PROGRESS_EVERY {
+            last_progress = Instant::now();
+            tracing::info!(
+                "{done}/{total} games in {:.0} s",
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+    tracing::info!("{done} games in {:.1} s", started.elapsed().as_secs_f64());
+    Ok(RunReport {
+        journal: journal_path,
+        interrupted: false,
+    })
+}

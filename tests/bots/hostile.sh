@@ -1,0 +1,25 @@
+#!/bin/sh
+# A Petri bot for tests: answers the setup request properly, then misbehaves on every cell
+# request as its first argument says. Every process appends its pid (= its process group) to
+# ./pids, so tests can check that nothing is left running.
+echo $$ >> pids
+mode=$1
+if [ "$mode" = ignore-stdin ]; then
+    echo "5 6 1"
+    exit 0
+fi
+input=$(cat)
+if [ "$input" = BEGIN ]; then
+    echo "5 6 1"
+    exit 0
+fi
+case "$mode" in
+    hang) exec sleep 600 ;;
+    crash-after-print) echo "REST"; exit 3 ;;
+    crash-silently) exit 5 ;;
+    silent) exit 0 ;;
+    flood) exec yes DIVIDE ;;
+    grandchild) sleep 600 & echo "REST" ;;
+    garbage) printf '\377\376 MOVE\000 E\r' ;;
+    *) echo "unknown mode $mode" >&2; exit 2 ;;
+esac

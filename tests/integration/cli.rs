@@ -1,0 +1,1 @@
+//! The `arena` binary end to end.

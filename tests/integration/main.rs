@@ -1,0 +1,6 @@
+//! End-to-end tests: the process layer against real (tiny, often hostile) processes, and the
+//! `arena` binary against tournament files.
+
+mod cli;
+mod process;
+mod support;

@@ -1,0 +1,264 @@
+//! The process layer against real processes: `/bin/sh` scripts that reply, hang, crash,
+//! flood or leave children behind. After each, no process of the bot may be alive.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+use arena::bots::{
+    BotProgram, CallEnv, CallStatus, Exit, Limits, OneShotInput, Session, call_once,
+};
+
+use crate::support::surviving_groups;
+
+const LIMITS: Limits = Limits {
+    max_reply_bytes: 64 * 1024,
+    max_stderr_bytes: 1024,
+};
+
+const ENV: CallEnv = CallEnv {
+    game: "test",
+    seed: 42,
+    seat: 1,
+};
+
+/// A bot that runs `script` with `/bin/sh` in `dir`; it should record `$$` in `./pids`.
+fn shell_bot(dir: &Path, script: &str) -> BotProgram {
+    BotProgram {
+        program: "/bin/sh".into(),
+        args: vec![
+            "-c".into(),
+            format!("echo $$ >> pids; {script}"),
+            "sh".into(),
+        ],
+        dir: dir.to_path_buf(),
+        env: BTreeMap::from([("BOT_VAR".into(), "set".into())]),
+    }
+}
+
+async fn once(script: &str, input: &[u8], limit: Duration) -> (arena::bots::CallResult, Vec<i32>) {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = shell_bot(dir.path(), script);
+    let result = call_once(&bot, &ENV, OneShotInput::Stdin(input), limit, &LIMITS).await;
+    let survivors = surviving_groups(&dir.path().join("pids"));
+    (result, survivors)
+}
+
+const SHORT: Duration = Duration::from_millis(300);
+const LONG: Duration = Duration::from_secs(10);
+
+#[tokio::test]
+async fn a_one_shot_reply_is_all_of_stdout_until_exit() {
+    let (result, survivors) = once("cat; printf 'a\\nb'", b"xyz", LONG).await;
+    assert_eq!(
+        result.status,
+        CallStatus::Replied {
+            exit: Exit::Success
+        }
+    );
+    assert_eq!(result.output, b"xyza\nb");
+    assert!(survivors.is_empty());
+}
+
+#[tokio::test]
+async fn a_bot_that_hangs_is_killed_at_the_deadline() {
+    let (result, survivors) = once("exec sleep 600", b"", SHORT).await;
+    assert_eq!(result.status, CallStatus::TimedOut);
+    assert!(result.output.is_empty());
+    assert!(
+        result.elapsed < Duration::from_secs(2),
+        "took {:?}",
+        result.elapsed
+    );
+    assert!(survivors.is_empty(), "left running: {survivors:?}");
+}
+
+#[tokio::test]
+async fn a_bot_that_prints_then_crashes_keeps_its_reply() {
+    let (result, _) = once("echo REST; exit 3", b"", LONG).await;
+    assert_eq!(
+        result.status,
+        CallStatus::Replied {
+            exit: Exit::Code(3)
+        }
+    );
+    assert_eq!(result.output, b"REST\n");
+}
+
+#[tokio::test]
+async fn a_crash_without_output_is_no_reply_and_keeps_stderr() {
+    let (result, _) = once("echo 'it broke' >&2; exit 5", b"", LONG).await;
+    assert_eq!(
+        result.status,
+        CallStatus::Died {
+            exit: Exit::Code(5)
+        }
+    );
+    assert_eq!(result.stderr, b"it broke\n");
+}
+
+#[tokio::test]
+async fn a_silent_clean_exit_is_an_empty_reply() {
+    let (result, _) = once("exit 0", b"BEGIN", LONG).await;
+    assert_eq!(
+        result.status,
+        CallStatus::Replied {
+            exit: Exit::Success
+        }
+    );
+    assert!(result.output.is_empty());
+}
+
+#[tokio::test]
+async fn a_bot_that_never_reads_stdin_still_replies() {
+    let big = vec![b'.'; 1 << 20];
+    let (result, _) = once("echo hi", &big, LONG).await;
+    assert_eq!(
+        result.status,
+        CallStatus::Replied {
+            exit: Exit::Success
+        }
+    );
+    assert_eq!(result.output, b"hi\n");
+}
+
+#[tokio::test]
+async fn a_flood_of_output_is_cut_at_the_cap_and_killed() {
+    let (result, survivors) = once("exec yes DIVIDE", b"", LONG).await;
+    assert_eq!(result.status, CallStatus::TooLong);
+    assert!(
+        result.elapsed < Duration::from_secs(2),
+        "took {:?}",
+        result.elapsed
+    );
+    assert!(survivors.is_empty(), "left running: {survivors:?}");
+}
+
+#[tokio::test]
+async fn a_child_left_holding_stdout_is_killed_and_the_reply_kept() {
+    let (result, survivors) = once("sleep 600 & echo REST", b"", LONG).await;
+    assert_eq!(
+        result.status,
+        CallStatus::Replied {
+            exit: Exit::Success
+        }
+    );
+    assert_eq!(result.output, b"REST\n");
+    assert!(
+        result.elapsed < Duration::from_secs(2),
+        "took {:?}",
+        result.elapsed
+    );
+    assert!(survivors.is_empty(), "left running: {survivors:?}");
+}
+
+#[tokio::test]
+async fn a_flood_of_stderr_neither_blocks_nor_grows() {
+    let (result, _) = once("head -c 3000000 /dev/zero >&2; echo done", b"", LONG).await;
+    assert_eq!(result.output, b"done\n");
+}
+
+#[tokio::test]
+async fn arguments_and_environment_reach_the_bot_and_nothing_else_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = shell_bot(
+        dir.path(),
+        r#"printf '%s|' "$@" "$ARENA_GAME" "$ARENA_SEED" "$ARENA_SEAT" "$BOT_VAR" "${CARGO_MANIFEST_DIR:-unset}""#,
+    );
+    let args = ["a b".to_owned(), "c".to_owned()];
+    let result = call_once(&bot, &ENV, OneShotInput::Args(&args), LONG, &LIMITS).await;
+    assert_eq!(
+        String::from_utf8_lossy(&result.output),
+        "a b|c|test|42|1|set|unset|"
+    );
+}
+
+#[tokio::test]
+async fn a_missing_program_is_a_spawn_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = shell_bot(dir.path(), "");
+    bot.program = dir.path().join("no-such-program");
+    let result = call_once(&bot, &ENV, OneShotInput::Stdin(b""), LONG, &LIMITS).await;
+    assert!(
+        matches!(result.status, CallStatus::SpawnFailed(_)),
+        "{:?}",
+        result.status
+    );
+}
+
+/// A session bot: answers `ok <line>` per line, hangs on `hang`, floods on `flood`, prints
+/// without newline and exits on `bye`, and records `END` in ./farewell.
+const SESSION_SCRIPT: &str = r#"
+while read -r line; do
+    case "$line" in
+        END) echo got-end > farewell; exit 0 ;;
+        hang) exec sleep 600 ;;
+        flood) yes | tr -d "\n" ;;
+        bye) printf 'last'; exit 0 ;;
+        *) echo "ok $line" ;;
+    esac
+done"#;
+
+async fn session_in(dir: &Path) -> Session {
+    Session::start(&shell_bot(dir, SESSION_SCRIPT), &ENV, &LIMITS).unwrap()
+}
+
+#[tokio::test]
+async fn a_session_answers_line_by_line_and_gets_its_farewell() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut session = session_in(dir.path()).await;
+    for word in ["one", "two"] {
+        let result = session
+            .request(format!("{word}\n").as_bytes(), LONG, &LIMITS)
+            .await;
+        assert_eq!(
+            result.status,
+            CallStatus::Replied {
+                exit: Exit::Running
+            }
+        );
+        assert_eq!(result.output, format!("ok {word}").as_bytes());
+    }
+    session.close(b"END\n").await;
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("farewell")).unwrap(),
+        "got-end\n"
+    );
+    assert!(surviving_groups(&dir.path().join("pids")).is_empty());
+}
+
+#[tokio::test]
+async fn a_session_that_times_out_is_killed_and_gone() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut session = session_in(dir.path()).await;
+    let result = session.request(b"hang\n", SHORT, &LIMITS).await;
+    assert_eq!(result.status, CallStatus::TimedOut);
+    assert!(surviving_groups(&dir.path().join("pids")).is_empty());
+    let later = session.request(b"one\n", LONG, &LIMITS).await;
+    assert_eq!(later.status, CallStatus::SessionGone);
+}
+
+#[tokio::test]
+async fn a_session_line_over_the_cap_ends_the_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut session = session_in(dir.path()).await;
+    let result = session.request(b"flood\n", LONG, &LIMITS).await;
+    assert_eq!(result.status, CallStatus::TooLong);
+    assert!(surviving_groups(&dir.path().join("pids")).is_empty());
+}
+
+#[tokio::test]
+async fn a_last_answer_without_newline_counts_and_ends_the_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut session = session_in(dir.path()).await;
+    let result = session.request(b"bye\n", LONG, &LIMITS).await;
+    assert_eq!(
+        result.status,
+        CallStatus::Replied {
+            exit: Exit::Success
+        }
+    );
+    assert_eq!(result.output, b"last");
+    let later = session.request(b"one\n", LONG, &LIMITS).await;
+    assert_eq!(later.status, CallStatus::SessionGone);
+}

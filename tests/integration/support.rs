@@ -1,0 +1,51 @@
+//! Helpers shared by the integration tests.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+/// Whether any process of the process group `pgid` is alive.
+pub fn group_alive(pgid: i32) -> bool {
+    // SAFETY: signal 0 only checks for existence; it sends nothing.
+    unsafe { libc::kill(-pgid, 0) == 0 }
+}
+
+/// Waits up to two seconds for every group whose leader's pid is listed in `pids_file` to
+/// be gone, and returns the groups still alive (killing them, so a failing test leaves
+/// nothing behind).
+pub fn surviving_groups(pids_file: &Path) -> Vec<i32> {
+    let text = std::fs::read_to_string(pids_file).unwrap_or_default();
+    let pids: Vec<i32> = text.lines().filter_map(|l| l.trim().parse().ok()).collect();
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while Instant::now() < deadline && pids.iter().any(|&p| group_alive(p)) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let alive: Vec<i32> = pids.into_iter().filter(|&p| group_alive(p)).collect();
+    for &pid in &alive {
+        // SAFETY: plain kill(2) of a test's own leftover process group.
+        unsafe { libc::kill(-pid, libc::SIGKILL) };
+    }
+    alive
+}
+
+/// The repository root.
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs the `arena` binary with `args` in `dir`, with a clean logging configuration.
+pub fn arena(dir: &Path, args: &[&str]) -> Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("ARENA_LOG")
+        .output()
+        .expect("the arena binary runs")
+}
+
+/// A tournament file in `dir` with the given text.
+pub fn write_toml(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("temp dir is writable");
+    path
+}
