@@ -26,7 +26,9 @@ fn main() -> ExitCode {
     match arena::app::run(cli) {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
-            eprintln!("error: {error}");
+            for line in error.to_string().lines() {
+                eprintln!("error: {line}");
+            }
             ExitCode::from(error.exit_code())
         }
     }
