@@ -1,5 +1,6 @@
 //! The `arena` binary: parse the command line, set up logging, run, map errors to exit codes.
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -21,6 +22,7 @@ fn main() -> ExitCode {
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .with_target(false)
+        .with_ansi(std::io::stderr().is_terminal())
         .without_time()
         .init();
     match arena::app::run(cli) {

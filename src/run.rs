@@ -107,9 +107,26 @@ pub async fn run_tournament(tournament: Arc<Tournament>, out: &Path) -> Result<R
             );
         }
     }
-    tracing::info!("{done} games in {:.1} s", started.elapsed().as_secs_f64());
+    let (runner, bots) = (cpu_seconds(libc::RUSAGE_SELF), cpu_seconds(libc::RUSAGE_CHILDREN));
+    tracing::info!(
+        "{done} games in {:.1} s; CPU time: runner {runner:.1} s, bots {bots:.1} s",
+        started.elapsed().as_secs_f64()
+    );
     Ok(RunReport {
         journal: journal_path,
         interrupted: false,
     })
+}
+
+/// User plus system CPU seconds of this process (`RUSAGE_SELF`) or of its finished children
+/// (`RUSAGE_CHILDREN`): where a tournament's time goes, runner or bots.
+fn cpu_seconds(who: libc::c_int) -> f64 {
+    // SAFETY: getrusage only writes into the zeroed struct we own.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(who, &mut usage);
+        usage
+    };
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
