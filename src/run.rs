@@ -107,7 +107,10 @@ pub async fn run_tournament(tournament: Arc<Tournament>, out: &Path) -> Result<R
             );
         }
     }
-    let (runner, bots) = (cpu_seconds(libc::RUSAGE_SELF), cpu_seconds(libc::RUSAGE_CHILDREN));
+    let (runner, bots) = (
+        cpu_seconds(libc::RUSAGE_SELF),
+        cpu_seconds(libc::RUSAGE_CHILDREN),
+    );
     tracing::info!(
         "{done} games in {:.1} s; CPU time: runner {runner:.1} s, bots {bots:.1} s",
         started.elapsed().as_secs_f64()

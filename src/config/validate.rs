@@ -100,9 +100,10 @@ impl Tournament {
         let options = kind
             .parse_options(&mut reparse)
             .map_err(|e| fail(vec![toml_problem(source, &e)]))?;
-        let base = path
-            .parent()
-            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        // Absolute, because a bot runs in its own folder: a relative program path would
+        // otherwise be ambiguous between the runner's folder and the bot's.
+        let folder = path.parent().unwrap_or(Path::new(""));
+        let base = std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf());
         let mut problems = Vec::new();
         let option_span = reparse.options_span.clone().or(Some(first.game.span()));
         for message in options.validate() {

@@ -253,3 +253,32 @@ fn standings_reprints_the_leaderboard_of_a_journal() {
     let again: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(board, again);
 }
+
+#[test]
+fn relative_paths_resolve_against_the_tournament_file_from_any_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("sub");
+    std::fs::create_dir_all(sub.join("bots")).unwrap();
+    let loop_bot = std::fs::read(repo().join("tests/bots/loop.sh")).unwrap();
+    let script = sub.join("bots/loop.sh");
+    std::fs::write(&script, loop_bot).unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let text = "game = \"petri\"\ngames = 1\n[options]\nturns = 2\n\
+        [[bots]]\nname = \"a\"\ncommand = \"./loop.sh\"\ndir = \"bots\"\n\
+        [[bots]]\nname = \"b\"\ncommand = [\"/bin/sh\", \"loop.sh\"]\ndir = \"bots\"\n";
+    write_toml(&sub, "t.toml", text);
+    let output = arena(
+        dir.path(),
+        &["run", "sub/t.toml", "--format", "json", "--out", "results"],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let board: Value = serde_json::from_slice(&output.stdout).unwrap();
+    for name in ["a", "b"] {
+        assert_eq!(standing(&board, name)["crashes"], 0, "{board}");
+        assert_eq!(standing(&board, name)["draws"], 1, "{board}");
+    }
+}
