@@ -42,17 +42,13 @@ dir = "{dir}"
     )
 }
 
-/// Runs a tournament file and returns the parsed JSON leaderboard.
+/// Runs a tournament file with results in `dir/results` (unless `extra` names an `--out`)
+/// and returns the parsed JSON leaderboard.
 fn run_json(dir: &Path, file: &Path, extra: &[&str]) -> Value {
-    let out = dir.join("results");
-    let mut args = vec![
-        "run",
-        file.to_str().unwrap(),
-        "--format",
-        "json",
-        "--out",
-        out.to_str().unwrap(),
-    ];
+    let mut args = vec!["run", file.to_str().unwrap(), "--format", "json"];
+    if !extra.contains(&"--out") {
+        args.extend(["--out", "results"]);
+    }
     args.extend_from_slice(extra);
     let output = arena(dir, &args);
     assert!(
