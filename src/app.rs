@@ -79,7 +79,7 @@ fn standings(journal: &Path) -> Result<Leaderboard, Error> {
             journal.header.game
         )
     })?;
-    Ok(Leaderboard::compute(kind, &journal))
+    Ok(Leaderboard::compute(kind.scoring(), &journal))
 }
 
 fn print(board: &Leaderboard, format: Format) -> Result<(), Error> {

@@ -49,7 +49,7 @@ pub async fn run_tournament(tournament: Arc<Tournament>, out: &Path) -> Result<R
         .with_context(|| format!("cannot create the results folder {}", out.display()))?;
     let journal_path = out.join(JOURNAL_FILE);
     let kind = tournament.kind();
-    let format = kind.format();
+    let format = tournament.options.format();
     let total = fixture_count(format, tournament.bots.len(), tournament.games);
     let header = Header {
         format_version: FORMAT_VERSION,

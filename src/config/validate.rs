@@ -140,7 +140,7 @@ impl Tournament {
             ));
         }
         let bots = check_bots(source, &base, &first.bots, &mut problems);
-        let min_bots = kind.format().min_bots();
+        let min_bots = options.format().min_bots();
         if first.bots.len() < min_bots {
             problems.push(Problem::at(
                 source,

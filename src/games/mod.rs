@@ -36,13 +36,6 @@ impl GameKind {
             .find(|kind| kind.name() == name)
     }
 
-    /// Who plays whom.
-    pub fn format(self) -> Format {
-        match self {
-            GameKind::Petri => Format::HeadToHead,
-        }
-    }
-
     /// How results are summed up into a leaderboard.
     pub fn scoring(self) -> Scoring {
         match self {
@@ -69,6 +62,16 @@ impl fmt::Display for GameKind {
 pub enum Format {
     /// Every pair of bots plays `games` games, each side first in half of them.
     HeadToHead,
+    /// Every combination of `size` bots plays `games` games with seats in list order, or,
+    /// with `rotate`, in each of the `size` rotations of that order.
+    Combinations {
+        /// Bots per game.
+        size: usize,
+        /// Whether each combination is also played in every seat rotation.
+        rotate: bool,
+    },
+    /// Every bot plays in every game, seats in list order; `games` games.
+    FreeForAll,
 }
 
 impl Format {
@@ -76,6 +79,8 @@ impl Format {
     pub fn min_bots(self) -> usize {
         match self {
             Format::HeadToHead => 2,
+            Format::Combinations { size, .. } => size,
+            Format::FreeForAll => 1,
         }
     }
 }
@@ -83,15 +88,19 @@ impl Format {
 /// How a leaderboard is computed from game outcomes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scoring {
-    /// Total wins over all games; draws count for nobody.
+    /// Total wins over all games; draws count for nobody. Head-to-head games only.
     Wins,
+    /// The mean of a bot's per-game scores.
+    Mean,
 }
 
 impl Scoring {
-    /// The number a bot is ranked by, from the sum of its per-game scores.
-    pub fn ranking_score(self, total: i64) -> f64 {
+    /// The number a bot is ranked by, from the sum of its per-game scores over `games`.
+    pub fn ranking_score(self, total: i64, games: u32) -> f64 {
         match self {
             Scoring::Wins => total as f64,
+            Scoring::Mean if games == 0 => 0.0,
+            Scoring::Mean => total as f64 / f64::from(games),
         }
     }
 }
@@ -108,6 +117,13 @@ impl GameOptions {
     pub fn kind(&self) -> GameKind {
         match self {
             GameOptions::Petri(_) => GameKind::Petri,
+        }
+    }
+
+    /// Who plays whom.
+    pub fn format(&self) -> Format {
+        match self {
+            GameOptions::Petri(_) => Format::HeadToHead,
         }
     }
 

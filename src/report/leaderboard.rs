@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::engine::GameResult;
-use crate::games::{Format, GameKind};
-use crate::journal::Journal;
+use crate::games::Scoring;
+use crate::journal::{Journal, SeatRecord};
 
 /// Version of the JSON leaderboard document; bumped when a field changes meaning.
 pub const LEADERBOARD_FORMAT_VERSION: u32 = 1;
@@ -39,16 +39,25 @@ pub struct Standing {
     pub rank: usize,
     /// The bot's name.
     pub name: String,
-    /// The ranking score (Petri: total wins).
+    /// The ranking score: total wins (head-to-head games) or mean score per game.
     pub score: f64,
     /// Games played.
     pub games: u32,
-    /// Games won.
-    pub wins: u32,
-    /// Games drawn.
-    pub draws: u32,
-    /// Games lost.
-    pub losses: u32,
+    /// Games won (head-to-head games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wins: Option<u32>,
+    /// Games drawn (head-to-head games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draws: Option<u32>,
+    /// Games lost (head-to-head games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub losses: Option<u32>,
+    /// The lowest score in one game (mean-scored games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min: Option<i64>,
+    /// The highest score in one game (mean-scored games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max: Option<i64>,
     /// Requests sent to the bot.
     pub requests: u64,
     /// Requests without a reply in time.
@@ -75,62 +84,30 @@ pub struct PairRecord {
 }
 
 impl Leaderboard {
-    /// Computes the standings of `journal` for `kind`. Unknown bot names in game records
-    /// (a journal edited by hand) are counted under their own names.
-    pub fn compute(kind: GameKind, journal: &Journal) -> Leaderboard {
+    /// Computes the standings of `journal` with the game's `scoring`. Unknown bot names in
+    /// game records (a journal edited by hand) are counted under their own names.
+    pub fn compute(scoring: Scoring, journal: &Journal) -> Leaderboard {
         let header = &journal.header;
-        // Each bot's standing and the sum of its per-game scores.
-        let mut standings: BTreeMap<&str, (Standing, i64)> = header
+        let mut tallies: BTreeMap<&str, Tally> = header
             .bots
             .iter()
-            .map(|name| (name.as_str(), (Standing::empty(name), 0)))
+            .map(|name| (name.as_str(), Tally::default()))
             .collect();
-        let mut pairs: BTreeMap<(&str, &str), PairRecord> = BTreeMap::new();
+        let mut pairs: BTreeMap<(&str, &str), [u32; 3]> = BTreeMap::new();
         for game in &journal.games {
             for seat in &game.seats {
-                let (standing, total) = standings
-                    .entry(seat.bot.as_str())
-                    .or_insert_with(|| (Standing::empty(&seat.bot), 0));
-                standing.games += 1;
-                *total += seat.score;
-                standing.requests += u64::from(seat.requests);
-                standing.timeouts += u64::from(seat.timeouts);
-                standing.crashes += u64::from(seat.crashes);
-                standing.invalid_replies += u64::from(seat.invalid_replies);
-                count_result(
-                    seat.result,
-                    &mut standing.wins,
-                    &mut standing.draws,
-                    &mut standing.losses,
-                );
+                tallies.entry(seat.bot.as_str()).or_default().add(seat);
             }
-            if kind.format() == Format::HeadToHead {
-                for (seat, other) in game.seats.iter().zip(game.seats.iter().rev()) {
-                    let pair = pairs
-                        .entry((seat.bot.as_str(), other.bot.as_str()))
-                        .or_insert_with(|| PairRecord {
-                            bot: seat.bot.clone(),
-                            opponent: other.bot.clone(),
-                            wins: 0,
-                            draws: 0,
-                            losses: 0,
-                        });
-                    count_result(
-                        seat.result,
-                        &mut pair.wins,
-                        &mut pair.draws,
-                        &mut pair.losses,
-                    );
+            if let [first, second] = game.seats.as_slice() {
+                for (seat, other) in [(first, second), (second, first)] {
+                    let pair = pairs.entry((&seat.bot, &other.bot)).or_default();
+                    count_result(seat.result, pair);
                 }
             }
         }
-        let scoring = kind.scoring();
-        let mut leaderboard: Vec<Standing> = standings
-            .into_values()
-            .map(|(standing, total)| Standing {
-                score: scoring.ranking_score(total),
-                ..standing
-            })
+        let mut leaderboard: Vec<Standing> = tallies
+            .into_iter()
+            .map(|(name, tally)| tally.standing(name, scoring))
             .collect();
         leaderboard.sort_by(|a, b| {
             b.score
@@ -141,6 +118,19 @@ impl Leaderboard {
         for standing in &mut leaderboard {
             standing.rank = 1 + scores.iter().filter(|&&s| s > standing.score).count();
         }
+        let pairwise = match scoring {
+            Scoring::Wins => pairs
+                .into_iter()
+                .map(|((bot, opponent), [wins, draws, losses])| PairRecord {
+                    bot: bot.to_owned(),
+                    opponent: opponent.to_owned(),
+                    wins,
+                    draws,
+                    losses,
+                })
+                .collect(),
+            Scoring::Mean => Vec::new(),
+        };
         Leaderboard {
             format_version: LEADERBOARD_FORMAT_VERSION,
             game: header.game.clone(),
@@ -148,34 +138,174 @@ impl Leaderboard {
             games_played: journal.games.len() as u64,
             total_games: header.total_games,
             leaderboard,
-            pairwise: pairs.into_values().collect(),
+            pairwise,
         }
     }
 }
 
-impl Standing {
-    fn empty(name: &str) -> Standing {
+/// One bot's figures summed over its games.
+#[derive(Debug, Default)]
+struct Tally {
+    games: u32,
+    total: i64,
+    min: Option<i64>,
+    max: Option<i64>,
+    /// Wins, draws, losses.
+    results: [u32; 3],
+    requests: u64,
+    timeouts: u64,
+    crashes: u64,
+    invalid_replies: u64,
+}
+
+impl Tally {
+    fn add(&mut self, seat: &SeatRecord) {
+        self.games += 1;
+        self.total += seat.score;
+        self.min = Some(self.min.map_or(seat.score, |m| m.min(seat.score)));
+        self.max = Some(self.max.map_or(seat.score, |m| m.max(seat.score)));
+        count_result(seat.result, &mut self.results);
+        self.requests += u64::from(seat.requests);
+        self.timeouts += u64::from(seat.timeouts);
+        self.crashes += u64::from(seat.crashes);
+        self.invalid_replies += u64::from(seat.invalid_replies);
+    }
+
+    fn standing(self, name: &str, scoring: Scoring) -> Standing {
+        let head_to_head = scoring == Scoring::Wins;
+        let [wins, draws, losses] = self.results.map(|n| head_to_head.then_some(n));
         Standing {
             rank: 0,
             name: name.to_owned(),
-            score: 0.0,
-            games: 0,
-            wins: 0,
-            draws: 0,
-            losses: 0,
-            requests: 0,
-            timeouts: 0,
-            crashes: 0,
-            invalid_replies: 0,
+            score: scoring.ranking_score(self.total, self.games),
+            games: self.games,
+            wins,
+            draws,
+            losses,
+            min: self.min.filter(|_| !head_to_head),
+            max: self.max.filter(|_| !head_to_head),
+            requests: self.requests,
+            timeouts: self.timeouts,
+            crashes: self.crashes,
+            invalid_replies: self.invalid_replies,
         }
     }
 }
 
-fn count_result(result: Option<GameResult>, wins: &mut u32, draws: &mut u32, losses: &mut u32) {
+/// Adds a result to a `[wins, draws, losses]` count.
+fn count_result(result: Option<GameResult>, counts: &mut [u32; 3]) {
     match result {
-        Some(GameResult::Win) => *wins += 1,
-        Some(GameResult::Draw) => *draws += 1,
-        Some(GameResult::Loss) => *losses += 1,
+        Some(GameResult::Win) => counts[0] += 1,
+        Some(GameResult::Draw) => counts[1] += 1,
+        Some(GameResult::Loss) => counts[2] += 1,
         None => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::journal::{GameRecord, Header};
+
+    fn seat(bot: &str, score: i64, result: Option<GameResult>) -> SeatRecord {
+        SeatRecord {
+            bot: bot.into(),
+            score,
+            result,
+            requests: 10,
+            timeouts: 1,
+            crashes: 0,
+            invalid_replies: 2,
+        }
+    }
+
+    fn journal(bots: &[&str], games: Vec<Vec<SeatRecord>>) -> Journal {
+        Journal {
+            header: Header {
+                format_version: 1,
+                arena_version: "test".into(),
+                game: "test".into(),
+                seed: 3,
+                games: 1,
+                bots: bots.iter().map(|b| b.to_string()).collect(),
+                total_games: 4,
+            },
+            games: games
+                .into_iter()
+                .zip(0..)
+                .map(|(seats, index)| GameRecord {
+                    index,
+                    seed: 0,
+                    summary: String::new(),
+                    duration_ms: 0,
+                    seats,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn wins_are_totals_with_shared_ranks_and_a_pairwise_matrix() {
+        use GameResult::{Draw, Loss, Win};
+        let games = vec![
+            vec![seat("a", 1, Some(Win)), seat("b", 0, Some(Loss))],
+            vec![seat("b", 1, Some(Win)), seat("a", 0, Some(Loss))],
+            vec![seat("a", 0, Some(Draw)), seat("c", 0, Some(Draw))],
+        ];
+        let board = Leaderboard::compute(Scoring::Wins, &journal(&["a", "b", "c"], games));
+        let ranks: Vec<_> = board
+            .leaderboard
+            .iter()
+            .map(|s| (s.rank, s.name.as_str(), s.score))
+            .collect();
+        assert_eq!(ranks, [(1, "a", 1.0), (1, "b", 1.0), (3, "c", 0.0)]);
+        let a = &board.leaderboard[0];
+        assert_eq!(
+            (a.wins, a.draws, a.losses, a.min),
+            (Some(1), Some(1), Some(1), None)
+        );
+        assert_eq!((a.requests, a.timeouts, a.invalid_replies), (30, 3, 6));
+        let a_vs_b = board
+            .pairwise
+            .iter()
+            .find(|p| p.bot == "a" && p.opponent == "b")
+            .unwrap();
+        assert_eq!((a_vs_b.wins, a_vs_b.draws, a_vs_b.losses), (1, 0, 1));
+        assert_eq!(board.pairwise.len(), 4);
+        assert_eq!(board.games_played, 3);
+    }
+
+    #[test]
+    fn mean_scores_average_per_game_with_min_and_max() {
+        let games = vec![
+            vec![seat("a", 10, None), seat("b", 3, None), seat("c", 0, None)],
+            vec![seat("a", 2, None), seat("b", 5, None), seat("c", 0, None)],
+        ];
+        let board = Leaderboard::compute(Scoring::Mean, &journal(&["a", "b", "c", "d"], games));
+        let rows: Vec<_> = board
+            .leaderboard
+            .iter()
+            .map(|s| {
+                (
+                    s.rank,
+                    s.name.as_str(),
+                    s.score,
+                    s.min,
+                    s.max,
+                    s.games,
+                    s.wins,
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                (1, "a", 6.0, Some(2), Some(10), 2, None),
+                (2, "b", 4.0, Some(3), Some(5), 2, None),
+                (3, "c", 0.0, Some(0), Some(0), 2, None),
+                (3, "d", 0.0, None, None, 0, None),
+            ]
+        );
+        assert!(board.pairwise.is_empty());
     }
 }

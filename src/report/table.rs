@@ -12,29 +12,37 @@ pub fn render_table(board: &Leaderboard) -> String {
         "{}: {} of {} games played, seed {}\n",
         board.game, board.games_played, board.total_games, board.seed
     );
-    let header = [
-        "rank", "bot", "score", "wins", "draws", "losses", "games", "timeouts", "crashes",
-        "invalid",
-    ];
+    let head_to_head = board.leaderboard.iter().any(|s| s.wins.is_some());
+    let mut header = vec!["rank", "bot", "score"];
+    if head_to_head {
+        header.extend(["wins", "draws", "losses"]);
+    } else {
+        header.extend(["min", "max"]);
+    }
+    header.extend(["games", "timeouts", "crashes", "invalid"]);
     let rows: Vec<Vec<String>> = board
         .leaderboard
         .iter()
         .map(|s| {
-            vec![
-                s.rank.to_string(),
-                s.name.clone(),
-                format_score(s.score),
-                s.wins.to_string(),
-                s.draws.to_string(),
-                s.losses.to_string(),
-                s.games.to_string(),
-                s.timeouts.to_string(),
-                s.crashes.to_string(),
-                s.invalid_replies.to_string(),
-            ]
+            let optional = [s.wins, s.draws, s.losses].map(|n| n.map(i64::from));
+            [s.rank.to_string(), s.name.clone(), format_score(s.score)]
+                .into_iter()
+                .chain(
+                    optional
+                        .into_iter()
+                        .chain([s.min, s.max])
+                        .flatten()
+                        .map(|n| n.to_string()),
+                )
+                .chain(
+                    [u64::from(s.games), s.timeouts, s.crashes, s.invalid_replies]
+                        .map(|n| n.to_string()),
+                )
+                .collect()
         })
         .collect();
-    write_aligned(&mut out, &header.map(String::from), &rows, &[1]);
+    let header: Vec<String> = header.into_iter().map(String::from).collect();
+    write_aligned(&mut out, &header, &rows, &[1]);
     if !board.pairwise.is_empty() {
         let names: Vec<&str> = board.leaderboard.iter().map(|s| s.name.as_str()).collect();
         let _ = writeln!(
@@ -103,5 +111,89 @@ fn write_aligned(out: &mut String, header: &[String], rows: &[Vec<String>], left
         }
         out.push_str(line.trim_end());
         out.push('\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{PairRecord, Standing};
+
+    fn standing(rank: usize, name: &str, score: f64) -> Standing {
+        Standing {
+            rank,
+            name: name.into(),
+            score,
+            games: 2,
+            wins: None,
+            draws: None,
+            losses: None,
+            min: None,
+            max: None,
+            requests: 9,
+            timeouts: 0,
+            crashes: 1,
+            invalid_replies: 0,
+        }
+    }
+
+    fn board(leaderboard: Vec<Standing>, pairwise: Vec<PairRecord>) -> Leaderboard {
+        Leaderboard {
+            format_version: 1,
+            game: "test".into(),
+            seed: 7,
+            games_played: 2,
+            total_games: 2,
+            leaderboard,
+            pairwise,
+        }
+    }
+
+    #[test]
+    fn head_to_head_tables_show_results_and_the_matrix() {
+        let mut a = standing(1, "alpha", 2.0);
+        let mut b = standing(2, "b", 0.0);
+        (a.wins, a.draws, a.losses) = (Some(2), Some(0), Some(0));
+        (b.wins, b.draws, b.losses) = (Some(0), Some(0), Some(2));
+        let pair = |bot: &str, opponent: &str, wins, losses| PairRecord {
+            bot: bot.into(),
+            opponent: opponent.into(),
+            wins,
+            draws: 0,
+            losses,
+        };
+        let text = render_table(&board(
+            vec![a, b],
+            vec![pair("alpha", "b", 2, 0), pair("b", "alpha", 0, 2)],
+        ));
+        let expected = "\
+test: 2 of 2 games played, seed 7
+
+rank  bot    score  wins  draws  losses  games  timeouts  crashes  invalid
+   1  alpha      2     2      0       0      2         0        1        0
+   2  b          0     0      0       2      2         0        1        0
+
+head to head (row's wins-draws-losses against column):
+
+       alpha      b
+alpha      -  2-0-0
+b      0-0-2      -
+";
+        assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn mean_score_tables_show_three_decimals_and_the_range() {
+        let mut a = standing(1, "a", 12.5);
+        (a.min, a.max) = (Some(10), Some(15));
+        let text = render_table(&board(vec![a], Vec::new()));
+        assert!(
+            text.contains("rank  bot   score  min  max  games"),
+            "{text}"
+        );
+        assert!(
+            text.contains("   1  a    12.500   10   15      2"),
+            "{text}"
+        );
     }
 }
