@@ -102,7 +102,10 @@ impl Tournament {
             .map_err(|e| fail(vec![toml_problem(source, &e)]))?;
         // Absolute, because a bot runs in its own folder: a relative program path would
         // otherwise be ambiguous between the runner's folder and the bot's.
-        let folder = path.parent().unwrap_or(Path::new(""));
+        let folder = match path.parent() {
+            Some(folder) if !folder.as_os_str().is_empty() => folder,
+            _ => Path::new("."),
+        };
         let base = std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf());
         let mut problems = Vec::new();
         let option_span = reparse.options_span.clone().or(Some(first.game.span()));

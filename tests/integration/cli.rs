@@ -263,18 +263,17 @@ fn relative_paths_resolve_against_the_tournament_file_from_any_folder() {
         [[bots]]\nname = \"a\"\ncommand = \"./loop.sh\"\ndir = \"bots\"\n\
         [[bots]]\nname = \"b\"\ncommand = [\"/bin/sh\", \"loop.sh\"]\ndir = \"bots\"\n";
     write_toml(&sub, "t.toml", text);
-    let output = arena(
-        dir.path(),
-        &["run", "sub/t.toml", "--format", "json", "--out", "results"],
-    );
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let board: Value = serde_json::from_slice(&output.stdout).unwrap();
-    for name in ["a", "b"] {
-        assert_eq!(standing(&board, name)["crashes"], 0, "{board}");
-        assert_eq!(standing(&board, name)["draws"], 1, "{board}");
+    for (cwd, file) in [(dir.path(), "sub/t.toml"), (sub.as_path(), "t.toml")] {
+        let output = arena(cwd, &["run", file, "--format", "json", "--out", "results"]);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let board: Value = serde_json::from_slice(&output.stdout).unwrap();
+        for name in ["a", "b"] {
+            assert_eq!(standing(&board, name)["crashes"], 0, "{file}: {board}");
+            assert_eq!(standing(&board, name)["draws"], 1, "{file}: {board}");
+        }
     }
 }
