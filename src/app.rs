@@ -9,11 +9,11 @@ use anyhow::Context;
 
 use crate::cli::{Cli, Command, Format, RunArgs, StandingsArgs};
 use crate::config::Tournament;
-use crate::errors::{EXIT_INTERRUPTED, EXIT_OK, Error};
+use crate::errors::{EXIT_INTERRUPTED, EXIT_OK, EXIT_STRICT, Error};
 use crate::games::GameKind;
 use crate::journal::Journal;
 use crate::report::{Leaderboard, render_json, render_table};
-use crate::run::run_tournament;
+use crate::run::{Start, run_tournament};
 
 /// Runs the command line's subcommand and returns the process exit status.
 pub fn run(cli: Cli) -> Result<u8, Error> {
@@ -26,30 +26,72 @@ pub fn run(cli: Cli) -> Result<u8, Error> {
 fn run_command(args: RunArgs) -> Result<u8, Error> {
     let mut tournament = Tournament::load(&args.file)?;
     apply_overrides(&mut tournament, &args);
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| default_results_dir(&args.file));
+    let (out, start) = match (&args.resume, &args.out) {
+        (Some(dir), _) => (dir.clone(), Start::Resume),
+        (None, Some(dir)) => (dir.clone(), Start::Fresh),
+        (None, None) => (default_results_dir(&args.file), Start::Fresh),
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    let report = runtime.block_on(run_tournament(Arc::new(tournament), &out))?;
+    let report = runtime.block_on(run_tournament(Arc::new(tournament), &out, start))?;
     let board = standings(&report.journal)?;
     print(&board, args.format)?;
     if report.interrupted {
         tracing::warn!(
-            "interrupted after {} of {} games; the journal is {}",
+            "interrupted after {} of {} games; to finish the run: {}",
             board.games_played,
             board.total_games,
-            report.journal.display()
+            resume_command(&args, &out)
         );
         return Ok(EXIT_INTERRUPTED);
     }
     let json = render_json(&board);
     let path = out.join("leaderboard.json");
     std::fs::write(&path, json).with_context(|| format!("cannot write {}", path.display()))?;
+    if args.strict {
+        let failing: Vec<String> = board
+            .leaderboard
+            .iter()
+            .filter(|s| s.timeouts + s.crashes + s.invalid_replies > 0)
+            .map(|s| {
+                format!(
+                    "{}: {} timeouts, {} crashes, {} invalid replies",
+                    s.name, s.timeouts, s.crashes, s.invalid_replies
+                )
+            })
+            .collect();
+        if !failing.is_empty() {
+            for line in &failing {
+                tracing::error!("strict: {line}");
+            }
+            return Ok(EXIT_STRICT);
+        }
+    }
     Ok(EXIT_OK)
+}
+
+/// The command that continues an interrupted run with the same settings.
+fn resume_command(args: &RunArgs, out: &Path) -> String {
+    let mut words = vec![
+        "arena run".to_owned(),
+        shell_word(&args.file.display().to_string()),
+        "--resume".to_owned(),
+        shell_word(&out.display().to_string()),
+    ];
+    if let Some(games) = args.games {
+        words.push(format!("--games {games}"));
+    }
+    if let Some(seed) = args.seed {
+        words.push(format!("--seed {seed}"));
+    }
+    words.join(" ")
+}
+
+/// Quotes a word for a POSIX shell when it needs it.
+fn shell_word(word: &str) -> String {
+    shlex::try_quote(word).map_or_else(|_| word.to_owned(), |quoted| quoted.into_owned())
 }
 
 /// Command-line values win over the tournament file's.

@@ -11,7 +11,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[command(
     name = "arena",
     version,
-    after_help = "Examples:\n  arena run tournaments/petri.toml\n  arena run tournaments/petri.toml --games 10 --jobs 2 --format json\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl\n\nExit status: 0 success, 1 run failed (I/O, journal), 2 bad command line or tournament file,\n130 interrupted."
+    after_help = "Examples:\n  arena run tournaments/petri.toml\n  arena run tournaments/petri.toml --games 10 --jobs 2 --format json\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl\n\nExit status: 0 success, 1 run failed (I/O, journal), 2 bad command line, tournament file or\njournal to resume, 3 bot failures under --strict, 130 interrupted."
 )]
 pub struct Cli {
     /// What to do.
@@ -56,8 +56,15 @@ pub struct RunArgs {
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Results folder for the journal and leaderboard [default: arena-results/<file>-<time>].
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with = "resume")]
     pub out: Option<PathBuf>,
+    /// Continue the interrupted run whose results are in DIR: finished games are kept, the
+    /// others are played. The file, seed and games must be those of the interrupted run.
+    #[arg(long, value_name = "DIR")]
+    pub resume: Option<PathBuf>,
+    /// Exit with status 3 if any bot timed out, crashed or sent an invalid reply (for CI).
+    #[arg(long)]
+    pub strict: bool,
     /// How to print the leaderboard on stdout.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
@@ -103,6 +110,7 @@ mod tests {
             ],
             &["arena", "-v", "run", "t.toml", "--out", "results"],
             &["arena", "standings", "j.jsonl", "--format", "table"],
+            &["arena", "run", "t.toml", "--resume", "results", "--strict"],
         ];
         for line in ok {
             assert!(Cli::try_parse_from(*line).is_ok(), "{line:?} should parse");

@@ -12,6 +12,8 @@ pub const EXIT_OK: u8 = 0;
 pub const EXIT_FAILURE: u8 = 1;
 /// Exit status for a bad command line or tournament file; no game was started.
 pub const EXIT_USAGE: u8 = 2;
+/// Exit status under `--strict` when a bot timed out, crashed or sent an invalid reply.
+pub const EXIT_STRICT: u8 = 3;
 /// Exit status when the run was interrupted (Ctrl-C); finished games are in the journal.
 pub const EXIT_INTERRUPTED: u8 = 130;
 
@@ -33,7 +35,10 @@ impl Error {
     /// The process exit status for this error.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::Config(_) => EXIT_USAGE,
+            Error::Config(_)
+            | Error::Journal(JournalError::Mismatch { .. } | JournalError::NoHeader { .. }) => {
+                EXIT_USAGE
+            }
             Error::Journal(_) | Error::Other(_) => EXIT_FAILURE,
         }
     }

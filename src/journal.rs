@@ -6,12 +6,13 @@
 //! each further line is a `game`:
 //!
 //! ```text
-//! {"type":"header","data":{"format_version":1,"arena_version":"0.1.0","game":"petri","seed":1,"games":100,"bots":["a","b"],"total_games":100}}
+//! {"type":"header","data":{"format_version":1,"arena_version":"0.1.0","game":"petri","seed":1,"games":100,"bots":["a","b"],"total_games":100,"config_digest":"5f0c…"}}
 //! {"type":"game","data":{"index":0,"seed":123,"summary":"...","duration_ms":84,"seats":[{"bot":"a","score":1,"result":"win","requests":40,"timeouts":0,"crashes":0,"invalid_replies":0},{"bot":"b",...}]}}
 //! ```
 //!
 //! Game lines appear in completion order; readers order them by `index`.
 
+use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -51,6 +52,51 @@ pub struct Header {
     pub bots: Vec<String>,
     /// How many games the full tournament has.
     pub total_games: u64,
+    /// A digest of everything that decides the games (game, options, seed, bots and how they
+    /// are started), so a run is never resumed with a different tournament.
+    pub config_digest: String,
+}
+
+impl Header {
+    /// How `self` (a journal's header) differs from `expected` in what matters for resuming,
+    /// or `None` if a run described by `expected` may continue it.
+    pub fn mismatch(&self, expected: &Header) -> Option<String> {
+        let differs = |what: &str, found: String, wanted: String| {
+            (found != wanted).then(|| format!("{what} is {found} in the journal but {wanted} now"))
+        };
+        differs(
+            "the format version",
+            self.format_version.to_string(),
+            expected.format_version.to_string(),
+        )
+        .or_else(|| differs("the game", self.game.clone(), expected.game.clone()))
+        .or_else(|| differs("the seed", self.seed.to_string(), expected.seed.to_string()))
+        .or_else(|| {
+            differs(
+                "`games`",
+                self.games.to_string(),
+                expected.games.to_string(),
+            )
+        })
+        .or_else(|| {
+            differs(
+                "the bot list",
+                self.bots.join(", "),
+                expected.bots.join(", "),
+            )
+        })
+        .or_else(|| {
+            differs(
+                "the number of games",
+                self.total_games.to_string(),
+                expected.total_games.to_string(),
+            )
+        })
+        .or_else(|| {
+            (self.config_digest != expected.config_digest)
+                .then(|| "the tournament file's options or bot commands changed".to_owned())
+        })
+    }
 }
 
 /// One finished game.
@@ -109,6 +155,14 @@ pub enum JournalError {
         /// What the parser said.
         message: String,
     },
+    /// The journal belongs to another tournament.
+    #[error("journal {} belongs to another tournament: {why}", path.display())]
+    Mismatch {
+        /// The journal file.
+        path: PathBuf,
+        /// What differs.
+        why: String,
+    },
     /// The file does not start with a header.
     #[error("journal {}: no header line (is this an arena journal?)", path.display())]
     NoHeader {
@@ -142,6 +196,45 @@ impl JournalWriter {
         };
         writer.append(&Record::Header(header))?;
         Ok(writer)
+    }
+
+    /// Reopens the journal at `path` to continue the run described by `expected`: refuses a
+    /// journal of another tournament, cuts off a last line torn by a crash (that game is played
+    /// again) and returns the indexes of the games already finished.
+    pub fn resume(
+        path: &Path,
+        expected: &Header,
+    ) -> Result<(JournalWriter, BTreeSet<u64>), JournalError> {
+        let io_error = |source| JournalError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let bytes = std::fs::read(path).map_err(io_error)?;
+        let complete = bytes
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |end| end + 1);
+        let file = OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(io_error)?;
+        if complete < bytes.len() {
+            tracing::warn!("{}: dropping a torn last line", path.display());
+            file.set_len(complete as u64).map_err(io_error)?;
+        }
+        let journal = Journal::read(path)?;
+        if let Some(why) = journal.header.mismatch(expected) {
+            return Err(JournalError::Mismatch {
+                path: path.to_path_buf(),
+                why,
+            });
+        }
+        let done = journal.games.iter().map(|game| game.index).collect();
+        let writer = JournalWriter {
+            path: path.to_path_buf(),
+            file,
+        };
+        Ok((writer, done))
     }
 
     /// Appends one record as one line and flushes it to the operating system.
@@ -207,7 +300,9 @@ impl Journal {
         let header = header.ok_or_else(|| JournalError::NoHeader {
             path: path.to_path_buf(),
         })?;
+        // A game is never counted twice, even if a journal was concatenated by hand.
         games.sort_by_key(|game| game.index);
+        games.dedup_by_key(|game| game.index);
         Ok(Journal { header, games })
     }
 }
@@ -225,6 +320,7 @@ mod tests {
             games: 2,
             bots: vec!["a".into(), "b".into()],
             total_games: 2,
+            config_digest: "abc".into(),
         }
     }
 
@@ -278,6 +374,56 @@ mod tests {
             Journal::read(&path),
             Err(JournalError::Corrupt { line: 3, .. })
         ));
+    }
+
+    #[test]
+    fn resuming_drops_a_torn_line_and_lists_the_finished_games() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let mut writer = JournalWriter::create(&path, header()).unwrap();
+        writer.append(&Record::Game(game(1))).unwrap();
+        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+        file.write_all(b"{\"type\":\"game\",\"da").unwrap();
+        let (mut writer, done) = JournalWriter::resume(&path, &header()).unwrap();
+        assert_eq!(done, BTreeSet::from([1]));
+        writer.append(&Record::Game(game(0))).unwrap();
+        assert_eq!(Journal::read(&path).unwrap().games, vec![game(0), game(1)]);
+    }
+
+    #[test]
+    fn resuming_refuses_another_tournament() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        JournalWriter::create(&path, header()).unwrap();
+        let other = Header {
+            seed: 2,
+            ..header()
+        };
+        let error = JournalWriter::resume(&path, &other).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("the seed is 1 in the journal but 2 now"),
+            "{error}"
+        );
+        let other = Header {
+            config_digest: "def".into(),
+            ..header()
+        };
+        assert!(matches!(
+            JournalWriter::resume(&path, &other),
+            Err(JournalError::Mismatch { .. })
+        ));
+    }
+
+    #[test]
+    fn a_game_recorded_twice_counts_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let mut writer = JournalWriter::create(&path, header()).unwrap();
+        writer.append(&Record::Game(game(0))).unwrap();
+        writer.append(&Record::Game(game(0))).unwrap();
+        assert_eq!(Journal::read(&path).unwrap().games, vec![game(0)]);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! return their records. Ctrl-C stops the run: running games are dropped (which kills their
 //! bots' process groups) and the finished games stay in the journal.
 
+use std::collections::BTreeSet;
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -42,9 +43,22 @@ pub fn effective_jobs(jobs: usize) -> usize {
     }
 }
 
-/// Plays every game of `tournament`, writing the journal into `out` (created if needed; it
-/// must not hold a journal already).
-pub async fn run_tournament(tournament: Arc<Tournament>, out: &Path) -> Result<RunReport, Error> {
+/// Whether a run starts a new journal or continues one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start {
+    /// Create the journal; the folder must not hold one.
+    Fresh,
+    /// Continue the journal in the folder, skipping its finished games.
+    Resume,
+}
+
+/// Plays every game of `tournament` (for [`Start::Resume`], every game not yet in the
+/// journal), writing the journal into `out`.
+pub async fn run_tournament(
+    tournament: Arc<Tournament>,
+    out: &Path,
+    start: Start,
+) -> Result<RunReport, Error> {
     std::fs::create_dir_all(out)
         .with_context(|| format!("cannot create the results folder {}", out.display()))?;
     let journal_path = out.join(JOURNAL_FILE);
@@ -59,8 +73,21 @@ pub async fn run_tournament(tournament: Arc<Tournament>, out: &Path) -> Result<R
         games: tournament.games,
         bots: tournament.bots.iter().map(|bot| bot.name.clone()).collect(),
         total_games: total,
+        config_digest: tournament.digest(),
     };
-    let mut journal = JournalWriter::create(&journal_path, header)?;
+    let (mut journal, finished) = match start {
+        Start::Fresh => (
+            JournalWriter::create(&journal_path, header)?,
+            BTreeSet::new(),
+        ),
+        Start::Resume => JournalWriter::resume(&journal_path, &header)?,
+    };
+    if !finished.is_empty() {
+        tracing::info!(
+            "resuming: {} of {total} games already played",
+            finished.len()
+        );
+    }
     let jobs = effective_jobs(tournament.jobs);
     tracing::info!(
         "{kind}: {total} games, {jobs} at a time; results in {}",
@@ -72,9 +99,10 @@ pub async fn run_tournament(tournament: Arc<Tournament>, out: &Path) -> Result<R
         tournament.bots.len(),
         tournament.games,
         tournament.seed,
-    );
+    )
+    .filter(|fixture| !finished.contains(&fixture.index));
     let mut running = JoinSet::new();
-    let mut done = 0u64;
+    let mut done = finished.len() as u64;
     let started = Instant::now();
     let mut last_progress = started;
     let interrupt = tokio::signal::ctrl_c();

@@ -184,6 +184,19 @@ impl Tournament {
     pub fn kind(&self) -> GameKind {
         self.options.kind()
     }
+
+    /// A fingerprint of what decides the games: the game and its options and each bot's name,
+    /// program, arguments, folder and environment (not the seed and counts, which journals
+    /// record on their own, nor time limits, which may change between a run and its resume).
+    /// FNV-1a over the values' debug text: stable for one `arena` version, which is what a
+    /// resume needs.
+    pub fn digest(&self) -> String {
+        let text = format!("{:?}\n{:?}", self.options, self.bots);
+        let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |hash, byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+        format!("{hash:016x}")
+    }
 }
 
 /// Parses the whole file again with the game's own options type, so that an unknown or

@@ -229,6 +229,7 @@ mod tests {
                 games: 1,
                 bots: bots.iter().map(|b| b.to_string()).collect(),
                 total_games: 4,
+                config_digest: String::new(),
             },
             games: games
                 .into_iter()

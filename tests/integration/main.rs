@@ -3,4 +3,5 @@
 
 mod cli;
 mod process;
+mod resume;
 mod support;

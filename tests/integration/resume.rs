@@ -1,0 +1,175 @@
+//! Interrupted runs: a journal cut short (even by SIGKILL) is continued with `--resume` to
+//! exactly the results of an uninterrupted run; a journal of another tournament is refused.
+//! Also `--strict`, the CI mode.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::support::{arena, repo, write_toml};
+
+const SMALL: &str = "tests/data/petri-small.toml";
+
+fn leaderboard(dir: &Path) -> Vec<u8> {
+    std::fs::read(dir.join("leaderboard.json")).expect("the run wrote its leaderboard")
+}
+
+fn run_to(dir: &Path, out: &str, extra: &[&str]) -> std::process::Output {
+    let file = repo().join(SMALL);
+    let mut args = vec!["run", file.to_str().unwrap(), "--out", out];
+    args.extend_from_slice(extra);
+    arena(dir, &args)
+}
+
+fn game_lines(journal: &Path) -> usize {
+    std::fs::read_to_string(journal).map_or(0, |text| text.lines().count().saturating_sub(1))
+}
+
+#[test]
+fn a_run_killed_with_sigkill_resumes_to_the_uninterrupted_results() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(
+        run_to(dir.path(), "whole", &["--jobs", "1"])
+            .status
+            .success()
+    );
+
+    let file = repo().join(SMALL);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["run", file.to_str().unwrap(), "--out", "cut", "--jobs", "1"])
+        .current_dir(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let journal = dir.path().join("cut/journal.jsonl");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while game_lines(&journal) < 2 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let played = game_lines(&journal);
+    assert!((2..6).contains(&played), "killed after {played} of 6 games");
+
+    let output = arena(
+        dir.path(),
+        &["run", file.to_str().unwrap(), "--resume", "cut"],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        leaderboard(&dir.path().join("cut")),
+        leaderboard(&dir.path().join("whole"))
+    );
+    assert_eq!(game_lines(&journal), 6, "each game once");
+}
+
+#[test]
+fn a_torn_last_line_is_dropped_and_that_game_played_again() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(run_to(dir.path(), "whole", &[]).status.success());
+    let whole = std::fs::read_to_string(dir.path().join("whole/journal.jsonl")).unwrap();
+    let lines: Vec<&str> = whole.lines().collect();
+    let torn = format!(
+        "{}\n{}\n{}",
+        lines[0],
+        lines[1],
+        &lines[2][..lines[2].len() / 2]
+    );
+    std::fs::create_dir(dir.path().join("cut")).unwrap();
+    std::fs::write(dir.path().join("cut/journal.jsonl"), torn).unwrap();
+    let file = repo().join(SMALL);
+    let output = arena(
+        dir.path(),
+        &["run", file.to_str().unwrap(), "--resume", "cut"],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        leaderboard(&dir.path().join("cut")),
+        leaderboard(&dir.path().join("whole"))
+    );
+}
+
+#[test]
+fn a_journal_of_another_seed_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(
+        run_to(dir.path(), "first", &["--games", "1"])
+            .status
+            .success()
+    );
+    let file = repo().join(SMALL);
+    let output = arena(
+        dir.path(),
+        &[
+            "run",
+            file.to_str().unwrap(),
+            "--resume",
+            "first",
+            "--games",
+            "1",
+            "--seed",
+            "99",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr
+            .contains("belongs to another tournament: the seed is 2014 in the journal but 99 now"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn strict_runs_fail_on_bot_failures_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = |name: &str| repo().join("tests/bots").join(name).display().to_string();
+    let text = |second: &[&str]| {
+        format!(
+            "game = \"petri\"\ngames = 1\n[options]\nturns = 3\n\
+             [[bots]]\nname = \"clean\"\ncommand = [\"/bin/sh\", \"{}\"]\n\
+             [[bots]]\nname = \"other\"\ncommand = {second:?}\n",
+            script("loop.sh")
+        )
+    };
+    write_toml(
+        dir.path(),
+        "clean.toml",
+        &text(&["/bin/sh", &script("loop.sh")]),
+    );
+    write_toml(
+        dir.path(),
+        "silent.toml",
+        &text(&["/bin/sh", &script("hostile.sh"), "silent"]),
+    );
+    let clean = arena(dir.path(), &["run", "clean.toml", "--strict", "--out", "a"]);
+    assert_eq!(
+        clean.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&clean.stderr)
+    );
+    let silent = arena(
+        dir.path(),
+        &["run", "silent.toml", "--strict", "--out", "b"],
+    );
+    let stderr = String::from_utf8_lossy(&silent.stderr);
+    assert_eq!(silent.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("strict: other: 0 timeouts, 0 crashes,"),
+        "{stderr}"
+    );
+    assert!(
+        !silent.stdout.is_empty(),
+        "the leaderboard is still printed"
+    );
+}
