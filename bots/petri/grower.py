@@ -22,9 +22,8 @@ def decide(w, h, rows, x, y, hp, en):
     free = [n for n in nb if n[3] in ".c"]
     corpses = [n for n in free if n[3] == "c"]
     if en >= 5 and free:
-        enemy = [(a, b) for b in range(h) for a in range(w) if rows[b][a] == "x"]
-        far = w + h
-        d = min(free, key=lambda n: min([max(abs(n[1] - a), abs(n[2] - b)) for a, b in enemy] or [far]))
+        enemy = [(a, b) for b in range(h) for a in range(w) if rows[b][a] == "x"] or [(x, y)]
+        d = min(free, key=lambda n: min(max(abs(n[1] - a), abs(n[2] - b)) for a, b in enemy))
         return "DIVIDE " + d[0]
     if foes and en >= 3:
         # the enemy with the fewest friends around it is the easiest to finish off

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Hunter (LOOP mode, spec 4 8 0): grows toward the enemy, then fights as one front.
+"""Hunter (LOOP mode, spec 4 8 0): grows toward the enemy, then fights as one solid front.
 
-Every free square touching an enemy is a hole to plug at once: a front cell with 5 energy
-divides into it, any cell behind the front moves into it (carrying its full energy forward),
-and the square it leaves is refilled by division from further back. Front cells focus their
-attacks on the adjacent enemy that touches the most of our cells, eat corpses when low.
+Every free square touching an enemy is plugged at once: a front cell with 5 energy divides
+into it, a cell behind the front moves into it (bringing its energy forward), and division
+from further back refills the gap. Front cells all hit the adjacent enemy that touches the
+most of our cells, always with strength 3, and eat or rest when low on energy.
 """
 import os
 import sys
@@ -38,9 +38,8 @@ def decide(w, h, rows, x, y, hp, en, salt):
         t = best(foes, lambda n: (count(n[1], n[2], "o"), -count(n[1], n[2], "x")))
         if en >= 3:
             return "ATTACK %s 3" % t
-        if corpses:
-            return "EAT " + corpses[0][0]
-        return "ATTACK %s 2" % t if en == 2 else "REST"
+        # low on energy: refuel; strength-3 attacks deal the most damage per turn overall
+        return "EAT " + corpses[0][0] if corpses else "REST"
     if en >= 5 and free:
         enemy = [(a, b) for b in range(h) for a in range(w) if rows[b][a] == "x"]
 

@@ -11,5 +11,5 @@ mod session;
 
 pub use call::{CallResult, CallStatus, Exit};
 pub use oneshot::{OneShotInput, call_once};
-pub use program::{BotProgram, CallEnv, Limits};
+pub use program::{BotProgram, CallEnv, Limits, ResourceLimits};
 pub use session::Session;

@@ -23,6 +23,60 @@ pub struct BotProgram {
     pub dir: PathBuf,
     /// Extra environment variables from the tournament file.
     pub env: BTreeMap<String, String>,
+    /// Operating-system limits on every process of the bot.
+    pub rlimits: ResourceLimits,
+}
+
+/// Marks every descriptor above stderr close-on-exec, so a bot inherits none of the runner's
+/// (its journal, or descriptors the runner itself inherited, such as a build jobserver's).
+/// Best effort: kernels before 5.11 lack the flag, and then only the runner's own
+/// descriptors are protected (Rust opens them all close-on-exec).
+fn close_inherited_descriptors() {
+    // SAFETY: close_range only changes descriptor flags; a failure is ignored on purpose.
+    unsafe {
+        libc::syscall(
+            libc::SYS_close_range,
+            3u32,
+            u32::MAX,
+            libc::CLOSE_RANGE_CLOEXEC,
+        );
+    }
+}
+
+/// Limits the kernel enforces on each bot process (`setrlimit`, inherited by its children).
+/// They stop runaway bots; they are not a security sandbox.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ResourceLimits {
+    /// Address space in bytes (`RLIMIT_AS`); allocations beyond it fail.
+    pub memory_bytes: Option<u64>,
+    /// CPU seconds per process (`RLIMIT_CPU`): SIGXCPU at the limit, SIGKILL a second later.
+    pub cpu_seconds: Option<u64>,
+}
+
+impl ResourceLimits {
+    /// Applies the limits to the calling process. Runs in the child between fork and exec,
+    /// so it only makes async-signal-safe system calls.
+    fn apply(self) -> std::io::Result<()> {
+        let set = |resource, soft: u64, hard: u64| {
+            let limit = libc::rlimit {
+                rlim_cur: soft as libc::rlim_t,
+                rlim_max: hard as libc::rlim_t,
+            };
+            // SAFETY: setrlimit reads the struct we pass and nothing else.
+            if unsafe { libc::setrlimit(resource, &limit) } == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        };
+        if let Some(bytes) = self.memory_bytes {
+            set(libc::RLIMIT_AS, bytes, bytes)?;
+        }
+        if let Some(seconds) = self.cpu_seconds {
+            set(libc::RLIMIT_CPU, seconds, seconds + 1)?;
+        }
+        Ok(())
+    }
 }
 
 /// Per-game facts every bot process receives as `ARENA_*` environment variables.
@@ -63,6 +117,15 @@ impl BotProgram {
             if let Some(value) = std::env::var_os(key) {
                 command.env(key, value);
             }
+        }
+        let rlimits = self.rlimits;
+        // SAFETY: the closure only makes system calls that are async-signal-safe (close_range,
+        // setrlimit) and allocates nothing, as code between fork and exec must.
+        unsafe {
+            command.pre_exec(move || {
+                close_inherited_descriptors();
+                rlimits.apply()
+            });
         }
         command
             .envs(&self.env)

@@ -20,6 +20,9 @@ pub(crate) struct RawTournament<O> {
     pub(crate) timeout_ms: Option<Spanned<u64>>,
     pub(crate) setup_timeout_ms: Option<Spanned<u64>>,
     pub(crate) max_reply_bytes: Option<Spanned<usize>>,
+    pub(crate) max_stderr_bytes: Option<usize>,
+    pub(crate) memory_mb: Option<u64>,
+    pub(crate) cpu_seconds: Option<u64>,
     pub(crate) options: Option<Spanned<O>>,
     #[serde(default)]
     pub(crate) bots: Vec<RawBot>,
@@ -34,6 +37,8 @@ pub(crate) struct RawBot {
     pub(crate) dir: Option<Spanned<String>>,
     #[serde(default)]
     pub(crate) env: BTreeMap<String, String>,
+    pub(crate) memory_mb: Option<u64>,
+    pub(crate) cpu_seconds: Option<u64>,
 }
 
 /// A command line: a string split like a POSIX shell splits words (no expansion), or an

@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 
 use super::error::{ConfigError, Problem};
 use super::raw::{RawBot, RawTournament};
-use crate::bots::{BotProgram, Limits};
+use crate::bots::{BotProgram, Limits, ResourceLimits};
 use crate::games::{GameKind, GameOptions, OptionsParser};
 
 /// The master seed when the file sets none: fixed, so two runs of one file agree.
@@ -24,7 +24,12 @@ const DEFAULT_SETUP_TIMEOUT_MS: u64 = 30_000;
 /// Default cap on one reply; no game's reply comes close.
 const DEFAULT_MAX_REPLY_BYTES: usize = 64 * 1024;
 /// How much of a bot's stderr is kept for diagnostics.
-const MAX_STDERR_BYTES: usize = 4 * 1024;
+const DEFAULT_MAX_STDERR_BYTES: usize = 4 * 1024;
+/// Default address-space limit: far above what any KotH bot needs, yet it stops a runaway
+/// allocation long before the machine swaps. JVMs and V8 size themselves to fit under it.
+const DEFAULT_MEMORY_MB: u64 = 4096;
+/// Default CPU seconds per bot process: a persistent bot lives a whole game.
+const DEFAULT_CPU_SECONDS: u64 = 600;
 
 /// A checked tournament, ready to run.
 #[derive(Debug, Clone)]
@@ -142,7 +147,11 @@ impl Tournament {
                 "`max_reply_bytes` must be at least 1",
             ));
         }
-        let bots = check_bots(source, &base, &first.bots, &mut problems);
+        let defaults = ResourceLimits {
+            memory_bytes: megabytes(first.memory_mb.unwrap_or(DEFAULT_MEMORY_MB)),
+            cpu_seconds: nonzero(first.cpu_seconds.unwrap_or(DEFAULT_CPU_SECONDS)),
+        };
+        let bots = check_bots(source, &base, &first.bots, defaults, &mut problems);
         let min_bots = options.format().min_bots();
         if first.bots.len() < min_bots {
             problems.push(Problem::at(
@@ -174,7 +183,7 @@ impl Tournament {
                 max_reply_bytes: first
                     .max_reply_bytes
                     .map_or(DEFAULT_MAX_REPLY_BYTES, toml::Spanned::into_inner),
-                max_stderr_bytes: MAX_STDERR_BYTES,
+                max_stderr_bytes: first.max_stderr_bytes.unwrap_or(DEFAULT_MAX_STDERR_BYTES),
             },
             bots,
         })
@@ -226,7 +235,13 @@ fn toml_problem(source: &str, error: &toml::de::Error) -> Problem {
 }
 
 /// Checks every `[[bots]]` entry and resolves its folder and program.
-fn check_bots(source: &str, base: &Path, raw: &[RawBot], problems: &mut Vec<Problem>) -> Vec<Bot> {
+fn check_bots(
+    source: &str,
+    base: &Path,
+    raw: &[RawBot],
+    defaults: ResourceLimits,
+    problems: &mut Vec<Problem>,
+) -> Vec<Bot> {
     let mut bots: Vec<Bot> = Vec::new();
     let mut seen = BTreeSet::new();
     for bot in raw {
@@ -276,6 +291,10 @@ fn check_bots(source: &str, base: &Path, raw: &[RawBot], problems: &mut Vec<Prob
                     args: words,
                     dir: dir.clone(),
                     env: bot.env.clone(),
+                    rlimits: ResourceLimits {
+                        memory_bytes: bot.memory_mb.map_or(defaults.memory_bytes, megabytes),
+                        cpu_seconds: bot.cpu_seconds.map_or(defaults.cpu_seconds, nonzero),
+                    },
                 },
             }),
             Err(why) => {
@@ -285,6 +304,16 @@ fn check_bots(source: &str, base: &Path, raw: &[RawBot], problems: &mut Vec<Prob
         }
     }
     bots
+}
+
+/// A limit in megabytes as bytes; 0 means no limit.
+fn megabytes(mb: u64) -> Option<u64> {
+    nonzero(mb).map(|mb| mb.saturating_mul(1024 * 1024))
+}
+
+/// 0 means no limit.
+fn nonzero(value: u64) -> Option<u64> {
+    (value > 0).then_some(value)
 }
 
 /// Finds the program to execute: a word with a `/` is a path relative to the bot's folder;

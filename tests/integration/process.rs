@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use arena::bots::{
-    BotProgram, CallEnv, CallStatus, Exit, Limits, OneShotInput, Session, call_once,
+    BotProgram, CallEnv, CallStatus, Exit, Limits, OneShotInput, ResourceLimits, Session, call_once,
 };
 
 use crate::support::surviving_groups;
@@ -33,6 +33,7 @@ fn shell_bot(dir: &Path, script: &str) -> BotProgram {
         ],
         dir: dir.to_path_buf(),
         env: BTreeMap::from([("BOT_VAR".into(), "set".into())]),
+        rlimits: ResourceLimits::default(),
     }
 }
 
@@ -261,4 +262,57 @@ async fn a_last_answer_without_newline_counts_and_ends_the_session() {
     assert_eq!(result.output, b"last");
     let later = session.request(b"one\n", LONG, &LIMITS).await;
     assert_eq!(later.status, CallStatus::SessionGone);
+}
+
+#[tokio::test]
+async fn a_bot_over_its_memory_limit_fails_to_allocate() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = shell_bot(
+        dir.path(),
+        "exec /usr/bin/python3 -S -c 'b = bytearray(1 << 30); print(1)'",
+    );
+    bot.rlimits.memory_bytes = Some(256 << 20);
+    let result = call_once(&bot, &ENV, OneShotInput::Stdin(b""), LONG, &LIMITS).await;
+    assert!(
+        matches!(result.status, CallStatus::Died { .. }),
+        "{:?}",
+        result.status
+    );
+    assert!(
+        String::from_utf8_lossy(&result.stderr).contains("MemoryError"),
+        "{result:?}"
+    );
+    bot.rlimits.memory_bytes = None;
+    let result = call_once(&bot, &ENV, OneShotInput::Stdin(b""), LONG, &LIMITS).await;
+    assert_eq!(
+        result.output, b"1\n",
+        "without the limit the allocation succeeds"
+    );
+}
+
+#[tokio::test]
+async fn a_bot_over_its_cpu_limit_is_killed_by_the_kernel() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = shell_bot(dir.path(), "while :; do :; done");
+    bot.rlimits.cpu_seconds = Some(1);
+    let result = call_once(&bot, &ENV, OneShotInput::Stdin(b""), LONG, &LIMITS).await;
+    assert_eq!(
+        result.status,
+        CallStatus::Died {
+            exit: Exit::Signal(libc::SIGXCPU)
+        }
+    );
+    assert!(
+        result.elapsed < Duration::from_secs(5),
+        "took {:?}",
+        result.elapsed
+    );
+}
+
+#[tokio::test]
+async fn bots_inherit_no_file_descriptors_of_the_runner() {
+    // The listing itself holds one descriptor open on the folder it reads: 3.
+    let script = "exec /usr/bin/python3 -S -c 'import os; print(*sorted(map(int, os.listdir(\"/proc/self/fd\"))))'";
+    let (result, _) = once(script, b"", LONG).await;
+    assert_eq!(String::from_utf8_lossy(&result.output).trim(), "0 1 2 3");
 }
