@@ -176,64 +176,6 @@ fn the_sample_bots_reproduce_the_golden_leaderboard() {
     );
 }
 
-/// Broken tournament files: each gives exit status 2, one line naming the file and the
-/// place, nothing on stdout, and no results folder.
-#[test]
-fn broken_tournament_files_are_rejected_before_any_game() {
-    let valid_bots = r#"
-[[bots]]
-name = "a"
-command = "/bin/sh -c true"
-[[bots]]
-name = "b"
-command = "/bin/sh -c true"
-"#;
-    let cases: &[(&str, String, &str)] = &[
-        ("syntax error", "game = \"petri\nseed = 1\n".into(), "t.toml:1:"),
-        ("unknown game", format!("game = \"slime-war\"\n{valid_bots}"), "t.toml:1:8: unknown game `slime-war` (expected one of: petri)"),
-        ("unknown key", format!("game = \"petri\"\ngmaes = 3\n{valid_bots}"), "t.toml:2:1: unknown field `gmaes`"),
-        ("unknown option", format!("game = \"petri\"\n[options]\nwidht = 5\n{valid_bots}"), "t.toml:3:1: unknown field `widht`"),
-        ("bad option type", format!("game = \"petri\"\n[options]\nwidth = \"big\"\n{valid_bots}"), "t.toml:3:9:"),
-        ("bad option value", format!("game = \"petri\"\n[options]\nwidth = 2\n{valid_bots}"), "t.toml:2:1: options:"),
-        ("missing program", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"no-such-program-arena\"\n[[bots]]\nname = \"b\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:4:11: bot `a`: program `no-such-program-arena` not found in PATH"),
-        ("duplicate names", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:6:8: duplicate bot name `a`"),
-        ("too few bots", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:1:8: petri needs at least 2 bots"),
-        ("zero games", format!("game = \"petri\"\ngames = 0\n{valid_bots}"), "t.toml:2:9: `games` must be at least 1"),
-        ("negative timeout", format!("game = \"petri\"\ntimeout_ms = -5\n{valid_bots}"), "t.toml:2:14:"),
-        ("missing folder", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\ndir = \"nowhere\"\n[[bots]]\nname = \"b\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:5:7: bot `a`: `dir`"),
-        ("unclosed quote", format!("game = \"petri\"\n[[bots]]\nname = \"q\"\ncommand = \"sh 'oops\"\n{valid_bots}"), "t.toml:4:11: bot `q`: `command` has an unclosed quote"),
-    ];
-    for (what, text, expected) in cases {
-        let dir = tempfile::tempdir().unwrap();
-        write_toml(dir.path(), "t.toml", text);
-        let output = arena(dir.path(), &["run", "t.toml"]);
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{what}: {stderr}");
-        assert!(
-            stderr.contains(expected),
-            "{what}: expected `{expected}` in:\n{stderr}"
-        );
-        assert_eq!(stderr.lines().count(), 1, "{what}: one line:\n{stderr}");
-        assert!(output.stdout.is_empty(), "{what}");
-        assert!(
-            !dir.path().join("arena-results").exists(),
-            "{what}: no game may start"
-        );
-    }
-}
-
-#[test]
-fn a_missing_tournament_file_is_a_usage_error() {
-    let dir = tempfile::tempdir().unwrap();
-    let output = arena(dir.path(), &["run", "absent.toml"]);
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.starts_with("error: absent.toml: cannot read the file:"),
-        "{stderr}"
-    );
-}
-
 #[test]
 fn standings_reprints_the_leaderboard_of_a_journal() {
     let dir = tempfile::tempdir().unwrap();

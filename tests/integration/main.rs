@@ -2,6 +2,7 @@
 //! `arena` binary against tournament files.
 
 mod cli;
+mod config;
 mod process;
 mod resume;
 mod support;
