@@ -7,7 +7,7 @@ use std::time::Instant;
 use futures_util::future::join_all;
 use tokio::sync::Semaphore;
 
-use crate::bots::{CallEnv, CallResult, CallStatus, OneShotInput, Session, call_once};
+use crate::bots::{CallEnv, CallResult, CallStatus, Exit, OneShotInput, Session, call_once};
 use crate::config::{Bot, Tournament};
 use crate::engine::{Answer, Game, Input, Phase, Query, Step};
 use crate::journal::{GameRecord, SeatRecord};
@@ -186,21 +186,19 @@ async fn call(
             }
         }
     };
-    record(seat, result)
+    record(seat, result, matches!(query.input, Input::Session(_)))
 }
 
-/// Counts the call's outcome and turns it into the engine's answer.
-fn record(seat: &mut Seat<'_>, result: CallResult) -> Answer {
+/// Counts the call's outcome and turns it into the engine's answer. A persistent process that
+/// ends during the game crashed, whatever its exit status: it owed the game more replies.
+fn record(seat: &mut Seat<'_>, result: CallResult, persistent: bool) -> Answer {
     let tally = &mut seat.tally;
     tally.requests += 1;
     let (answer, failure) = match result.status {
         CallStatus::Replied { exit } => {
-            if exit.is_abnormal() {
-                tally.crashes += 1;
-            }
-            let failure = exit
-                .is_abnormal()
-                .then(|| format!("replied, then ended with {exit}"));
+            let ended = exit.is_abnormal() || (persistent && exit != Exit::Running);
+            tally.crashes += u32::from(ended);
+            let failure = ended.then(|| format!("replied, then ended with {exit}"));
             (Answer::Reply(result.output), failure)
         }
         CallStatus::TimedOut => {

@@ -24,6 +24,11 @@ while read -r w h; do
             exit) exit 0 ;;
             no-newline) printf 'REST'; exit 0 ;;
             flood) exec yes DIVIDE ;;
+            garbage) printf '\377\376\000\n'; continue ;;
+            late) sleep 3 ;;
+            children) for i in 1 2 3 4 5; do sleep 600 & done ;;
+            close-stdout) exec >&-; exec sleep 600 ;;
+            memory) exec /usr/bin/python3 -S -c 'bytearray(1 << 34)' ;;
         esac
     fi
     echo "REST"

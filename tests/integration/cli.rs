@@ -18,8 +18,9 @@ fn hostile_toml(dir: &Path, first: &[&str], second: &[&str]) -> String {
     format!(
         r#"game = "petri"
 games = 2
-timeout_ms = 300
+timeout_ms = 1000
 setup_timeout_ms = 5000
+memory_mb = 256
 
 [options]
 width = 5
@@ -125,6 +126,74 @@ fn a_bot_that_leaves_a_child_holding_stdout_loses_the_child() {
     let first = hostile_standing("grandchild");
     assert_eq!(first["timeouts"], 0, "{first}");
     assert_eq!(first["invalid_replies"], 0, "{first}");
+}
+
+/// Every kind of misbehaviour, in one-shot and in LOOP mode, against a well-behaved LOOP bot:
+/// both games finish, the failure lands in the expected counter, and nothing is left running.
+#[test]
+fn every_hostile_bot_gets_the_fallback_and_leaves_nothing_behind() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["hostile.sh", "late"], "timeouts"),
+        (&["hostile.sh", "close-stdout"], "timeouts"),
+        (&["hostile.sh", "crash-silently"], "crashes"),
+        (&["hostile.sh", "memory"], "crashes"),
+        (&["hostile.sh", "garbage"], "invalid_replies"),
+        (&["hostile.sh", "children"], ""),
+        (&["loop.sh", "hang", "1"], "timeouts"),
+        (&["loop.sh", "late", "1"], "timeouts"),
+        (&["loop.sh", "exit", "0"], "crashes"),
+        (&["loop.sh", "no-newline", "1"], "crashes"),
+        (&["loop.sh", "close-stdout", "1"], "crashes"),
+        (&["loop.sh", "memory", "1"], "crashes"),
+        (&["loop.sh", "flood", "1"], "invalid_replies"),
+        (&["loop.sh", "garbage", "0"], "invalid_replies"),
+        (&["loop.sh", "children", "0"], ""),
+    ];
+    for (bot, counter) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let text = hostile_toml(dir.path(), bot, &["loop.sh"]);
+        let file = write_toml(dir.path(), "t.toml", &text);
+        let started = std::time::Instant::now();
+        let board = run_json(dir.path(), &file, &[]);
+        assert_eq!(board["games_played"], 2, "{bot:?}");
+        // Each game has a handful of requests of 1 s at most, plus start-up.
+        assert!(
+            started.elapsed().as_secs() < 20,
+            "{bot:?} took {:?}",
+            started.elapsed()
+        );
+        let first = standing(&board, "first");
+        let counts = ["timeouts", "crashes", "invalid_replies"];
+        for name in counts {
+            let count = first[name].as_u64().unwrap();
+            if name == *counter {
+                assert!(count > 0, "{bot:?}: expected {name}: {first}");
+            } else {
+                assert_eq!(count, 0, "{bot:?}: unexpected {name}: {first}");
+            }
+        }
+        assert_eq!(standing(&board, "second")["crashes"], 0, "{bot:?}");
+        let survivors = surviving_groups(&dir.path().join("pids"));
+        assert!(survivors.is_empty(), "{bot:?}: left running: {survivors:?}");
+    }
+    // The floods above were cut at the reply cap: the runner never held them in memory.
+    assert!(
+        children_peak_rss_kib() < 128 * 1024,
+        "peak RSS {} KiB",
+        children_peak_rss_kib()
+    );
+}
+
+/// The largest resident set of any finished child of this test process (arena runs and
+/// their bots), in KiB.
+fn children_peak_rss_kib() -> i64 {
+    // SAFETY: getrusage only writes into the zeroed struct we own.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage
+    };
+    usage.ru_maxrss
 }
 
 #[test]
