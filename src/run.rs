@@ -140,8 +140,10 @@ pub async fn run_tournament(
         cpu_seconds(libc::RUSAGE_CHILDREN),
     );
     tracing::info!(
-        "{done} games in {:.1} s; CPU time: runner {runner:.1} s, bots {bots:.1} s",
-        started.elapsed().as_secs_f64()
+        "{done} games in {:.1} s; CPU time: runner {runner:.1} s, bots {bots:.1} s; \
+         runner peak memory {} MiB",
+        started.elapsed().as_secs_f64(),
+        peak_memory_kib() / 1024
     );
     Ok(RunReport {
         journal: journal_path,
@@ -149,15 +151,24 @@ pub async fn run_tournament(
     })
 }
 
+/// The runner's peak resident memory in KiB.
+fn peak_memory_kib() -> i64 {
+    usage(libc::RUSAGE_SELF).ru_maxrss
+}
+
 /// User plus system CPU seconds of this process (`RUSAGE_SELF`) or of its finished children
 /// (`RUSAGE_CHILDREN`): where a tournament's time goes, runner or bots.
 fn cpu_seconds(who: libc::c_int) -> f64 {
+    let usage = usage(who);
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+fn usage(who: libc::c_int) -> libc::rusage {
     // SAFETY: getrusage only writes into the zeroed struct we own.
-    let usage = unsafe {
+    unsafe {
         let mut usage: libc::rusage = std::mem::zeroed();
         libc::getrusage(who, &mut usage);
         usage
-    };
-    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
 }
