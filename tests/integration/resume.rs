@@ -173,3 +173,52 @@ fn strict_runs_fail_on_bot_failures_only() {
         "the leaderboard is still printed"
     );
 }
+
+#[test]
+fn ctrl_c_stops_kills_the_bots_flushes_and_prints_the_resume_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = repo().join("tests/bots/loop.sh").display().to_string();
+    // Bots that answer slowly, so the run is surely in the middle of a game at the signal.
+    let text = format!(
+        "game = \"petri\"\ngames = 20\n[options]\nturns = 50\n\
+         [[bots]]\nname = \"a\"\ncommand = [\"/bin/sh\", \"{script}\", \"late\", \"3\"]\n\
+         [[bots]]\nname = \"b\"\ncommand = [\"/bin/sh\", \"{script}\"]\n"
+    );
+    write_toml(dir.path(), "t.toml", &text);
+    let child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["run", "t.toml", "--out", "cut", "--format", "json"])
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pids = dir.path().join("pids");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::fs::read_to_string(&pids).map_or(0, |t| t.lines().count()) < 4
+        && Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let sent = Instant::now();
+    // SAFETY: plain kill(2) of our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        sent.elapsed() < Duration::from_secs(5),
+        "stopped in {:?}",
+        sent.elapsed()
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("to finish the run: arena run t.toml --resume cut"),
+        "{stderr}"
+    );
+    let board: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("partial standings");
+    assert!(board["games_played"].as_u64().unwrap() < 20);
+    assert!(
+        crate::support::surviving_groups(&pids).is_empty(),
+        "bots left running"
+    );
+}

@@ -787,7 +787,7 @@ fn check_query(query: &Query, options: &PetriOptions) {
 fn random_and_garbage_replies_never_break_the_rules() {
     let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
     let mut endings = [0; 3];
-    for _ in 0..400 {
+    for _ in 0..4000 {
         let width = 3 + rng.below(10) as u16;
         let height = (if width == 3 {
             4 + rng.below(5)
