@@ -49,7 +49,9 @@ pub async fn play_game(
 ) -> GameRecord {
     let started = Instant::now();
     let kind = tournament.kind();
-    let mut game = tournament.options.new_game(fixture.seed);
+    let mut game = tournament
+        .options
+        .new_game(fixture.seed, fixture.seats.len());
     let mut seats: Vec<Seat<'_>> = fixture
         .seats
         .iter()

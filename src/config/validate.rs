@@ -102,7 +102,7 @@ impl Tournament {
             source,
             options_span: None,
         };
-        let options = kind
+        let mut options = kind
             .parse_options(&mut reparse)
             .map_err(|e| fail(vec![toml_problem(source, &e)]))?;
         // Absolute, because a bot runs in its own folder: a relative program path would
@@ -152,7 +152,14 @@ impl Tournament {
             cpu_seconds: nonzero(first.cpu_seconds.unwrap_or(DEFAULT_CPU_SECONDS)),
         };
         let bots = check_bots(source, &base, &first.bots, defaults, &mut problems);
-        let min_bots = options.format().min_bots();
+        for message in options.load_files(&base, first.bots.len()) {
+            problems.push(Problem::at(
+                source,
+                option_span.clone(),
+                format!("options: {message}"),
+            ));
+        }
+        let min_bots = options.min_bots();
         if first.bots.len() < min_bots {
             problems.push(Problem::at(
                 source,

@@ -2,9 +2,11 @@
 //! Each game is a pure engine (see [`crate::engine`]) with its own options type; this module
 //! maps a game's name to its engine, its options and its tournament shape.
 
+pub mod eggs;
 pub mod petri;
 
 use std::fmt;
+use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
@@ -13,17 +15,20 @@ use crate::engine::{Answer, Game, Step};
 /// A game's name, as written in a tournament file (`game = "petri"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum GameKind {
+    /// Easter Egg Hunt on the Hill.
+    Eggs,
     /// Battle for the Petri Dish.
     Petri,
 }
 
 impl GameKind {
     /// Every game, in the order they are listed to users.
-    pub const ALL: &[GameKind] = &[GameKind::Petri];
+    pub const ALL: &[GameKind] = &[GameKind::Eggs, GameKind::Petri];
 
     /// The name used in tournament files, journals and `ARENA_GAME`.
     pub fn name(self) -> &'static str {
         match self {
+            GameKind::Eggs => "eggs",
             GameKind::Petri => "petri",
         }
     }
@@ -39,6 +44,7 @@ impl GameKind {
     /// How results are summed up into a leaderboard.
     pub fn scoring(self) -> Scoring {
         match self {
+            GameKind::Eggs => Scoring::Mean,
             GameKind::Petri => Scoring::Wins,
         }
     }
@@ -46,6 +52,7 @@ impl GameKind {
     /// The original challenge's number of games (per pairing, or runs).
     pub fn default_games(self) -> u32 {
         match self {
+            GameKind::Eggs => 10,
             GameKind::Petri => 100,
         }
     }
@@ -108,6 +115,8 @@ impl Scoring {
 /// A game's validated options (the tournament file's `[options]` table).
 #[derive(Debug, Clone, PartialEq)]
 pub enum GameOptions {
+    /// Options of Easter Egg Hunt.
+    Eggs(eggs::EggsOptions),
     /// Options of Battle for the Petri Dish.
     Petri(petri::PetriOptions),
 }
@@ -116,6 +125,7 @@ impl GameOptions {
     /// The game these options belong to.
     pub fn kind(&self) -> GameKind {
         match self {
+            GameOptions::Eggs(_) => GameKind::Eggs,
             GameOptions::Petri(_) => GameKind::Petri,
         }
     }
@@ -123,20 +133,43 @@ impl GameOptions {
     /// Who plays whom.
     pub fn format(&self) -> Format {
         match self {
+            GameOptions::Eggs(_) => Format::FreeForAll,
             GameOptions::Petri(_) => Format::HeadToHead,
         }
+    }
+
+    /// The fewest bots a tournament needs: what the format can schedule, raised by the
+    /// game's own limits (Easter Egg Hunt's generator needs 7 unless told otherwise).
+    pub fn min_bots(&self) -> usize {
+        let game = match self {
+            GameOptions::Eggs(options) => options.min_bots(),
+            GameOptions::Petri(_) => 1,
+        };
+        self.format().min_bots().max(game)
     }
 
     /// Problems with the option values (each a sentence); empty if they are fine.
     pub fn validate(&self) -> Vec<String> {
         match self {
+            GameOptions::Eggs(_) => Vec::new(),
             GameOptions::Petri(options) => options.validate(),
         }
     }
 
-    /// A fresh engine for one game with these options.
-    pub fn new_game(&self, _seed: u64) -> AnyGame {
+    /// Reads the files the options name, relative to `folder` (the tournament file's), and
+    /// checks them against the number of entries; returns the problems found. Engines never
+    /// touch files, so this runs when the tournament is loaded.
+    pub fn load_files(&mut self, folder: &Path, entries: usize) -> Vec<String> {
         match self {
+            GameOptions::Eggs(options) => options.load_map(folder, entries),
+            GameOptions::Petri(_) => Vec::new(),
+        }
+    }
+
+    /// A fresh engine for one game with these options, its seed and its number of seats.
+    pub fn new_game(&self, seed: u64, seats: usize) -> AnyGame {
+        match self {
+            GameOptions::Eggs(options) => AnyGame::Eggs(eggs::Eggs::new(options, seed, seats)),
             GameOptions::Petri(options) => AnyGame::Petri(petri::Petri::new(options)),
         }
     }
@@ -156,6 +189,7 @@ impl GameKind {
     /// Parses this game's options with `parser`.
     pub fn parse_options<P: OptionsParser>(self, parser: &mut P) -> Result<GameOptions, P::Error> {
         match self {
+            GameKind::Eggs => parser.parse().map(GameOptions::Eggs),
             GameKind::Petri => parser.parse().map(GameOptions::Petri),
         }
     }
@@ -164,6 +198,8 @@ impl GameKind {
 /// One game of any kind, dispatching to its engine.
 #[derive(Debug)]
 pub enum AnyGame {
+    /// A run of Easter Egg Hunt.
+    Eggs(eggs::Eggs),
     /// A game of Battle for the Petri Dish.
     Petri(petri::Petri),
 }
@@ -171,18 +207,21 @@ pub enum AnyGame {
 impl Game for AnyGame {
     fn poll(&mut self) -> Step {
         match self {
+            AnyGame::Eggs(game) => game.poll(),
             AnyGame::Petri(game) => game.poll(),
         }
     }
 
     fn handle_answers(&mut self, answers: Vec<Answer>) {
         match self {
+            AnyGame::Eggs(game) => game.handle_answers(answers),
             AnyGame::Petri(game) => game.handle_answers(answers),
         }
     }
 
     fn session_farewell(&self) -> &'static [u8] {
         match self {
+            AnyGame::Eggs(game) => game.session_farewell(),
             AnyGame::Petri(game) => game.session_farewell(),
         }
     }

@@ -236,11 +236,13 @@ fn results_do_not_depend_on_the_number_of_jobs() {
     assert_eq!(bytes("one"), bytes("two"));
 }
 
-#[test]
-fn the_sample_bots_reproduce_the_golden_leaderboard() {
+/// Runs `tests/data/NAME.toml` and compares its JSON leaderboard with `tests/data/NAME.json`,
+/// or rewrites the golden file under `UPDATE_GOLDEN` (see tests/data/README.md).
+fn assert_golden_leaderboard(name: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let board = run_json(dir.path(), &repo().join("tests/data/petri-small.toml"), &[]);
-    let golden_path = repo().join("tests/data/petri-small.json");
+    let file = repo().join(format!("tests/data/{name}.toml"));
+    let board = run_json(dir.path(), &file, &[]);
+    let golden_path = repo().join(format!("tests/data/{name}.json"));
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         let text = serde_json::to_string_pretty(&board).unwrap() + "\n";
         std::fs::write(&golden_path, text).unwrap();
@@ -251,6 +253,44 @@ fn the_sample_bots_reproduce_the_golden_leaderboard() {
         board, golden,
         "to accept a deliberate change, see tests/data/README.md"
     );
+}
+
+#[test]
+fn the_sample_bots_reproduce_the_golden_leaderboard() {
+    assert_golden_leaderboard("petri-small");
+}
+
+#[test]
+fn the_egg_hunt_sample_bots_reproduce_the_golden_leaderboard() {
+    assert_golden_leaderboard("eggs-small");
+}
+
+/// A fixed map is read relative to the tournament file, so two entries can play on it.
+#[test]
+fn an_egg_hunt_on_a_map_file_plays_with_two_bots() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("maps")).unwrap();
+    std::fs::write(
+        dir.path().join("maps/tiny.txt"),
+        "#######\n#o   o#\n#  #  #\n# o o #\n#######\n",
+    )
+    .unwrap();
+    let text = r#"game = "eggs"
+games = 2
+[options]
+map = "maps/tiny.txt"
+[[bots]]
+name = "east"
+command = ["/bin/sh", "-c", "echo 4"]
+[[bots]]
+name = "still"
+command = ["/bin/sh", "-c", "true"]
+"#;
+    let file = write_toml(dir.path(), "t.toml", text);
+    let board = run_json(dir.path(), &file, &[]);
+    assert_eq!(board["games_played"], 2);
+    assert_eq!(standing(&board, "still")["score"], 0.0);
+    assert_eq!(standing(&board, "east")["invalid_replies"], 0);
 }
 
 #[test]

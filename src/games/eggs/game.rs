@@ -1,0 +1,166 @@
+//! The Easter Egg Hunt engine: the [`Game`] state machine that asks every player of a turn
+//! at once, applies the fallbacks, keeps the memory lines and reports the eggs collected.
+//!
+//! It ties `protocol.rs` (bytes) to `rules.rs` (state). Like every engine it does no I/O;
+//! the board comes from the seed or from a map the tournament loader has already read.
+
+use std::mem;
+
+use crate::engine::{Answer, Game, Input, Outcome, Phase, Query, SeatOutcome, Step};
+
+use super::board::{self, Board};
+use super::options::EggsOptions;
+use super::protocol;
+use super::rules::{Hunt, Move};
+
+/// One run of Easter Egg Hunt (spec: `games/eggs.md`) for every seat on one board.
+///
+/// Each poll asks all players for their move in one [`Step::Ask`], because every view is
+/// taken from the start-of-turn state, so the requests are independent and may run at once.
+#[derive(Debug, Clone)]
+pub struct Eggs {
+    stage: Stage,
+    /// Whether the last [`Step::Ask`] still waits for its answers.
+    asked: bool,
+    /// Each seat's memory line, given back on its next turn.
+    memories: Vec<String>,
+    /// Replies per seat with a present but unusable direction or action.
+    invalid: Vec<u32>,
+}
+
+/// Where the run stands.
+#[derive(Debug, Clone)]
+enum Stage {
+    /// Turns are being played.
+    Play(Box<Hunt>),
+    /// The run is over; every later poll reports this outcome.
+    Finished(Outcome),
+}
+
+impl Eggs {
+    /// A run for `seats` players with game seed `seed`: on the options' fixed map with
+    /// random start squares, or on a board generated from the seed.
+    ///
+    /// # Panics
+    ///
+    /// If a fixed map is named but was not loaded, or it has too few start squares: the
+    /// tournament loader checks both before any game is built.
+    pub fn new(options: &EggsOptions, seed: u64, seats: usize) -> Eggs {
+        let mut rng = board::rng(seed);
+        let size = options.size(seats);
+        let (board, starts) = match (&options.map, &options.fixed_map) {
+            (None, _) => board::generate(&mut rng, size, seats),
+            (Some(_), Some(map)) => {
+                let cells = map.start_cells().expect("a loaded map has reachable eggs");
+                let starts = board::sample(&mut rng, &cells, seats);
+                (Board::clone(map), starts)
+            }
+            (Some(path), None) => panic!("map {} was not loaded", path.display()),
+        };
+        Eggs::from_hunt(Hunt::new(board, starts, size))
+    }
+
+    /// A run already set up, for tests that need a particular position.
+    pub(crate) fn from_hunt(hunt: Hunt) -> Eggs {
+        let seats = hunt.positions().len();
+        Eggs {
+            stage: Stage::Play(Box::new(hunt)),
+            asked: false,
+            memories: vec![String::new(); seats],
+            invalid: vec![0; seats],
+        }
+    }
+
+    /// The run, until it is over.
+    #[cfg(test)]
+    pub(crate) fn hunt(&self) -> Option<&Hunt> {
+        match &self.stage {
+            Stage::Play(hunt) => Some(hunt),
+            Stage::Finished(_) => None,
+        }
+    }
+
+    fn finish(&self, hunt: &Hunt) -> Outcome {
+        let seats = hunt
+            .scores()
+            .iter()
+            .zip(&self.invalid)
+            .map(|(&score, &invalid_replies)| SeatOutcome {
+                score: i64::from(score),
+                result: None,
+                invalid_replies,
+            })
+            .collect();
+        let collected: u32 = hunt.scores().iter().sum();
+        let left = hunt.board().eggs();
+        let summary = format!(
+            "{} after {} turns: {collected} eggs collected, {} destroyed, {left} left",
+            if left == 0 {
+                "no eggs left"
+            } else {
+                "turn limit"
+            },
+            hunt.turn(),
+            hunt.destroyed(),
+        );
+        Outcome { seats, summary }
+    }
+}
+
+impl Game for Eggs {
+    fn poll(&mut self) -> Step {
+        let hunt = match &self.stage {
+            Stage::Finished(outcome) => return Step::Done(outcome.clone()),
+            Stage::Play(hunt) if hunt.is_over() => {
+                self.stage = Stage::Finished(self.finish(hunt));
+                return self.poll();
+            }
+            Stage::Play(hunt) => hunt,
+        };
+        let queries = (0..self.memories.len())
+            .map(|seat| Query {
+                seat,
+                input: Input::Stdin(protocol::encode_request(
+                    &hunt.view(seat),
+                    &self.memories[seat],
+                )),
+                phase: Phase::Play,
+            })
+            .collect();
+        self.asked = true;
+        Step::Ask(queries)
+    }
+
+    /// # Panics
+    ///
+    /// If there is no outstanding [`Step::Ask`] or there is not one answer per seat: both
+    /// are bugs in the driver.
+    fn handle_answers(&mut self, answers: Vec<Answer>) {
+        assert!(
+            mem::replace(&mut self.asked, false),
+            "handle_answers called without an outstanding Ask"
+        );
+        assert_eq!(answers.len(), self.memories.len(), "one answer per seat");
+        let Stage::Play(hunt) = &mut self.stage else {
+            unreachable!("a finished run asks nothing");
+        };
+        let moves: Vec<Move> = answers
+            .into_iter()
+            .enumerate()
+            .map(|(seat, answer)| match answer {
+                // Spec §4: no reply is no lines, so the memory is lost too.
+                Answer::NoReply => {
+                    self.memories[seat].clear();
+                    Move::REST
+                }
+                Answer::Reply(bytes) => {
+                    let reply = protocol::parse_reply(&bytes);
+                    self.invalid[seat] += u32::from(reply.invalid);
+                    self.memories[seat] = reply.memory;
+                    reply.mv
+                }
+            })
+            .collect();
+        hunt.play(&moves);
+    }
+}
