@@ -3,6 +3,7 @@
 //! maps a game's name to its engine, its options and its tournament shape.
 
 pub mod petri;
+pub mod slime;
 
 use std::fmt;
 
@@ -15,16 +16,19 @@ use crate::engine::{Answer, Game, Step};
 pub enum GameKind {
     /// Battle for the Petri Dish.
     Petri,
+    /// Slime: The Territory War.
+    Slime,
 }
 
 impl GameKind {
     /// Every game, in the order they are listed to users.
-    pub const ALL: &[GameKind] = &[GameKind::Petri];
+    pub const ALL: &[GameKind] = &[GameKind::Petri, GameKind::Slime];
 
     /// The name used in tournament files, journals and `ARENA_GAME`.
     pub fn name(self) -> &'static str {
         match self {
             GameKind::Petri => "petri",
+            GameKind::Slime => "slime",
         }
     }
 
@@ -40,6 +44,7 @@ impl GameKind {
     pub fn scoring(self) -> Scoring {
         match self {
             GameKind::Petri => Scoring::Wins,
+            GameKind::Slime => Scoring::Mean,
         }
     }
 
@@ -47,6 +52,8 @@ impl GameKind {
     pub fn default_games(self) -> u32 {
         match self {
             GameKind::Petri => 100,
+            // The original played each combination once: its engine has no randomness.
+            GameKind::Slime => 1,
         }
     }
 }
@@ -110,6 +117,8 @@ impl Scoring {
 pub enum GameOptions {
     /// Options of Battle for the Petri Dish.
     Petri(petri::PetriOptions),
+    /// Options of Slime: The Territory War.
+    Slime(slime::SlimeOptions),
 }
 
 impl GameOptions {
@@ -117,6 +126,7 @@ impl GameOptions {
     pub fn kind(&self) -> GameKind {
         match self {
             GameOptions::Petri(_) => GameKind::Petri,
+            GameOptions::Slime(_) => GameKind::Slime,
         }
     }
 
@@ -124,6 +134,10 @@ impl GameOptions {
     pub fn format(&self) -> Format {
         match self {
             GameOptions::Petri(_) => Format::HeadToHead,
+            GameOptions::Slime(options) => Format::Combinations {
+                size: 4,
+                rotate: options.rotate_seats,
+            },
         }
     }
 
@@ -131,6 +145,7 @@ impl GameOptions {
     pub fn validate(&self) -> Vec<String> {
         match self {
             GameOptions::Petri(options) => options.validate(),
+            GameOptions::Slime(options) => options.validate(),
         }
     }
 
@@ -138,6 +153,7 @@ impl GameOptions {
     pub fn new_game(&self, _seed: u64) -> AnyGame {
         match self {
             GameOptions::Petri(options) => AnyGame::Petri(petri::Petri::new(options)),
+            GameOptions::Slime(options) => AnyGame::Slime(slime::Slime::new(options)),
         }
     }
 }
@@ -157,6 +173,7 @@ impl GameKind {
     pub fn parse_options<P: OptionsParser>(self, parser: &mut P) -> Result<GameOptions, P::Error> {
         match self {
             GameKind::Petri => parser.parse().map(GameOptions::Petri),
+            GameKind::Slime => parser.parse().map(GameOptions::Slime),
         }
     }
 }
@@ -166,24 +183,29 @@ impl GameKind {
 pub enum AnyGame {
     /// A game of Battle for the Petri Dish.
     Petri(petri::Petri),
+    /// A game of Slime: The Territory War.
+    Slime(slime::Slime),
 }
 
 impl Game for AnyGame {
     fn poll(&mut self) -> Step {
         match self {
             AnyGame::Petri(game) => game.poll(),
+            AnyGame::Slime(game) => game.poll(),
         }
     }
 
     fn handle_answers(&mut self, answers: Vec<Answer>) {
         match self {
             AnyGame::Petri(game) => game.handle_answers(answers),
+            AnyGame::Slime(game) => game.handle_answers(answers),
         }
     }
 
     fn session_farewell(&self) -> &'static [u8] {
         match self {
             AnyGame::Petri(game) => game.session_farewell(),
+            AnyGame::Slime(game) => game.session_farewell(),
         }
     }
 }

@@ -190,7 +190,7 @@ command = "/bin/sh -c true"
 "#;
     let cases: &[(&str, String, &str)] = &[
         ("syntax error", "game = \"petri\nseed = 1\n".into(), "t.toml:1:"),
-        ("unknown game", format!("game = \"slime-war\"\n{valid_bots}"), "t.toml:1:8: unknown game `slime-war` (expected one of: petri)"),
+        ("unknown game", format!("game = \"slime-war\"\n{valid_bots}"), "t.toml:1:8: unknown game `slime-war` (expected one of: petri, slime)"),
         ("unknown key", format!("game = \"petri\"\ngmaes = 3\n{valid_bots}"), "t.toml:2:1: unknown field `gmaes`"),
         ("unknown option", format!("game = \"petri\"\n[options]\nwidht = 5\n{valid_bots}"), "t.toml:3:1: unknown field `widht`"),
         ("bad option type", format!("game = \"petri\"\n[options]\nwidth = \"big\"\n{valid_bots}"), "t.toml:3:9:"),
