@@ -127,6 +127,51 @@ fn a_bot_that_leaves_a_child_holding_stdout_loses_the_child() {
     assert_eq!(first["invalid_replies"], 0, "{first}");
 }
 
+/// Plays one Slime game on a 5x5 board: `hostile.sh <mode>` in seat 1 against three sample
+/// bots. Returns the leaderboard after checking that the game finished and no process was
+/// left behind.
+fn slime_with_hostile_bot(mode: &str) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    let script = repo().join("tests/bots/hostile.sh");
+    let samples = repo().join("bots/slime");
+    let mut text = format!(
+        "game = \"slime\"\ntimeout_ms = 300\n[options]\nsize = 5\nmax_turns = 40\n\
+         [[bots]]\nname = \"hostile\"\ncommand = [\"/bin/sh\", {script:?}, {mode:?}]\ndir = {dir:?}\n",
+        script = script.display().to_string(),
+        dir = dir.path().display().to_string(),
+    );
+    for name in ["greedy", "merger", "random_spread"] {
+        text += &format!(
+            "[[bots]]\nname = \"{name}\"\ncommand = \"/usr/bin/python3 -S -I {name}.py\"\ndir = {:?}\n",
+            samples.display().to_string()
+        );
+    }
+    let file = write_toml(dir.path(), "t.toml", &text);
+    let board = run_json(dir.path(), &file, &[]);
+    assert_eq!(board["games_played"], 1, "{board}");
+    let survivors = surviving_groups(&dir.path().join("pids"));
+    assert!(survivors.is_empty(), "{mode}: left running: {survivors:?}");
+    board
+}
+
+#[test]
+fn a_slime_bot_that_hangs_crashes_or_prints_garbage_passes_and_the_game_goes_on() {
+    for (mode, counter) in [
+        ("hang", "timeouts"),
+        ("crash-silently", "crashes"),
+        ("garbage", "invalid_replies"),
+    ] {
+        let board = slime_with_hostile_bot(mode);
+        let hostile = standing(&board, "hostile");
+        assert!(hostile[counter].as_u64().unwrap() > 0, "{mode}: {hostile}");
+        let others: f64 = ["greedy", "merger", "random_spread"]
+            .iter()
+            .map(|name| standing(&board, name)["score"].as_f64().unwrap())
+            .sum();
+        assert!(others > 3.0, "{mode}: the other bots kept moving: {board}");
+    }
+}
+
 #[test]
 fn a_loop_bot_that_hangs_mid_game_times_out_once_and_rests_afterwards() {
     let dir = tempfile::tempdir().unwrap();
@@ -159,11 +204,13 @@ fn results_do_not_depend_on_the_number_of_jobs() {
     assert_eq!(bytes("one"), bytes("two"));
 }
 
-#[test]
-fn the_sample_bots_reproduce_the_golden_leaderboard() {
+/// Runs `tests/data/<name>.toml` and compares its JSON leaderboard with `<name>.json`
+/// (rewritten instead when `UPDATE_GOLDEN` is set; see tests/data/README.md).
+fn assert_golden_leaderboard(name: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let board = run_json(dir.path(), &repo().join("tests/data/petri-small.toml"), &[]);
-    let golden_path = repo().join("tests/data/petri-small.json");
+    let data = repo().join("tests/data");
+    let board = run_json(dir.path(), &data.join(format!("{name}.toml")), &[]);
+    let golden_path = data.join(format!("{name}.json"));
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         let text = serde_json::to_string_pretty(&board).unwrap() + "\n";
         std::fs::write(&golden_path, text).unwrap();
@@ -174,6 +221,16 @@ fn the_sample_bots_reproduce_the_golden_leaderboard() {
         board, golden,
         "to accept a deliberate change, see tests/data/README.md"
     );
+}
+
+#[test]
+fn the_sample_bots_reproduce_the_golden_leaderboard() {
+    assert_golden_leaderboard("petri-small");
+}
+
+#[test]
+fn the_slime_sample_bots_reproduce_the_golden_leaderboard() {
+    assert_golden_leaderboard("slime-small");
 }
 
 /// Broken tournament files: each gives exit status 2, one line naming the file and the
@@ -198,6 +255,7 @@ command = "/bin/sh -c true"
         ("missing program", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"no-such-program-arena\"\n[[bots]]\nname = \"b\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:4:11: bot `a`: program `no-such-program-arena` not found in PATH"),
         ("duplicate names", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:6:8: duplicate bot name `a`"),
         ("too few bots", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:1:8: petri needs at least 2 bots"),
+        ("too few slime bots", format!("game = \"slime\"\n{valid_bots}"), "t.toml:1:8: slime needs at least 4 bots, the file has 2 (add [[bots]] tables)"),
         ("zero games", format!("game = \"petri\"\ngames = 0\n{valid_bots}"), "t.toml:2:9: `games` must be at least 1"),
         ("negative timeout", format!("game = \"petri\"\ntimeout_ms = -5\n{valid_bots}"), "t.toml:2:14:"),
         ("missing folder", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\ndir = \"nowhere\"\n[[bots]]\nname = \"b\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:5:7: bot `a`: `dir`"),
