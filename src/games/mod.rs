@@ -4,6 +4,7 @@
 
 pub mod eggs;
 pub mod petri;
+pub mod slime;
 
 use std::fmt;
 use std::path::Path;
@@ -19,17 +20,20 @@ pub enum GameKind {
     Eggs,
     /// Battle for the Petri Dish.
     Petri,
+    /// Slime: The Territory War.
+    Slime,
 }
 
 impl GameKind {
     /// Every game, in the order they are listed to users.
-    pub const ALL: &[GameKind] = &[GameKind::Eggs, GameKind::Petri];
+    pub const ALL: &[GameKind] = &[GameKind::Eggs, GameKind::Petri, GameKind::Slime];
 
     /// The name used in tournament files, journals and `ARENA_GAME`.
     pub fn name(self) -> &'static str {
         match self {
             GameKind::Eggs => "eggs",
             GameKind::Petri => "petri",
+            GameKind::Slime => "slime",
         }
     }
 
@@ -46,6 +50,7 @@ impl GameKind {
         match self {
             GameKind::Eggs => Scoring::Mean,
             GameKind::Petri => Scoring::Wins,
+            GameKind::Slime => Scoring::Mean,
         }
     }
 
@@ -54,6 +59,8 @@ impl GameKind {
         match self {
             GameKind::Eggs => 10,
             GameKind::Petri => 100,
+            // The original played each combination once: its engine has no randomness.
+            GameKind::Slime => 1,
         }
     }
 }
@@ -119,6 +126,8 @@ pub enum GameOptions {
     Eggs(eggs::EggsOptions),
     /// Options of Battle for the Petri Dish.
     Petri(petri::PetriOptions),
+    /// Options of Slime: The Territory War.
+    Slime(slime::SlimeOptions),
 }
 
 impl GameOptions {
@@ -127,6 +136,7 @@ impl GameOptions {
         match self {
             GameOptions::Eggs(_) => GameKind::Eggs,
             GameOptions::Petri(_) => GameKind::Petri,
+            GameOptions::Slime(_) => GameKind::Slime,
         }
     }
 
@@ -135,6 +145,10 @@ impl GameOptions {
         match self {
             GameOptions::Eggs(_) => Format::FreeForAll,
             GameOptions::Petri(_) => Format::HeadToHead,
+            GameOptions::Slime(options) => Format::Combinations {
+                size: 4,
+                rotate: options.rotate_seats,
+            },
         }
     }
 
@@ -143,7 +157,7 @@ impl GameOptions {
     pub fn min_bots(&self) -> usize {
         let game = match self {
             GameOptions::Eggs(options) => options.min_bots(),
-            GameOptions::Petri(_) => 1,
+            GameOptions::Petri(_) | GameOptions::Slime(_) => 1,
         };
         self.format().min_bots().max(game)
     }
@@ -153,6 +167,7 @@ impl GameOptions {
         match self {
             GameOptions::Eggs(_) => Vec::new(),
             GameOptions::Petri(options) => options.validate(),
+            GameOptions::Slime(options) => options.validate(),
         }
     }
 
@@ -162,7 +177,7 @@ impl GameOptions {
     pub fn load_files(&mut self, folder: &Path, entries: usize) -> Vec<String> {
         match self {
             GameOptions::Eggs(options) => options.load_map(folder, entries),
-            GameOptions::Petri(_) => Vec::new(),
+            GameOptions::Petri(_) | GameOptions::Slime(_) => Vec::new(),
         }
     }
 
@@ -171,6 +186,7 @@ impl GameOptions {
         match self {
             GameOptions::Eggs(options) => AnyGame::Eggs(eggs::Eggs::new(options, seed, seats)),
             GameOptions::Petri(options) => AnyGame::Petri(petri::Petri::new(options)),
+            GameOptions::Slime(options) => AnyGame::Slime(slime::Slime::new(options)),
         }
     }
 }
@@ -191,6 +207,7 @@ impl GameKind {
         match self {
             GameKind::Eggs => parser.parse().map(GameOptions::Eggs),
             GameKind::Petri => parser.parse().map(GameOptions::Petri),
+            GameKind::Slime => parser.parse().map(GameOptions::Slime),
         }
     }
 }
@@ -202,6 +219,8 @@ pub enum AnyGame {
     Eggs(eggs::Eggs),
     /// A game of Battle for the Petri Dish.
     Petri(petri::Petri),
+    /// A game of Slime: The Territory War.
+    Slime(slime::Slime),
 }
 
 impl Game for AnyGame {
@@ -209,6 +228,7 @@ impl Game for AnyGame {
         match self {
             AnyGame::Eggs(game) => game.poll(),
             AnyGame::Petri(game) => game.poll(),
+            AnyGame::Slime(game) => game.poll(),
         }
     }
 
@@ -216,6 +236,7 @@ impl Game for AnyGame {
         match self {
             AnyGame::Eggs(game) => game.handle_answers(answers),
             AnyGame::Petri(game) => game.handle_answers(answers),
+            AnyGame::Slime(game) => game.handle_answers(answers),
         }
     }
 
@@ -223,6 +244,7 @@ impl Game for AnyGame {
         match self {
             AnyGame::Eggs(game) => game.session_farewell(),
             AnyGame::Petri(game) => game.session_farewell(),
+            AnyGame::Slime(game) => game.session_farewell(),
         }
     }
 }

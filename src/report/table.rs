@@ -25,20 +25,24 @@ pub fn render_table(board: &Leaderboard) -> String {
         .iter()
         .map(|s| {
             let optional = [s.wins, s.draws, s.losses].map(|n| n.map(i64::from));
-            [s.rank.to_string(), s.name.clone(), format_score(s.score)]
-                .into_iter()
-                .chain(
-                    optional
-                        .into_iter()
-                        .chain([s.min, s.max])
-                        .flatten()
-                        .map(|n| n.to_string()),
-                )
-                .chain(
-                    [u64::from(s.games), s.timeouts, s.crashes, s.invalid_replies]
-                        .map(|n| n.to_string()),
-                )
-                .collect()
+            [
+                s.rank.to_string(),
+                s.name.clone(),
+                format_score(s.score, head_to_head),
+            ]
+            .into_iter()
+            .chain(
+                optional
+                    .into_iter()
+                    .chain([s.min, s.max])
+                    .flatten()
+                    .map(|n| n.to_string()),
+            )
+            .chain(
+                [u64::from(s.games), s.timeouts, s.crashes, s.invalid_replies]
+                    .map(|n| n.to_string()),
+            )
+            .collect()
         })
         .collect();
     let header: Vec<String> = header.into_iter().map(String::from).collect();
@@ -73,9 +77,10 @@ pub fn render_table(board: &Leaderboard) -> String {
     out
 }
 
-/// Integral scores print as integers, others with three decimals (as the original tables).
-fn format_score(score: f64) -> String {
-    if score.fract() == 0.0 {
+/// Win totals print as integers; mean scores always with three decimals, as the original
+/// Slime table printed `47.000`.
+fn format_score(score: f64, head_to_head: bool) -> String {
+    if head_to_head {
         format!("{score:.0}")
     } else {
         format!("{score:.3}")
@@ -186,13 +191,19 @@ b      0-0-2      -
     fn mean_score_tables_show_three_decimals_and_the_range() {
         let mut a = standing(1, "a", 12.5);
         (a.min, a.max) = (Some(10), Some(15));
-        let text = render_table(&board(vec![a], Vec::new()));
+        let mut b = standing(2, "b", 47.0);
+        (b.min, b.max) = (Some(47), Some(47));
+        let text = render_table(&board(vec![a, b], Vec::new()));
         assert!(
             text.contains("rank  bot   score  min  max  games"),
             "{text}"
         );
         assert!(
             text.contains("   1  a    12.500   10   15      2"),
+            "{text}"
+        );
+        assert!(
+            text.contains("   2  b    47.000   47   47      2"),
             "{text}"
         );
     }

@@ -204,6 +204,51 @@ fn floods_of_output_keep_the_runner_small() {
     }
 }
 
+/// Plays one Slime game on a 5x5 board: `hostile.sh <mode>` in seat 1 against three sample
+/// bots. Returns the leaderboard after checking that the game finished and no process was
+/// left behind.
+fn slime_with_hostile_bot(mode: &str) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    let script = repo().join("tests/bots/hostile.sh");
+    let samples = repo().join("bots/slime");
+    let mut text = format!(
+        "game = \"slime\"\ntimeout_ms = 300\n[options]\nsize = 5\nmax_turns = 40\n\
+         [[bots]]\nname = \"hostile\"\ncommand = [\"/bin/sh\", {script:?}, {mode:?}]\ndir = {dir:?}\n",
+        script = script.display().to_string(),
+        dir = dir.path().display().to_string(),
+    );
+    for name in ["greedy", "merger", "random_spread"] {
+        text += &format!(
+            "[[bots]]\nname = \"{name}\"\ncommand = \"/usr/bin/python3 -S -I {name}.py\"\ndir = {:?}\n",
+            samples.display().to_string()
+        );
+    }
+    let file = write_toml(dir.path(), "t.toml", &text);
+    let board = run_json(dir.path(), &file, &[]);
+    assert_eq!(board["games_played"], 1, "{board}");
+    let survivors = surviving_groups(&dir.path().join("pids"));
+    assert!(survivors.is_empty(), "{mode}: left running: {survivors:?}");
+    board
+}
+
+#[test]
+fn a_slime_bot_that_hangs_crashes_or_prints_garbage_passes_and_the_game_goes_on() {
+    for (mode, counter) in [
+        ("hang", "timeouts"),
+        ("crash-silently", "crashes"),
+        ("garbage", "invalid_replies"),
+    ] {
+        let board = slime_with_hostile_bot(mode);
+        let hostile = standing(&board, "hostile");
+        assert!(hostile[counter].as_u64().unwrap() > 0, "{mode}: {hostile}");
+        let others: f64 = ["greedy", "merger", "random_spread"]
+            .iter()
+            .map(|name| standing(&board, name)["score"].as_f64().unwrap())
+            .sum();
+        assert!(others > 3.0, "{mode}: the other bots kept moving: {board}");
+    }
+}
+
 #[test]
 fn a_loop_bot_that_hangs_mid_game_times_out_once_and_rests_afterwards() {
     let dir = tempfile::tempdir().unwrap();
@@ -258,6 +303,11 @@ fn assert_golden_leaderboard(name: &str) {
 #[test]
 fn the_sample_bots_reproduce_the_golden_leaderboard() {
     assert_golden_leaderboard("petri-small");
+}
+
+#[test]
+fn the_slime_sample_bots_reproduce_the_golden_leaderboard() {
+    assert_golden_leaderboard("slime-small");
 }
 
 #[test]

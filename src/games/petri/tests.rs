@@ -2,7 +2,7 @@
 //! sessions, outcomes, and a randomized run that feeds the engine garbage and checks the
 //! rules' invariants after every step.
 
-use crate::engine::testing::play;
+use crate::engine::testing::{XorShift, play};
 use crate::engine::{Answer, Game, GameResult, Input, Outcome, Phase, Query, Step};
 
 use super::game::Petri;
@@ -688,31 +688,6 @@ fn a_missing_answer_is_a_driver_bug() {
     let mut game = Petri::new(&PetriOptions::default());
     game.poll();
     game.handle_answers(vec![Answer::NoReply]);
-}
-
-/// Marsaglia's xorshift64: enough randomness for a robustness test, with no dependency.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-
-    fn bytes(&mut self, max: usize) -> Vec<u8> {
-        let len = self.below(max + 1);
-        (0..len).map(|_| self.next() as u8).collect()
-    }
 }
 
 fn random_species(rng: &mut XorShift) -> Answer {

@@ -1,0 +1,65 @@
+"""Slime sample bot: one-ply greedy.
+
+Scores every legal spread, jump and merge by how much it changes the cell difference
+between this slime and the others (own cells gained plus enemy cells converted) and plays
+the best, preferring spreads on ties (they keep the source cell), then a seeded random pick.
+Input: argv[1] = "<seat>,<row0>,...". Output: "fr fc tr tc" and a newline.
+"""
+import os
+import random
+import sys
+
+OFFSETS = [(dr, dc) for dr in range(-2, 3) for dc in range(-2, 3) if (dr, dc) != (0, 0)]
+
+
+def parse(arg):
+    parts = arg.split(",")
+    return parts[0], [list(row) for row in parts[1:]]
+
+
+def block(n, m, r, c):
+    for rr in range(r - 1, r + 2):
+        for cc in range(c - 1, c + 2):
+            if 0 <= rr < n and 0 <= cc < m:
+                yield rr, cc
+
+
+def moves(board, me):
+    """Every legal move as (kind, fr, fc, tr, tc, own gain, enemy loss)."""
+    n, m = len(board), len(board[0])
+    for r in range(n):
+        for c in range(m):
+            if board[r][c] != me:
+                continue
+            for dr, dc in OFFSETS:
+                tr, tc = r + dr, c + dc
+                if not (0 <= tr < n and 0 <= tc < m):
+                    continue
+                target = board[tr][tc]
+                far = max(abs(dr), abs(dc)) == 2
+                if target == ".":
+                    enemies = sum(1 for rr, cc in block(n, m, tr, tc)
+                                  if board[rr][cc] not in (".", me))
+                    gain = (0 if far else 1) + enemies
+                    yield ("jump" if far else "spread", r, c, tr, tc, gain, enemies)
+                elif target == me and not far:
+                    empty = sum(1 for rr, cc in block(n, m, tr, tc) if board[rr][cc] == ".")
+                    yield ("merge", r, c, tr, tc, empty - 1, 0)
+
+
+def main():
+    me, board = parse(sys.argv[1])
+    rng = random.Random("%s:%s" % (os.environ.get("ARENA_SEED", "0"), sys.argv[1]))
+    best, best_key = None, None
+    for move in moves(board, me):
+        kind, gain, loss = move[0], move[5], move[6]
+        key = (gain + loss, kind == "spread", rng.random())
+        if best_key is None or key > best_key:
+            best, best_key = move, key
+    if best is None:
+        print("0 0 0 0")
+    else:
+        print("%d %d %d %d" % best[1:5])
+
+
+main()

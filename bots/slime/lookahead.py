@@ -1,0 +1,83 @@
+"""Slime sample bot: two-ply search, the strongest of the samples.
+
+Takes the eight best moves by the greedy measure (own cells gained plus enemy cells
+converted), plays each on a copy of the board, and lets every opponent answer with its own
+greedy best move on that board. A candidate is worth its greedy value minus the most cells
+of ours any single opponent reply would convert; ties go to spreads, then to a seeded random
+pick. Input: argv[1] = "<seat>,<row0>,...". Output: "fr fc tr tc" and a newline.
+"""
+import os
+import random
+import sys
+
+OFFSETS = [(dr, dc) for dr in range(-2, 3) for dc in range(-2, 3) if (dr, dc) != (0, 0)]
+CANDIDATES = 8
+
+
+def block(n, m, r, c):
+    for rr in range(r - 1, r + 2):
+        for cc in range(c - 1, c + 2):
+            if 0 <= rr < n and 0 <= cc < m:
+                yield rr, cc
+
+
+def moves(board, me, victim=None):
+    """Legal moves of `me` as (value, kind, fr, fc, tr, tc); with `victim`, the value is the
+    number of the victim's cells the move converts, else own gain plus enemies converted."""
+    n, m = len(board), len(board[0])
+    for r in range(n):
+        for c in range(m):
+            if board[r][c] != me:
+                continue
+            for dr, dc in OFFSETS:
+                tr, tc = r + dr, c + dc
+                if not (0 <= tr < n and 0 <= tc < m):
+                    continue
+                target = board[tr][tc]
+                far = max(abs(dr), abs(dc)) == 2
+                if target == ".":
+                    around = [board[rr][cc] for rr, cc in block(n, m, tr, tc)]
+                    if victim is not None:
+                        value = around.count(victim)
+                    else:
+                        enemies = sum(1 for cell in around if cell not in (".", me))
+                        value = (0 if far else 1) + 2 * enemies
+                    yield (value, "jump" if far else "spread", r, c, tr, tc)
+                elif target == me and not far and victim is None:
+                    empty = sum(1 for rr, cc in block(n, m, tr, tc) if board[rr][cc] == ".")
+                    yield (empty - 1, "merge", r, c, tr, tc)
+
+
+def play(board, me, move):
+    _, kind, r, c, tr, tc = move
+    n, m = len(board), len(board[0])
+    after = [row[:] for row in board]
+    for rr, cc in block(n, m, tr, tc):
+        if kind == "merge":
+            if after[rr][cc] == ".":
+                after[rr][cc] = me
+        elif after[rr][cc] != "." or (rr, cc) == (tr, tc):
+            after[rr][cc] = me
+    if kind != "spread":
+        after[r][c] = "."
+    return after
+
+
+def main():
+    parts = sys.argv[1].split(",")
+    me, board = parts[0], [list(row) for row in parts[1:]]
+    rng = random.Random("%s:%s" % (os.environ.get("ARENA_SEED", "0"), sys.argv[1]))
+    ranked = sorted(moves(board, me), key=lambda mv: (mv[0], mv[1] == "spread", rng.random()),
+                    reverse=True)[:CANDIDATES]
+    opponents = [p for p in "1234" if p != me and any(p in row for row in board)]
+    best, best_key = None, None
+    for move in ranked:
+        after = play(board, me, move)
+        threat = max([0] + [mv[0] for p in opponents for mv in moves(after, p, victim=me)])
+        key = (move[0] - 2 * threat, move[1] == "spread", rng.random())
+        if best_key is None or key > best_key:
+            best, best_key = move, key
+    print("%d %d %d %d" % best[2:] if best else "0 0 0 0")
+
+
+main()

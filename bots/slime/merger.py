@@ -1,0 +1,45 @@
+"""Slime sample bot: territory builder.
+
+Grows into open space instead of fighting: merges when a merge fills at least three empty
+cells, otherwise spreads to the empty cell with the most empty neighbours (room to merge
+into later), otherwise jumps there; ties broken by a seeded random pick.
+Input: argv[1] = "<seat>,<row0>,...". Output: "fr fc tr tc" and a newline.
+"""
+import os
+import random
+import sys
+
+
+def main():
+    parts = sys.argv[1].split(",")
+    me, board = parts[0], parts[1:]
+    n, m = len(board), len(board[0])
+    rng = random.Random("%s:%s" % (os.environ.get("ARENA_SEED", "0"), sys.argv[1]))
+
+    def empties(r, c):
+        return sum(1 for rr in range(max(0, r - 1), min(n, r + 2))
+                   for cc in range(max(0, c - 1), min(m, c + 2)) if board[rr][cc] == ".")
+
+    best, best_key = None, None
+    for r in range(n):
+        for c in range(m):
+            if board[r][c] != me:
+                continue
+            for tr in range(max(0, r - 2), min(n, r + 3)):
+                for tc in range(max(0, c - 2), min(m, c + 3)):
+                    far = max(abs(tr - r), abs(tc - c)) == 2
+                    if board[tr][tc] == me and not far and (tr, tc) != (r, c):
+                        gained = empties(tr, tc) - 1
+                        key = (2, gained) if gained >= 3 else None
+                    elif board[tr][tc] == ".":
+                        key = (0 if far else 1, empties(tr, tc))
+                    else:
+                        key = None
+                    if key is not None:
+                        key = key + (rng.random(),)
+                        if best_key is None or key > best_key:
+                            best, best_key = (r, c, tr, tc), key
+    print("%d %d %d %d" % best if best else "0 0 0 0")
+
+
+main()

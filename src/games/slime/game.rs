@@ -1,0 +1,153 @@
+//! The Slime engine: the [`Game`] state machine that asks one seat per turn, plays or
+//! passes its move, ends the game and reports the cells owned.
+//!
+//! It ties `protocol.rs` (bytes) to `rules.rs` (the board) and owns what the original
+//! controller's main loop did (spec §4 and §9): seats 1 to 4 in turn, the end checks before
+//! every turn, and no shortcut for eliminated players, whose turns still count towards the
+//! cap. Like every engine it does no I/O; the driver runs the processes.
+
+use std::mem;
+
+use crate::engine::{Answer, Game, Input, Outcome, Phase, Query, SeatOutcome, Step};
+
+use super::options::{Parsing, SlimeOptions};
+use super::protocol;
+use super::rules::Board;
+
+/// Seats per game: the board has four corners.
+const SEATS: usize = 4;
+
+/// One game of Slime: The Territory War (spec: `games/slime.md`). Seat 0 is player 1: it
+/// starts in the top-left corner and moves first.
+#[derive(Debug, Clone)]
+pub struct Slime {
+    parsing: Parsing,
+    max_turns: u32,
+    board: Board,
+    /// Turns taken so far, passes included; seat `turns % 4` moves next.
+    turns: u32,
+    /// Whether the last [`Step::Ask`] still waits for its answer.
+    asked: bool,
+    /// Replies per seat that were unparseable or illegal, played as a pass.
+    invalid: [u32; SEATS],
+}
+
+impl Slime {
+    /// A game with these options, at the starting position.
+    ///
+    /// # Panics
+    ///
+    /// If `options` fail [`SlimeOptions::validate`]: the tournament configuration is checked
+    /// before any game is built, so this is a bug in the caller.
+    pub fn new(options: &SlimeOptions) -> Slime {
+        let problems = options.validate();
+        assert!(
+            problems.is_empty(),
+            "invalid slime options: {}",
+            problems.join("; ")
+        );
+        Slime {
+            parsing: options.parsing,
+            max_turns: options.max_turns,
+            board: Board::new(usize::from(options.size)),
+            turns: 0,
+            asked: false,
+            invalid: [0; SEATS],
+        }
+    }
+
+    fn mover(&self) -> usize {
+        (self.turns % SEATS as u32) as usize
+    }
+
+    /// Plays the mover's answer: anything but a legal move is a pass (spec §5.3, §6).
+    fn handle_answer(&mut self, answer: Answer) {
+        let seat = self.mover();
+        // The driver counts timeouts and crashes; for the rules they are only a pass.
+        if let Answer::Reply(reply) = answer {
+            let legal = protocol::parse_reply(&reply, self.parsing)
+                .ok()
+                .and_then(|raw| self.board.validate(seat, raw).ok());
+            match legal {
+                Some(mv) => self.board.apply(seat, mv),
+                None => self.invalid[seat] += 1,
+            }
+        }
+        self.turns += 1;
+    }
+
+    /// The outcome if the game is over: the board is full or the turn cap is reached, both
+    /// checked before every turn as the original's loop condition does.
+    fn ending(&self) -> Option<Outcome> {
+        let reason = if self.board.is_full() {
+            format!("board full after {} turns", self.turns)
+        } else if self.turns >= self.max_turns {
+            let empty = self.board.empty_cells();
+            format!(
+                "turn cap of {} reached with {empty} empty cells",
+                self.max_turns
+            )
+        } else {
+            return None;
+        };
+        let scores: Vec<usize> = (0..SEATS).map(|seat| self.board.count(seat)).collect();
+        let listed: Vec<String> = scores.iter().map(usize::to_string).collect();
+        Some(Outcome {
+            seats: (0..SEATS)
+                .map(|seat| SeatOutcome {
+                    score: scores[seat] as i64,
+                    result: None,
+                    invalid_replies: self.invalid[seat],
+                })
+                .collect(),
+            summary: format!("{reason}; cells {}", listed.join("-")),
+        })
+    }
+}
+
+impl Game for Slime {
+    fn poll(&mut self) -> Step {
+        if let Some(outcome) = self.ending() {
+            return Step::Done(outcome);
+        }
+        self.asked = true;
+        let seat = self.mover();
+        Step::Ask(vec![Query {
+            seat,
+            input: Input::Args(vec![protocol::encode_request(&self.board, seat)]),
+            phase: Phase::Play,
+        }])
+    }
+
+    /// # Panics
+    ///
+    /// If there is no outstanding [`Step::Ask`] or not exactly one answer: both are bugs in
+    /// the driver, and guessing would corrupt the game.
+    fn handle_answers(&mut self, answers: Vec<Answer>) {
+        assert!(
+            mem::replace(&mut self.asked, false),
+            "handle_answers called without an outstanding Ask"
+        );
+        let [answer]: [Answer; 1] = answers
+            .try_into()
+            .unwrap_or_else(|answers: Vec<_>| panic!("1 answer expected, got {}", answers.len()));
+        self.handle_answer(answer);
+    }
+}
+
+#[cfg(test)]
+impl Slime {
+    /// A game already in play on `board`, `turns` turns in, for tests that need a position.
+    pub(crate) fn from_board(board: Board, turns: u32, options: &SlimeOptions) -> Slime {
+        Slime {
+            board,
+            turns,
+            ..Slime::new(options)
+        }
+    }
+
+    /// The board as it stands.
+    pub(crate) fn board(&self) -> &Board {
+        &self.board
+    }
+}
