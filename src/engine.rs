@@ -140,6 +140,51 @@ pub(crate) mod testing {
         panic!("game did not end within {max_steps} steps");
     }
 
+    /// One record of a byte-exact vector file under `games/<game>/`: a header line
+    /// `=== word word ...`, then payload lines up to the next header. The payload is its lines
+    /// joined with `\n`, plus one final `\n` when the header ends with `+newline` (a word
+    /// not kept in `words`). Lines starting with `#` before the first record are comments.
+    pub(crate) struct VectorRecord {
+        /// The header's words after `===`, without `+newline`.
+        pub(crate) words: Vec<String>,
+        /// The payload bytes.
+        pub(crate) payload: Vec<u8>,
+    }
+
+    impl VectorRecord {
+        /// The payload as text (vector files are UTF-8).
+        pub(crate) fn text(&self) -> &str {
+            std::str::from_utf8(&self.payload).expect("vector files are UTF-8")
+        }
+    }
+
+    /// Splits a vector file into its records.
+    pub(crate) fn vector_records(text: &str) -> Vec<VectorRecord> {
+        let mut raw: Vec<(Vec<String>, Vec<&str>)> = Vec::new();
+        for line in text.lines() {
+            if let Some(header) = line.strip_prefix("=== ") {
+                raw.push((header.split(' ').map(str::to_owned).collect(), Vec::new()));
+            } else if let Some((_, lines)) = raw.last_mut() {
+                lines.push(line);
+            } else {
+                assert!(
+                    line.starts_with('#'),
+                    "stray line before the first record: {line:?}"
+                );
+            }
+        }
+        raw.into_iter()
+            .map(|(mut words, lines)| {
+                let mut payload = lines.join("\n").into_bytes();
+                if words.last().is_some_and(|word| word == "+newline") {
+                    words.pop();
+                    payload.push(b'\n');
+                }
+                VectorRecord { words, payload }
+            })
+            .collect()
+    }
+
     /// Marsaglia's xorshift64: enough randomness for a robustness test, with no dependency.
     pub(crate) struct XorShift(pub(crate) u64);
 

@@ -2,6 +2,7 @@
 //! guarantees, and a randomized run that feeds the engine garbage and checks the rules'
 //! invariants after every turn.
 
+use crate::engine::testing::{VectorRecord as Record, vector_records as records};
 use std::collections::BTreeSet;
 
 use crate::engine::testing::play;
@@ -17,29 +18,6 @@ const REQUESTS: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/games/eggs/requests.txt"
 ));
-
-/// One record of the vector file (format: `games/eggs/README.md`).
-struct Record {
-    words: Vec<String>,
-    lines: Vec<String>,
-}
-
-fn records(text: &str) -> Vec<Record> {
-    let mut records: Vec<Record> = Vec::new();
-    for line in text.lines() {
-        if let Some(header) = line.strip_prefix("=== ") {
-            records.push(Record {
-                words: header.split(' ').map(str::to_owned).collect(),
-                lines: Vec::new(),
-            });
-        } else if let Some(record) = records.last_mut() {
-            record.lines.push(line.to_owned());
-        } else {
-            assert!(line.starts_with('#'), "stray line: {line:?}");
-        }
-    }
-    records
-}
 
 fn value<'a>(record: &'a Record, key: &str) -> &'a str {
     record
@@ -78,7 +56,7 @@ fn the_byte_exact_run_in_games_eggs_plays_as_written() {
     let mut checked = 0;
     for record in records(REQUESTS) {
         match record.words[0].as_str() {
-            "board" => board = Some(Board::parse(&record.lines.join("\n")).unwrap()),
+            "board" => board = Some(Board::parse(record.text()).unwrap()),
             "players" => {
                 let starts = record.words[1..]
                     .iter()
@@ -97,7 +75,7 @@ fn the_byte_exact_run_in_games_eggs_plays_as_written() {
                 let Step::Ask(queries) = game.poll() else {
                     panic!("the run ended before request {:?}", record.words);
                 };
-                let expected = (record.lines.join("\n") + "\n").into_bytes();
+                let expected = [record.payload.as_slice(), b"\n"].concat();
                 assert_eq!(queries[seat].seat, seat);
                 assert_eq!(
                     queries[seat].input,
@@ -109,7 +87,7 @@ fn the_byte_exact_run_in_games_eggs_plays_as_written() {
             }
             "reply" => {
                 let seat: usize = record.words[1].parse().unwrap();
-                let mut bytes = record.lines.join("\n").into_bytes();
+                let mut bytes = record.payload.clone();
                 if record.words.last().unwrap() == "+newline" {
                     bytes.push(b'\n');
                 }

@@ -2,6 +2,7 @@
 //! sessions, outcomes, and a randomized run that feeds the engine garbage and checks the
 //! rules' invariants after every step.
 
+use crate::engine::testing::{VectorRecord as Record, vector_records as records};
 use crate::engine::testing::{XorShift, play};
 use crate::engine::{Answer, Game, GameResult, Input, Outcome, Phase, Query, Step};
 
@@ -22,39 +23,6 @@ const REQUESTS: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/games/petri/requests.txt"
 ));
-
-/// One record of a vector file (format: `games/petri/README.md`).
-struct Record {
-    /// The header's words after `===`, without `+newline`.
-    words: Vec<String>,
-    payload: Vec<u8>,
-}
-
-fn records(text: &str) -> Vec<Record> {
-    let mut raw: Vec<(Vec<String>, Vec<&str>)> = Vec::new();
-    for line in text.lines() {
-        if let Some(header) = line.strip_prefix("=== ") {
-            raw.push((header.split(' ').map(str::to_owned).collect(), Vec::new()));
-        } else if let Some((_, lines)) = raw.last_mut() {
-            lines.push(line);
-        } else {
-            assert!(
-                line.starts_with('#'),
-                "stray line before the first record: {line:?}"
-            );
-        }
-    }
-    raw.into_iter()
-        .map(|(mut words, lines)| {
-            let mut payload = lines.join("\n").into_bytes();
-            if words.last().is_some_and(|word| word == "+newline") {
-                words.pop();
-                payload.push(b'\n');
-            }
-            Record { words, payload }
-        })
-        .collect()
-}
 
 fn options_from(record: &Record) -> PetriOptions {
     assert_eq!(record.words[0], "options");

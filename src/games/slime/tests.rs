@@ -2,6 +2,7 @@
 //! eliminated player's turns, the parsing modes over a whole game, and a randomized run that
 //! feeds the engine garbage and checks the rules' invariants after every turn.
 
+use crate::engine::testing::vector_records as records;
 use crate::engine::testing::{XorShift, play};
 use crate::engine::{Answer, Game, Input, Outcome, Phase, Query, Step};
 
@@ -14,36 +15,6 @@ const MOVES: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/games/slime/moves.txt"
 ));
-
-/// One record of a vector file (format: `games/slime/README.md`).
-struct Record {
-    /// The header's words after `===`, without `+newline`.
-    words: Vec<String>,
-    payload: Vec<u8>,
-}
-
-fn records(text: &str) -> Vec<Record> {
-    let mut raw: Vec<(Vec<String>, Vec<&str>)> = Vec::new();
-    for line in text.lines() {
-        if let Some(header) = line.strip_prefix("=== ") {
-            raw.push((header.split(' ').map(str::to_owned).collect(), Vec::new()));
-        } else if let Some((_, lines)) = raw.last_mut() {
-            lines.push(line);
-        } else {
-            assert!(line.starts_with('#'), "stray line: {line:?}");
-        }
-    }
-    raw.into_iter()
-        .map(|(mut words, lines)| {
-            let mut payload = lines.join("\n").into_bytes();
-            if words.last().is_some_and(|word| word == "+newline") {
-                words.pop();
-                payload.push(b'\n');
-            }
-            Record { words, payload }
-        })
-        .collect()
-}
 
 fn board_of(payload: &[u8]) -> Board {
     let text = std::str::from_utf8(payload).unwrap();
