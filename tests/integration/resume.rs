@@ -21,6 +21,22 @@ fn run_to(dir: &Path, out: &str, extra: &[&str]) -> std::process::Output {
     arena(dir, &args)
 }
 
+/// Resumes the run in `dir/cut` and checks that it ends with the leaderboard of the
+/// uninterrupted run in `dir/whole`, byte for byte.
+fn resume_and_compare(dir: &Path) {
+    let file = repo().join(SMALL);
+    let output = arena(dir, &["run", file.to_str().unwrap(), "--resume", "cut"]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        leaderboard(&dir.join("cut")),
+        leaderboard(&dir.join("whole"))
+    );
+}
+
 fn game_lines(journal: &Path) -> usize {
     std::fs::read_to_string(journal).map_or(0, |text| text.lines().count().saturating_sub(1))
 }
@@ -52,19 +68,7 @@ fn a_run_killed_with_sigkill_resumes_to_the_uninterrupted_results() {
     let played = game_lines(&journal);
     assert!((2..6).contains(&played), "killed after {played} of 6 games");
 
-    let output = arena(
-        dir.path(),
-        &["run", file.to_str().unwrap(), "--resume", "cut"],
-    );
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert_eq!(
-        leaderboard(&dir.path().join("cut")),
-        leaderboard(&dir.path().join("whole"))
-    );
+    resume_and_compare(dir.path());
     assert_eq!(game_lines(&journal), 6, "each game once");
 }
 
@@ -82,20 +86,7 @@ fn a_torn_last_line_is_dropped_and_that_game_played_again() {
     );
     std::fs::create_dir(dir.path().join("cut")).unwrap();
     std::fs::write(dir.path().join("cut/journal.jsonl"), torn).unwrap();
-    let file = repo().join(SMALL);
-    let output = arena(
-        dir.path(),
-        &["run", file.to_str().unwrap(), "--resume", "cut"],
-    );
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert_eq!(
-        leaderboard(&dir.path().join("cut")),
-        leaderboard(&dir.path().join("whole"))
-    );
+    resume_and_compare(dir.path());
 }
 
 #[test]
