@@ -12,7 +12,7 @@ use crate::config::Tournament;
 use crate::errors::{EXIT_INTERRUPTED, EXIT_OK, EXIT_STRICT, Error};
 use crate::games::GameKind;
 use crate::journal::Journal;
-use crate::report::{Leaderboard, render_json, render_table};
+use crate::report::{Leaderboard, render_csv, render_json, render_markdown, render_table};
 use crate::run::{Start, run_tournament};
 
 /// Runs the command line's subcommand and returns the process exit status.
@@ -131,6 +131,8 @@ fn print(board: &Leaderboard, format: Format) -> Result<(), Error> {
     let text = match format {
         Format::Table => render_table(board),
         Format::Json => render_json(board),
+        Format::Csv => render_csv(board),
+        Format::Markdown => render_markdown(board),
     };
     let mut stdout = std::io::stdout().lock();
     match stdout

@@ -85,8 +85,12 @@ pub struct StandingsArgs {
 pub enum Format {
     /// An aligned table with a head-to-head matrix.
     Table,
-    /// One JSON document.
+    /// One JSON document (schema in the README).
     Json,
+    /// CSV, one row per bot, fixed columns.
+    Csv,
+    /// A Markdown table.
+    Markdown,
 }
 
 #[cfg(test)]
@@ -111,6 +115,8 @@ mod tests {
             &["arena", "-v", "run", "t.toml", "--out", "results"],
             &["arena", "standings", "j.jsonl", "--format", "table"],
             &["arena", "run", "t.toml", "--resume", "results", "--strict"],
+            &["arena", "standings", "j.jsonl", "--format", "csv"],
+            &["arena", "standings", "j.jsonl", "--format", "markdown"],
         ];
         for line in ok {
             assert!(Cli::try_parse_from(*line).is_ok(), "{line:?} should parse");

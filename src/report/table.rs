@@ -122,37 +122,8 @@ fn write_aligned(out: &mut String, header: &[String], rows: &[Vec<String>], left
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{PairRecord, Standing};
-
-    fn standing(rank: usize, name: &str, score: f64) -> Standing {
-        Standing {
-            rank,
-            name: name.into(),
-            score,
-            games: 2,
-            wins: None,
-            draws: None,
-            losses: None,
-            min: None,
-            max: None,
-            requests: 9,
-            timeouts: 0,
-            crashes: 1,
-            invalid_replies: 0,
-        }
-    }
-
-    fn board(leaderboard: Vec<Standing>, pairwise: Vec<PairRecord>) -> Leaderboard {
-        Leaderboard {
-            format_version: 1,
-            game: "test".into(),
-            seed: 7,
-            games_played: 2,
-            total_games: 2,
-            leaderboard,
-            pairwise,
-        }
-    }
+    use crate::report::PairRecord;
+    use crate::report::fixtures::{board, standing};
 
     #[test]
     fn head_to_head_tables_show_results_and_the_matrix() {

@@ -1,0 +1,66 @@
+//! The leaderboard as CSV (RFC 4180): one row per bot, a fixed column order, empty cells for
+//! figures the game does not have (wins in a mean-scored game, min/max in a head-to-head one).
+
+use super::leaderboard::Leaderboard;
+
+/// The columns, in order; they never change meaning.
+const COLUMNS: &str =
+    "rank,name,score,games,wins,draws,losses,min,max,requests,timeouts,crashes,invalid_replies";
+
+/// Renders `board` as CSV with a header row and CRLF-free `\n` line ends.
+pub fn render_csv(board: &Leaderboard) -> String {
+    let mut out = String::from(COLUMNS);
+    out.push('\n');
+    let optional = |value: Option<i64>| value.map(|v| v.to_string()).unwrap_or_default();
+    for s in &board.leaderboard {
+        let cells = [
+            s.rank.to_string(),
+            quoted(&s.name),
+            s.score.to_string(),
+            s.games.to_string(),
+            optional(s.wins.map(i64::from)),
+            optional(s.draws.map(i64::from)),
+            optional(s.losses.map(i64::from)),
+            optional(s.min),
+            optional(s.max),
+            s.requests.to_string(),
+            s.timeouts.to_string(),
+            s.crashes.to_string(),
+            s.invalid_replies.to_string(),
+        ];
+        out.push_str(&cells.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// Quotes a field when it holds a comma, a quote or a line break.
+fn quoted(field: &str) -> String {
+    if field.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures::{head_to_head, mean_scored};
+
+    #[test]
+    fn head_to_head_rows_have_results_and_quote_names() {
+        let expected = "\
+rank,name,score,games,wins,draws,losses,min,max,requests,timeouts,crashes,invalid_replies
+1,alpha,2,2,2,0,0,,,9,0,1,0
+2,\"b, the second\",0,2,0,0,2,,,9,0,1,0
+";
+        assert_eq!(render_csv(&head_to_head()), expected);
+    }
+
+    #[test]
+    fn mean_scored_rows_have_the_range() {
+        let text = render_csv(&mean_scored());
+        assert_eq!(text.lines().nth(1), Some("1,a,12.5,2,,,,10,15,9,0,1,0"));
+    }
+}
