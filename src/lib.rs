@@ -14,6 +14,7 @@ pub mod engine;
 pub mod errors;
 pub mod games;
 pub mod journal;
+pub mod progress;
 pub mod report;
 pub mod run;
 pub mod schedule;

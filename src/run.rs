@@ -18,6 +18,7 @@ use crate::config::Tournament;
 use crate::driver::play_game;
 use crate::errors::Error;
 use crate::journal::{FORMAT_VERSION, Header, JournalWriter, Record};
+use crate::progress::Progress;
 use crate::schedule::{fixture_count, fixtures};
 
 /// The journal's file name inside a results folder.
@@ -103,6 +104,7 @@ pub async fn run_tournament(
     .filter(|fixture| !finished.contains(&fixture.index));
     let mut running = JoinSet::new();
     let mut done = finished.len() as u64;
+    let mut progress = Progress::new(kind.scoring(), total, done);
     let started = Instant::now();
     let mut last_progress = started;
     let interrupt = tokio::signal::ctrl_c();
@@ -125,14 +127,12 @@ pub async fn run_tournament(
         let Some(finished) = finished else { break };
         let record = finished.context("a game task failed")?;
         tracing::debug!(game = record.index, "{}", record.summary);
+        progress.record(&record);
         journal.append(&Record::Game(record))?;
         done += 1;
         if last_progress.elapsed() >= PROGRESS_EVERY {
             last_progress = Instant::now();
-            tracing::info!(
-                "{done}/{total} games in {:.0} s",
-                started.elapsed().as_secs_f64()
-            );
+            tracing::info!("{}", progress.line(started.elapsed()));
         }
     }
     let (runner, bots) = (
