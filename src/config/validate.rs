@@ -152,12 +152,16 @@ impl Tournament {
             cpu_seconds: nonzero(first.cpu_seconds.unwrap_or(DEFAULT_CPU_SECONDS)),
         };
         let bots = check_bots(source, &base, &first.bots, defaults, &mut problems);
-        for message in options.load_files(&base, first.bots.len()) {
-            problems.push(Problem::at(
-                source,
-                option_span.clone(),
-                format!("options: {message}"),
-            ));
+        if let Some(file) = options.data_file() {
+            let path = base.join(file);
+            let messages = match std::fs::read_to_string(&path) {
+                Ok(text) => options.use_data_file(&path, &text, first.bots.len()),
+                Err(error) => vec![format!("cannot read {}: {error}", path.display())],
+            };
+            for message in messages {
+                let message = format!("options: {message}");
+                problems.push(Problem::at(source, option_span.clone(), message));
+            }
         }
         let min_bots = options.min_bots();
         if first.bots.len() < min_bots {

@@ -171,12 +171,21 @@ impl GameOptions {
         }
     }
 
-    /// Reads the files the options name, relative to `folder` (the tournament file's), and
-    /// checks them against the number of entries; returns the problems found. Engines never
-    /// touch files, so this runs when the tournament is loaded.
-    pub fn load_files(&mut self, folder: &Path, entries: usize) -> Vec<String> {
+    /// The data file the options name, relative to the tournament file (the Egg Hunt's
+    /// `map`). The tournament loader reads it and hands it to [`GameOptions::use_data_file`]:
+    /// engines and options never touch files.
+    pub fn data_file(&self) -> Option<&Path> {
         match self {
-            GameOptions::Eggs(options) => options.load_map(folder, entries),
+            GameOptions::Eggs(options) => options.map.as_deref(),
+            GameOptions::Petri(_) | GameOptions::Slime(_) => None,
+        }
+    }
+
+    /// Takes the text of [`GameOptions::data_file`] (read from `path`) and checks it against
+    /// the number of entries; returns the problems found.
+    pub fn use_data_file(&mut self, path: &Path, text: &str, entries: usize) -> Vec<String> {
+        match self {
+            GameOptions::Eggs(options) => options.use_map(path, text, entries),
             GameOptions::Petri(_) | GameOptions::Slime(_) => Vec::new(),
         }
     }

@@ -1,9 +1,9 @@
 //! The tournament options of Easter Egg Hunt: sizing for fewer than seven entries, and a
 //! fixed map instead of generated boards.
 //!
-//! A map file is read by the tournament loader ([`EggsOptions::load_map`]), never by the
-//! engine, so the engine stays free of I/O and every problem with the file is reported with
-//! the other configuration errors before any game starts.
+//! A map file is read by the tournament loader, which hands its text to
+//! [`EggsOptions::use_map`]: nothing under `games/` touches files, and every problem with the
+//! map is reported with the other configuration errors before any game starts.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -25,7 +25,7 @@ pub struct EggsOptions {
     /// A map file in the original format, relative to the tournament file: every run is
     /// played on it, with new random start squares, instead of on a generated board.
     pub map: Option<PathBuf>,
-    /// The parsed map, filled in by [`EggsOptions::load_map`].
+    /// The parsed map, filled in by [`EggsOptions::use_map`].
     #[serde(skip)]
     pub fixed_map: Option<Arc<Board>>,
 }
@@ -50,19 +50,11 @@ impl EggsOptions {
         }
     }
 
-    /// Reads and checks the map file, if one is named, relative to `folder` (the tournament
-    /// file's); `entries` players must find distinct start squares on it. Returns the
-    /// problems found.
-    pub fn load_map(&mut self, folder: &Path, entries: usize) -> Vec<String> {
-        let Some(map) = &self.map else {
-            return Vec::new();
-        };
-        let path = folder.join(map);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(error) => return vec![format!("cannot read map {}: {error}", path.display())],
-        };
-        let board = match Board::parse(&text) {
+    /// Checks the text of the map file named by `map` (read by the tournament loader, which
+    /// passes its `path` for messages); `entries` players must find distinct start squares on
+    /// it. Returns the problems found; on none the map is kept for every run.
+    pub fn use_map(&mut self, path: &Path, text: &str, entries: usize) -> Vec<String> {
+        let board = match Board::parse(text) {
             Ok(board) => board,
             Err(why) => return vec![format!("map {}: {why}", path.display())],
         };
@@ -120,26 +112,21 @@ mod tests {
     }
 
     #[test]
-    fn map_files_are_read_relative_to_the_folder_and_checked() {
-        let dir = tempfile::tempdir().unwrap();
-        let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
-        write("good.txt", "#####\n#o  #\n#  o#\n#####\n");
-        write("split.txt", "#####\n#o#o#\n#####\n");
-        write("ragged.txt", "#####\n#o #\n#####\n");
-        let load = |name: &str, entries| {
+    fn map_texts_are_checked_against_the_entries() {
+        let load = |text: &str, entries| {
             let mut options = EggsOptions {
-                map: Some(name.into()),
+                map: Some("m.txt".into()),
                 ..EggsOptions::default()
             };
-            let problems = options.load_map(dir.path(), entries);
+            let problems = options.use_map(Path::new("m.txt"), text, entries);
             (options.fixed_map.is_some(), problems)
         };
-        assert_eq!(load("good.txt", 4), (true, Vec::<String>::new()));
-        let (loaded, problems) = load("good.txt", 5);
+        let good = "#####\n#o  #\n#  o#\n#####\n";
+        assert_eq!(load(good, 4), (true, Vec::<String>::new()));
+        let (loaded, problems) = load(good, 5);
         assert!(!loaded);
         assert!(problems[0].ends_with("4 free squares can reach the eggs, too few for 5 entries"));
-        assert!(load("split.txt", 1).1[0].contains("every egg must be reachable"));
-        assert!(load("ragged.txt", 1).1[0].contains("line 2 has 4 characters"));
-        assert!(load("missing.txt", 1).1[0].starts_with("cannot read map"));
+        assert!(load("#####\n#o#o#\n#####\n", 1).1[0].contains("every egg must be reachable"));
+        assert!(load("#####\n#o #\n#####\n", 1).1[0].contains("line 2 has 4 characters"));
     }
 }
