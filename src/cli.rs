@@ -107,8 +107,14 @@ mod tests {
     #[test]
     fn the_help_lists_every_game() {
         let help = Cli::command().render_long_help().to_string();
-        let names: Vec<&str> = crate::games::GameKind::ALL.iter().map(|k| k.name()).collect();
-        assert!(help.contains(&format!("Games: {} (", names.join(", "))), "{help}");
+        let names: Vec<&str> = crate::games::GameKind::ALL
+            .iter()
+            .map(|k| k.name())
+            .collect();
+        assert!(
+            help.contains(&format!("Games: {} (", names.join(", "))),
+            "{help}"
+        );
     }
 
     #[test]

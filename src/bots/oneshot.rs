@@ -54,6 +54,7 @@ pub async fn call_once(
             };
         }
     };
+    bot.rlimits.apply_to(child.id());
     let group = ProcessGroup::led_by(child.id());
     let stdin = child.stdin.take();
     let stdout = child.stdout.take().expect("stdout is piped");

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Stdio;
+use std::sync::Once;
 
 use tokio::process::Command;
 
@@ -27,23 +28,27 @@ pub struct BotProgram {
     pub rlimits: ResourceLimits,
 }
 
-/// Marks every descriptor above stderr close-on-exec, so a bot inherits none of the runner's
-/// (its journal, or descriptors the runner itself inherited, such as a build jobserver's).
-/// Best effort: kernels before 5.11 lack the flag, and then only the runner's own
-/// descriptors are protected (Rust opens them all close-on-exec).
-fn close_inherited_descriptors() {
-    // SAFETY: close_range only changes descriptor flags; a failure is ignored on purpose.
-    unsafe {
-        libc::syscall(
-            libc::SYS_close_range,
-            3u32,
-            u32::MAX,
-            libc::CLOSE_RANGE_CLOEXEC,
-        );
-    }
+/// Marks every descriptor above stderr of this process close-on-exec, once, before the
+/// first bot starts, so a bot inherits none of the runner's (descriptors the runner itself
+/// inherited, such as a build jobserver's; Rust opens its own close-on-exec). Done in the
+/// runner rather than in each child, because a hook between fork and exec would cost every
+/// spawn the fast `posix_spawn` path. Best effort: kernels before 5.11 lack the flag.
+fn seal_inherited_descriptors() {
+    static SEALED: Once = Once::new();
+    SEALED.call_once(|| {
+        // SAFETY: close_range only changes descriptor flags; a failure is ignored on purpose.
+        unsafe {
+            libc::syscall(
+                libc::SYS_close_range,
+                3u32,
+                u32::MAX,
+                libc::CLOSE_RANGE_CLOEXEC,
+            );
+        }
+    });
 }
 
-/// Limits the kernel enforces on each bot process (`setrlimit`, inherited by its children).
+/// Limits the kernel enforces on each bot process (`prlimit`, inherited by its children).
 /// They stop runaway bots; they are not a security sandbox.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ResourceLimits {
@@ -54,28 +59,31 @@ pub struct ResourceLimits {
 }
 
 impl ResourceLimits {
-    /// Applies the limits to the calling process. Runs in the child between fork and exec,
-    /// so it only makes async-signal-safe system calls.
-    fn apply(self) -> std::io::Result<()> {
+    /// Applies the limits to the freshly started process `pid` (`prlimit`); its children
+    /// inherit them. This happens as soon as the spawn returns, before the program can have
+    /// done much: set from outside so that spawning keeps the fast `posix_spawn` path. A
+    /// process that is already gone needs no limits.
+    pub(crate) fn apply_to(self, pid: Option<u32>) {
+        let Some(pid) = pid.and_then(|pid| libc::pid_t::try_from(pid).ok()) else {
+            return;
+        };
         let set = |resource, soft: u64, hard: u64| {
             let limit = libc::rlimit {
                 rlim_cur: soft as libc::rlim_t,
                 rlim_max: hard as libc::rlim_t,
             };
-            // SAFETY: setrlimit reads the struct we pass and nothing else.
-            if unsafe { libc::setrlimit(resource, &limit) } == 0 {
-                Ok(())
-            } else {
-                Err(std::io::Error::last_os_error())
+            // SAFETY: prlimit reads the struct we pass and writes nothing (no old-limit
+            // pointer); a failure (the process already exited) is harmless.
+            unsafe {
+                libc::prlimit(pid, resource, &limit, std::ptr::null_mut());
             }
         };
         if let Some(bytes) = self.memory_bytes {
-            set(libc::RLIMIT_AS, bytes, bytes)?;
+            set(libc::RLIMIT_AS, bytes, bytes);
         }
         if let Some(seconds) = self.cpu_seconds {
-            set(libc::RLIMIT_CPU, seconds, seconds + 1)?;
+            set(libc::RLIMIT_CPU, seconds, seconds + 1);
         }
-        Ok(())
     }
 }
 
@@ -118,15 +126,7 @@ impl BotProgram {
                 command.env(key, value);
             }
         }
-        let rlimits = self.rlimits;
-        // SAFETY: the closure only makes system calls that are async-signal-safe (close_range,
-        // setrlimit) and allocates nothing, as code between fork and exec must.
-        unsafe {
-            command.pre_exec(move || {
-                close_inherited_descriptors();
-                rlimits.apply()
-            });
-        }
+        seal_inherited_descriptors();
         command
             .envs(&self.env)
             .env("ARENA_GAME", env.game)

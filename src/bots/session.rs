@@ -43,6 +43,7 @@ impl Session {
     /// Starts the bot's process. Stderr is drained in the background for the session's life.
     pub fn start(bot: &BotProgram, env: &CallEnv, limits: &Limits) -> std::io::Result<Session> {
         let mut child = bot.command(env, Stdio::piped()).spawn()?;
+        bot.rlimits.apply_to(child.id());
         let group = ProcessGroup::led_by(child.id());
         let stdin = child.stdin.take();
         let stdout = BufReader::new(child.stdout.take().expect("stdout is piped"));
