@@ -36,9 +36,11 @@ impl Error {
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Config(_)
-            | Error::Journal(JournalError::Mismatch { .. } | JournalError::NoHeader { .. }) => {
-                EXIT_USAGE
-            }
+            | Error::Journal(
+                JournalError::Mismatch { .. }
+                | JournalError::NoHeader { .. }
+                | JournalError::Missing { .. },
+            ) => EXIT_USAGE,
             Error::Journal(_) | Error::Other(_) => EXIT_FAILURE,
         }
     }

@@ -155,6 +155,15 @@ pub enum JournalError {
         /// What the parser said.
         message: String,
     },
+    /// There is no journal where a run was to be resumed.
+    #[error(
+        "no journal to resume at {}\n(hint: --resume takes the results folder of the interrupted run)",
+        path.display()
+    )]
+    Missing {
+        /// Where the journal was looked for.
+        path: PathBuf,
+    },
     /// The journal belongs to another tournament.
     #[error("journal {} belongs to another tournament: {why}", path.display())]
     Mismatch {
@@ -209,7 +218,12 @@ impl JournalWriter {
             path: path.to_path_buf(),
             source,
         };
-        let bytes = std::fs::read(path).map_err(io_error)?;
+        let bytes = std::fs::read(path).map_err(|source| match source.kind() {
+            io::ErrorKind::NotFound => JournalError::Missing {
+                path: path.to_path_buf(),
+            },
+            _ => io_error(source),
+        })?;
         let complete = bytes
             .iter()
             .rposition(|&b| b == b'\n')

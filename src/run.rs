@@ -60,8 +60,10 @@ pub async fn run_tournament(
     out: &Path,
     start: Start,
 ) -> Result<RunReport, Error> {
-    std::fs::create_dir_all(out)
-        .with_context(|| format!("cannot create the results folder {}", out.display()))?;
+    if start == Start::Fresh {
+        std::fs::create_dir_all(out)
+            .with_context(|| format!("cannot create the results folder {}", out.display()))?;
+    }
     let journal_path = out.join(JOURNAL_FILE);
     let kind = tournament.kind();
     let format = tournament.options.format();

@@ -121,6 +121,26 @@ fn a_journal_of_another_seed_is_refused() {
 }
 
 #[test]
+fn resuming_a_folder_without_a_journal_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = repo().join(SMALL);
+    let output = arena(
+        dir.path(),
+        &["run", file.to_str().unwrap(), "--resume", "nothing"],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("error: no journal to resume at nothing/journal.jsonl"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("(hint: --resume takes the results folder"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn strict_runs_fail_on_bot_failures_only() {
     let dir = tempfile::tempdir().unwrap();
     let script = |name: &str| repo().join("tests/bots").join(name).display().to_string();
