@@ -116,6 +116,44 @@ pub enum GameResult {
     Loss,
 }
 
+/// The driver's half of the call protocol, checked the same way in every engine: answers
+/// come only after an [`Step::Ask`], exactly one per query. An engine keeps one of these,
+/// returns its asks through [`PendingAsk::ask`] and passes answers through
+/// [`PendingAsk::answer`] before using them.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PendingAsk {
+    /// How many queries the outstanding ask has, if one is outstanding.
+    queries: Option<usize>,
+}
+
+impl PendingAsk {
+    /// Records `queries` as the outstanding ask and returns the step to hand out. Polling
+    /// again before the answers simply replaces it.
+    pub(crate) fn ask(&mut self, queries: Vec<Query>) -> Step {
+        self.queries = Some(queries.len());
+        Step::Ask(queries)
+    }
+
+    /// Checks `answers` against the outstanding ask and clears it.
+    ///
+    /// # Panics
+    ///
+    /// If no ask is outstanding or the counts differ: a bug in the driver, and guessing which
+    /// answer belongs to which query would corrupt the game.
+    pub(crate) fn answer(&mut self, answers: &[Answer]) {
+        let queries = self
+            .queries
+            .take()
+            .expect("handle_answers called without an outstanding Ask");
+        assert_eq!(
+            answers.len(),
+            queries,
+            "an Ask of {queries} queries got {} answers",
+            answers.len()
+        );
+    }
+}
+
 /// A synchronous, in-process harness for engine tests: bots are closures.
 #[cfg(test)]
 pub(crate) mod testing {
@@ -208,5 +246,40 @@ pub(crate) mod testing {
             let len = self.below(max + 1);
             (0..len).map(|_| self.next() as u8).collect()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn query(seat: usize) -> Query {
+        Query {
+            seat,
+            input: Input::Stdin(Vec::new()),
+            phase: Phase::Play,
+        }
+    }
+
+    #[test]
+    fn a_pending_ask_takes_one_answer_per_query_once() {
+        let mut pending = PendingAsk::default();
+        assert_eq!(
+            pending.ask(vec![query(0), query(1)]),
+            Step::Ask(vec![query(0), query(1)])
+        );
+        // Polling again replaces the outstanding ask.
+        pending.ask(vec![query(1)]);
+        pending.answer(&[Answer::NoReply]);
+        let twice = std::panic::catch_unwind(move || pending.answer(&[Answer::NoReply]));
+        assert!(twice.is_err(), "the ask was already answered");
+    }
+
+    #[test]
+    #[should_panic(expected = "an Ask of 2 queries got 3 answers")]
+    fn a_wrong_number_of_answers_is_a_driver_bug() {
+        let mut pending = PendingAsk::default();
+        pending.ask(vec![query(0), query(1)]);
+        pending.answer(&[Answer::NoReply, Answer::NoReply, Answer::NoReply]);
     }
 }

@@ -4,9 +4,7 @@
 //! It ties `protocol.rs` (bytes) to `rules.rs` (state). Like every engine it does no I/O;
 //! the board comes from the seed or from a map the tournament loader has already read.
 
-use std::mem;
-
-use crate::engine::{Answer, Game, Input, Outcome, Phase, Query, SeatOutcome, Step};
+use crate::engine::{Answer, Game, Input, Outcome, PendingAsk, Phase, Query, SeatOutcome, Step};
 
 use super::board::{self, Board};
 use super::options::EggsOptions;
@@ -20,8 +18,8 @@ use super::rules::{Hunt, Move};
 #[derive(Debug, Clone)]
 pub struct Eggs {
     stage: Stage,
-    /// Whether the last [`Step::Ask`] still waits for its answers.
-    asked: bool,
+    /// The last [`Step::Ask`] while it waits for its answers.
+    pending: PendingAsk,
     /// Each seat's memory line, given back on its next turn.
     memories: Vec<String>,
     /// Replies per seat with a present but unusable direction or action.
@@ -65,7 +63,7 @@ impl Eggs {
         let seats = hunt.positions().len();
         Eggs {
             stage: Stage::Play(Box::new(hunt)),
-            asked: false,
+            pending: PendingAsk::default(),
             memories: vec![String::new(); seats],
             invalid: vec![0; seats],
         }
@@ -127,20 +125,14 @@ impl Game for Eggs {
                 phase: Phase::Play,
             })
             .collect();
-        self.asked = true;
-        Step::Ask(queries)
+        self.pending.ask(queries)
     }
 
     /// # Panics
     ///
-    /// If there is no outstanding [`Step::Ask`] or there is not one answer per seat: both
-    /// are bugs in the driver.
+    /// On answers that do not match the outstanding ask ([`PendingAsk::answer`]).
     fn handle_answers(&mut self, answers: Vec<Answer>) {
-        assert!(
-            mem::replace(&mut self.asked, false),
-            "handle_answers called without an outstanding Ask"
-        );
-        assert_eq!(answers.len(), self.memories.len(), "one answer per seat");
+        self.pending.answer(&answers);
         let Stage::Play(hunt) = &mut self.stage else {
             unreachable!("a finished run asks nothing");
         };

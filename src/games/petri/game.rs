@@ -8,7 +8,9 @@
 use std::fmt;
 use std::mem;
 
-use crate::engine::{Answer, Game, GameResult, Input, Outcome, Phase, Query, SeatOutcome, Step};
+use crate::engine::{
+    Answer, Game, GameResult, Input, Outcome, PendingAsk, Phase, Query, SeatOutcome, Step,
+};
 
 use super::options::PetriOptions;
 use super::protocol::{self, Framing};
@@ -24,9 +26,9 @@ use super::rules::{Action, CellId, Dish, Next, Side, Species, SpeciesError};
 pub struct Petri {
     options: PetriOptions,
     stage: Stage,
-    /// Whether the last [`Step::Ask`] still waits for its answers. A second poll before
-    /// they arrive repeats the same requests.
-    asked: bool,
+    /// The last [`Step::Ask`] while it waits for its answers. A second poll before they
+    /// arrive repeats the same requests.
+    pending: PendingAsk,
     /// How each seat is talked to, fixed by its setup reply.
     framing: [Framing; 2],
     /// Replies per seat that were unparseable or illegal and replaced by the fallback.
@@ -97,16 +99,16 @@ impl Petri {
         Petri {
             options: options.clone(),
             stage: Stage::Species,
-            asked: false,
+            pending: PendingAsk::default(),
             framing: [Framing::OneShot; 2],
             invalid: [0; 2],
         }
     }
 
     fn handle_species(&mut self, answers: Vec<Answer>) -> Stage {
-        let answers: [Answer; 2] = answers.try_into().unwrap_or_else(|answers: Vec<_>| {
-            panic!("2 setup answers expected, got {}", answers.len())
-        });
+        let answers: [Answer; 2] = answers
+            .try_into()
+            .expect("two seats asked, checked by PendingAsk");
         let species = answers.map(|answer| read_species(&answer));
         for (side, result) in Side::BOTH.into_iter().zip(&species) {
             match result {
@@ -240,33 +242,26 @@ impl Game for Petri {
             },
             Stage::Finished(outcome) => return Step::Done(outcome.clone()),
         };
-        self.asked = true;
-        Step::Ask(queries)
+        self.pending.ask(queries)
     }
 
     /// # Panics
     ///
-    /// If there is no outstanding [`Step::Ask`] or the number of answers differs from the
-    /// number of requests: both are bugs in the driver, and guessing would corrupt the game.
+    /// On answers that do not match the outstanding ask ([`PendingAsk::answer`]).
     fn handle_answers(&mut self, answers: Vec<Answer>) {
-        assert!(
-            mem::replace(&mut self.asked, false),
-            "handle_answers called without an outstanding Ask"
-        );
+        self.pending.answer(&answers);
         // `Species` is only a placeholder here; every arm below sets the real next stage.
         self.stage = match mem::replace(&mut self.stage, Stage::Species) {
             Stage::Species => self.handle_species(answers),
             Stage::OpenSessions(dish) => {
-                let sessions = self.framing.iter().filter(|&&f| f == Framing::Loop).count();
-                assert_eq!(answers.len(), sessions, "one answer per session start");
                 // The reply line (bots repeat their spec) carries nothing. A session that
                 // failed to start shows as no reply to its first cell request, i.e. a rest.
                 Stage::Play(dish)
             }
             Stage::Play(mut dish) => {
-                let [answer]: [Answer; 1] = answers.try_into().unwrap_or_else(|answers: Vec<_>| {
-                    panic!("1 answer expected, got {}", answers.len())
-                });
+                let [answer]: [Answer; 1] = answers
+                    .try_into()
+                    .expect("one cell asked, checked by PendingAsk");
                 self.handle_action(&mut dish, answer);
                 Stage::Play(dish)
             }
@@ -286,7 +281,7 @@ impl Petri {
         Petri {
             options: PetriOptions::default(),
             stage: Stage::Play(Box::new(dish)),
-            asked: false,
+            pending: PendingAsk::default(),
             framing,
             invalid: [0; 2],
         }

@@ -651,7 +651,7 @@ fn answers_without_a_request_are_a_driver_bug() {
 }
 
 #[test]
-#[should_panic(expected = "2 setup answers expected, got 1")]
+#[should_panic(expected = "an Ask of 2 queries got 1 answers")]
 fn a_missing_answer_is_a_driver_bug() {
     let mut game = Petri::new(&PetriOptions::default());
     game.poll();

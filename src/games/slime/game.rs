@@ -6,9 +6,7 @@
 //! every turn, and no shortcut for eliminated players, whose turns still count towards the
 //! cap. Like every engine it does no I/O; the driver runs the processes.
 
-use std::mem;
-
-use crate::engine::{Answer, Game, Input, Outcome, Phase, Query, SeatOutcome, Step};
+use crate::engine::{Answer, Game, Input, Outcome, PendingAsk, Phase, Query, SeatOutcome, Step};
 
 use super::options::{Parsing, SlimeOptions};
 use super::protocol;
@@ -26,8 +24,8 @@ pub struct Slime {
     board: Board,
     /// Turns taken so far, passes included; seat `turns % 4` moves next.
     turns: u32,
-    /// Whether the last [`Step::Ask`] still waits for its answer.
-    asked: bool,
+    /// The last [`Step::Ask`] while it waits for its answer.
+    pending: PendingAsk,
     /// Replies per seat that were unparseable or illegal, played as a pass.
     invalid: [u32; SEATS],
 }
@@ -51,7 +49,7 @@ impl Slime {
             max_turns: options.max_turns,
             board: Board::new(usize::from(options.size)),
             turns: 0,
-            asked: false,
+            pending: PendingAsk::default(),
             invalid: [0; SEATS],
         }
     }
@@ -110,9 +108,8 @@ impl Game for Slime {
         if let Some(outcome) = self.ending() {
             return Step::Done(outcome);
         }
-        self.asked = true;
         let seat = self.mover();
-        Step::Ask(vec![Query {
+        self.pending.ask(vec![Query {
             seat,
             input: Input::Args(vec![protocol::encode_request(&self.board, seat)]),
             phase: Phase::Play,
@@ -121,16 +118,12 @@ impl Game for Slime {
 
     /// # Panics
     ///
-    /// If there is no outstanding [`Step::Ask`] or not exactly one answer: both are bugs in
-    /// the driver, and guessing would corrupt the game.
+    /// On answers that do not match the outstanding ask ([`PendingAsk::answer`]).
     fn handle_answers(&mut self, answers: Vec<Answer>) {
-        assert!(
-            mem::replace(&mut self.asked, false),
-            "handle_answers called without an outstanding Ask"
-        );
+        self.pending.answer(&answers);
         let [answer]: [Answer; 1] = answers
             .try_into()
-            .unwrap_or_else(|answers: Vec<_>| panic!("1 answer expected, got {}", answers.len()));
+            .expect("one seat asked, checked by PendingAsk");
         self.handle_answer(answer);
     }
 }

@@ -274,7 +274,7 @@ fn a_bot_without_newlines_passes_only_under_strict_parsing() {
 }
 
 #[test]
-#[should_panic(expected = "1 answer expected, got 2")]
+#[should_panic(expected = "an Ask of 1 queries got 2 answers")]
 fn two_answers_to_one_request_are_a_driver_bug() {
     let mut game = Slime::new(&SlimeOptions::default());
     game.poll();
