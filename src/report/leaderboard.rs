@@ -32,6 +32,76 @@ pub struct Leaderboard {
     pub pairwise: Vec<PairRecord>,
 }
 
+/// The standings as a grid of text cells, the common ground of the human-readable
+/// renderers (terminal table, Markdown): which columns a game has and how each figure reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Grid {
+    /// The game's name.
+    pub(crate) game: String,
+    /// How far the tournament is: games played of all, and the seed.
+    pub(crate) played: String,
+    /// Column names.
+    pub(crate) header: Vec<&'static str>,
+    /// One row per bot, best first; the bot's name is column [`Grid::NAME_COLUMN`].
+    pub(crate) rows: Vec<Vec<String>>,
+}
+
+impl Grid {
+    /// The only text column; all others are numbers.
+    pub(crate) const NAME_COLUMN: usize = 1;
+}
+
+impl Leaderboard {
+    /// The standings as a [`Grid`]: head-to-head games show wins, draws and losses and an
+    /// integral score; mean-scored games show the range and three decimals, as the original
+    /// tables did.
+    pub(crate) fn grid(&self) -> Grid {
+        let head_to_head = self.leaderboard.iter().any(|s| s.wins.is_some());
+        let mut header = vec!["rank", "bot", "score"];
+        if head_to_head {
+            header.extend(["wins", "draws", "losses"]);
+        } else {
+            header.extend(["min", "max"]);
+        }
+        header.extend(["games", "timeouts", "crashes", "invalid"]);
+        let rows = self
+            .leaderboard
+            .iter()
+            .map(|s| {
+                let score = if head_to_head {
+                    format!("{:.0}", s.score)
+                } else {
+                    format!("{:.3}", s.score)
+                };
+                let results = [s.wins, s.draws, s.losses].map(|n| n.map(i64::from));
+                [s.rank.to_string(), s.name.clone(), score]
+                    .into_iter()
+                    .chain(
+                        results
+                            .into_iter()
+                            .chain([s.min, s.max])
+                            .flatten()
+                            .map(|n| n.to_string()),
+                    )
+                    .chain(
+                        [u64::from(s.games), s.timeouts, s.crashes, s.invalid_replies]
+                            .map(|n| n.to_string()),
+                    )
+                    .collect()
+            })
+            .collect();
+        Grid {
+            game: self.game.clone(),
+            played: format!(
+                "{} of {} games played, seed {}",
+                self.games_played, self.total_games, self.seed
+            ),
+            header,
+            rows,
+        }
+    }
+}
+
 /// One bot's line on the leaderboard.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Standing {

@@ -3,55 +3,26 @@
 
 use std::fmt::Write;
 
-use super::leaderboard::Leaderboard;
+use super::leaderboard::{Grid, Leaderboard};
 
-/// Renders `board` as a Markdown heading line and table.
+/// Renders `board` as a Markdown line (the title in bold) and table.
 pub fn render_markdown(board: &Leaderboard) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "**{}**: {} of {} games played, seed {}\n",
-        board.game, board.games_played, board.total_games, board.seed
-    );
-    let head_to_head = board.leaderboard.iter().any(|s| s.wins.is_some());
-    let (middle, align) = if head_to_head {
-        ("wins | draws | losses", "---:|---:|---:")
-    } else {
-        ("min | max", "---:|---:")
-    };
-    let _ = writeln!(
-        out,
-        "| rank | bot | score | {middle} | games | timeouts | crashes | invalid |"
-    );
-    let _ = writeln!(out, "|---:|---|---:|{align}|---:|---:|---:|---:|");
-    for s in &board.leaderboard {
-        let middle: Vec<String> = if head_to_head {
-            [s.wins, s.draws, s.losses]
-                .iter()
-                .map(|n| n.unwrap_or(0).to_string())
-                .collect()
-        } else {
-            [s.min, s.max]
-                .iter()
-                .map(|n| n.map(|n| n.to_string()).unwrap_or_default())
-                .collect()
-        };
-        let name = s.name.replace('|', "\\|");
-        let score = if head_to_head {
-            format!("{}", s.score)
-        } else {
-            format!("{:.3}", s.score)
-        };
-        let _ = writeln!(
-            out,
-            "| {} | {name} | {score} | {} | {} | {} | {} | {} |",
-            s.rank,
-            middle.join(" | "),
-            s.games,
-            s.timeouts,
-            s.crashes,
-            s.invalid_replies
-        );
+    let grid = board.grid();
+    let mut out = format!("**{}**: {}\n\n", grid.game, grid.played);
+    let _ = writeln!(out, "| {} |", grid.header.join(" | "));
+    let align: Vec<&str> = (0..grid.header.len())
+        .map(|c| {
+            if c == Grid::NAME_COLUMN {
+                "---"
+            } else {
+                "---:"
+            }
+        })
+        .collect();
+    let _ = writeln!(out, "|{}|", align.join("|"));
+    for row in &grid.rows {
+        let cells: Vec<String> = row.iter().map(|cell| cell.replace('|', "\\|")).collect();
+        let _ = writeln!(out, "| {} |", cells.join(" | "));
     }
     out
 }

@@ -2,51 +2,14 @@
 
 use std::fmt::Write;
 
-use super::leaderboard::Leaderboard;
+use super::leaderboard::{Grid, Leaderboard};
 
 /// Renders `board` for a terminal.
 pub fn render_table(board: &Leaderboard) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{}: {} of {} games played, seed {}\n",
-        board.game, board.games_played, board.total_games, board.seed
-    );
-    let head_to_head = board.leaderboard.iter().any(|s| s.wins.is_some());
-    let mut header = vec!["rank", "bot", "score"];
-    if head_to_head {
-        header.extend(["wins", "draws", "losses"]);
-    } else {
-        header.extend(["min", "max"]);
-    }
-    header.extend(["games", "timeouts", "crashes", "invalid"]);
-    let rows: Vec<Vec<String>> = board
-        .leaderboard
-        .iter()
-        .map(|s| {
-            let optional = [s.wins, s.draws, s.losses].map(|n| n.map(i64::from));
-            [
-                s.rank.to_string(),
-                s.name.clone(),
-                format_score(s.score, head_to_head),
-            ]
-            .into_iter()
-            .chain(
-                optional
-                    .into_iter()
-                    .chain([s.min, s.max])
-                    .flatten()
-                    .map(|n| n.to_string()),
-            )
-            .chain(
-                [u64::from(s.games), s.timeouts, s.crashes, s.invalid_replies]
-                    .map(|n| n.to_string()),
-            )
-            .collect()
-        })
-        .collect();
-    let header: Vec<String> = header.into_iter().map(String::from).collect();
-    write_aligned(&mut out, &header, &rows, &[1]);
+    let grid = board.grid();
+    let mut out = format!("{}: {}\n\n", grid.game, grid.played);
+    let header: Vec<String> = grid.header.iter().map(|h| h.to_string()).collect();
+    write_aligned(&mut out, &header, &grid.rows, &[Grid::NAME_COLUMN]);
     if !board.pairwise.is_empty() {
         let names: Vec<&str> = board.leaderboard.iter().map(|s| s.name.as_str()).collect();
         let _ = writeln!(
@@ -79,14 +42,6 @@ pub fn render_table(board: &Leaderboard) -> String {
 
 /// Win totals print as integers; mean scores always with three decimals, as the original
 /// Slime table printed `47.000`.
-fn format_score(score: f64, head_to_head: bool) -> String {
-    if head_to_head {
-        format!("{score:.0}")
-    } else {
-        format!("{score:.3}")
-    }
-}
-
 /// Writes `header` and `rows` in columns two spaces apart; columns listed in `left` are
 /// left-aligned, the others right-aligned.
 fn write_aligned(out: &mut String, header: &[String], rows: &[Vec<String>], left: &[usize]) {
