@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::games::Scoring;
 use crate::journal::GameRecord;
+use crate::report::{Standing, Tally};
 
 /// How far a run is.
 #[derive(Debug)]
@@ -17,11 +18,8 @@ pub struct Progress {
     earlier: u64,
     /// Games finished by this run.
     done: u64,
-    /// Per bot: the sum of its per-game scores and its games.
-    scores: BTreeMap<String, (i64, u32)>,
-    timeouts: u64,
-    crashes: u64,
-    invalid: u64,
+    /// Per bot, the same tally the leaderboard keeps.
+    tallies: BTreeMap<String, Tally>,
 }
 
 impl Progress {
@@ -32,10 +30,7 @@ impl Progress {
             total,
             earlier,
             done: 0,
-            scores: BTreeMap::new(),
-            timeouts: 0,
-            crashes: 0,
-            invalid: 0,
+            tallies: BTreeMap::new(),
         }
     }
 
@@ -43,12 +38,7 @@ impl Progress {
     pub fn record(&mut self, game: &GameRecord) {
         self.done += 1;
         for seat in &game.seats {
-            let (total, games) = self.scores.entry(seat.bot.clone()).or_default();
-            *total += seat.score;
-            *games += 1;
-            self.timeouts += u64::from(seat.timeouts);
-            self.crashes += u64::from(seat.crashes);
-            self.invalid += u64::from(seat.invalid_replies);
+            self.tallies.entry(seat.bot.clone()).or_default().add(seat);
         }
     }
 
@@ -59,29 +49,37 @@ impl Progress {
         let finished = self.earlier + self.done;
         let rate = self.done as f64 / elapsed.as_secs_f64().max(1e-9);
         let left = (self.total - finished.min(self.total)) as f64 / rate.max(1e-9);
-        let mut leaders: Vec<(f64, &str)> = self
-            .scores
+        let mut standings: Vec<Standing> = self
+            .tallies
             .iter()
-            .map(|(name, &(total, games))| {
-                (self.scoring.ranking_score(total, games), name.as_str())
-            })
+            .map(|(name, tally)| tally.standing(name, self.scoring))
             .collect();
-        leaders.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
-        let leading: Vec<String> = leaders
+        let failures = |count: fn(&Standing) -> u64| standings.iter().map(count).sum::<u64>();
+        let (timeouts, crashes, invalid) = (
+            failures(|s| s.timeouts),
+            failures(|s| s.crashes),
+            failures(|s| s.invalid_replies),
+        );
+        standings.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| a.name.cmp(&b.name))
+        });
+        let leading: Vec<String> = standings
             .iter()
             .take(3)
-            .map(|(score, name)| match self.scoring {
-                Scoring::Wins => format!("{name} {score:.0}"),
-                Scoring::Mean => format!("{name} {score:.3}"),
+            .map(|s| match self.scoring {
+                Scoring::Wins => format!("{} {:.0}", s.name, s.score),
+                Scoring::Mean => format!("{} {:.3}", s.name, s.score),
             })
             .collect();
         format!(
             "{finished}/{} games, {rate:.1} per second, about {left:.0} s left; failures: {} \
              timeouts, {} crashes, {} invalid replies; leading: {}",
             self.total,
-            self.timeouts,
-            self.crashes,
-            self.invalid,
+            timeouts,
+            crashes,
+            invalid,
             leading.join(", ")
         )
     }

@@ -213,9 +213,10 @@ impl Leaderboard {
     }
 }
 
-/// One bot's figures summed over its games.
-#[derive(Debug, Default)]
-struct Tally {
+/// One bot's figures summed over its games: the leaderboard's, and the running progress
+/// lines' (see `crate::progress`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Tally {
     games: u32,
     total: i64,
     min: Option<i64>,
@@ -229,7 +230,8 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, seat: &SeatRecord) {
+    /// Adds one game's seat.
+    pub(crate) fn add(&mut self, seat: &SeatRecord) {
         self.games += 1;
         self.total += seat.score;
         self.min = Some(self.min.map_or(seat.score, |m| m.min(seat.score)));
@@ -241,7 +243,8 @@ impl Tally {
         self.invalid_replies += u64::from(seat.invalid_replies);
     }
 
-    fn standing(self, name: &str, scoring: Scoring) -> Standing {
+    /// The bot's line on the leaderboard (rank still 0).
+    pub(crate) fn standing(&self, name: &str, scoring: Scoring) -> Standing {
         let head_to_head = scoring == Scoring::Wins;
         let [wins, draws, losses] = self.results.map(|n| head_to_head.then_some(n));
         Standing {
