@@ -60,11 +60,7 @@ impl Progress {
             failures(|s| s.crashes),
             failures(|s| s.invalid_replies),
         );
-        standings.sort_by(|a, b| {
-            b.score
-                .total_cmp(&a.score)
-                .then_with(|| a.name.cmp(&b.name))
-        });
+        standings.sort_by(Standing::by_rank);
         let leading: Vec<String> = standings
             .iter()
             .take(3)

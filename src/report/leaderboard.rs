@@ -179,11 +179,7 @@ impl Leaderboard {
             .into_iter()
             .map(|(name, tally)| tally.standing(name, scoring))
             .collect();
-        leaderboard.sort_by(|a, b| {
-            b.score
-                .total_cmp(&a.score)
-                .then_with(|| a.name.cmp(&b.name))
-        });
+        leaderboard.sort_by(Standing::by_rank);
         let scores: Vec<f64> = leaderboard.iter().map(|s| s.score).collect();
         for standing in &mut leaderboard {
             standing.rank = 1 + scores.iter().filter(|&&s| s > standing.score).count();
@@ -227,6 +223,16 @@ pub(crate) struct Tally {
     timeouts: u64,
     crashes: u64,
     invalid_replies: u64,
+}
+
+impl Standing {
+    /// Leaderboard order: higher score first, then by name (spec A10 for Petri; the same
+    /// explicit tie-break everywhere so output never depends on map order).
+    pub(crate) fn by_rank(a: &Standing, b: &Standing) -> std::cmp::Ordering {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| a.name.cmp(&b.name))
+    }
 }
 
 impl Tally {
