@@ -7,19 +7,25 @@ use std::time::SystemTime;
 
 use anyhow::Context;
 
-use crate::cli::{Cli, Command, Format, RunArgs, StandingsArgs};
+use crate::cli::{Cli, Command, Format, MergeArgs, ReplayArgs, RunArgs, StandingsArgs};
 use crate::config::Tournament;
 use crate::errors::{EXIT_INTERRUPTED, EXIT_OK, EXIT_STRICT, Error};
 use crate::games::GameKind;
-use crate::journal::Journal;
+use crate::journal::{Journal, JournalWriter, Record};
+use crate::merge::merge_paths;
+use crate::replay::Replay;
+use crate::replay::html::render_html;
+use crate::replay::text::{TextOptions, render_text};
 use crate::report::{Leaderboard, render_csv, render_json, render_markdown, render_table};
-use crate::run::{Start, run_tournament};
+use crate::run::{JOURNAL_FILE, RunOptions, Start, run_tournament};
 
 /// Runs the command line's subcommand and returns the process exit status.
 pub fn run(cli: Cli) -> Result<u8, Error> {
     match cli.command {
         Command::Run(args) => run_command(args),
         Command::Standings(args) => standings_command(&args),
+        Command::Replay(args) => replay_command(&args),
+        Command::Merge(args) => merge_command(&args),
     }
 }
 
@@ -38,7 +44,11 @@ fn run_command(args: RunArgs) -> Result<u8, Error> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    let report = runtime.block_on(run_tournament(Arc::new(tournament), &out, start))?;
+    let options = RunOptions {
+        shard: args.shard,
+        replays: args.replays,
+    };
+    let report = runtime.block_on(run_tournament(Arc::new(tournament), &out, start, options))?;
     let board = standings(&report.journal)?;
     print(&board, args.format)?;
     if report.interrupted {
@@ -89,6 +99,12 @@ fn resume_command(args: &RunArgs, out: &Path) -> String {
     if let Some(seed) = args.seed {
         words.push(format!("--seed {seed}"));
     }
+    if let Some(shard) = args.shard {
+        words.push(format!("--shard {shard}"));
+    }
+    if args.replays {
+        words.push("--replays".to_owned());
+    }
     words.join(" ")
 }
 
@@ -115,16 +131,60 @@ fn standings_command(args: &StandingsArgs) -> Result<u8, Error> {
     Ok(EXIT_OK)
 }
 
+fn replay_command(args: &ReplayArgs) -> Result<u8, Error> {
+    let replay = Replay::read(&args.file)?;
+    match &args.html {
+        Some(path) => {
+            std::fs::write(path, render_html(&replay))
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            tracing::info!("wrote {}", path.display());
+        }
+        None => {
+            let options = TextOptions {
+                turn: args.turn,
+                every: args.every,
+                messages: args.messages,
+            };
+            write_stdout(&render_text(&replay, options))?;
+        }
+    }
+    Ok(EXIT_OK)
+}
+
+/// Merges the shards' journals, writes the merged journal and leaderboard to `--out`, and
+/// prints the leaderboard.
+fn merge_command(args: &MergeArgs) -> Result<u8, Error> {
+    let journal = merge_paths(&args.dirs)?;
+    let board = leaderboard(&journal)?;
+    if let Some(out) = &args.out {
+        std::fs::create_dir_all(out)
+            .with_context(|| format!("cannot create the results folder {}", out.display()))?;
+        let mut writer = JournalWriter::create(&out.join(JOURNAL_FILE), journal.header.clone())?;
+        for game in &journal.games {
+            writer.append(&Record::Game(game.clone()))?;
+        }
+        let path = out.join("leaderboard.json");
+        std::fs::write(&path, render_json(&board))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    print(&board, args.format)?;
+    Ok(EXIT_OK)
+}
+
 /// Reads a journal and computes its leaderboard.
 fn standings(journal: &Path) -> Result<Leaderboard, Error> {
-    let journal = Journal::read(journal)?;
+    leaderboard(&Journal::read(journal)?)
+}
+
+/// The leaderboard of a journal read or merged.
+fn leaderboard(journal: &Journal) -> Result<Leaderboard, Error> {
     let kind = GameKind::from_name(&journal.header.game).with_context(|| {
         format!(
             "the journal is for an unknown game `{}`",
             journal.header.game
         )
     })?;
-    Ok(Leaderboard::compute(kind.scoring(), &journal))
+    Ok(Leaderboard::compute(kind.scoring(), journal))
 }
 
 fn print(board: &Leaderboard, format: Format) -> Result<(), Error> {
@@ -134,6 +194,10 @@ fn print(board: &Leaderboard, format: Format) -> Result<(), Error> {
         Format::Csv => render_csv(board),
         Format::Markdown => render_markdown(board),
     };
+    write_stdout(&text)
+}
+
+fn write_stdout(text: &str) -> Result<(), Error> {
     let mut stdout = std::io::stdout().lock();
     match stdout
         .write_all(text.as_bytes())

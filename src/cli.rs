@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::shard::Shard;
+
 /// Runs King-of-the-Hill bot tournaments: starts every bot as a subprocess speaking its
 /// game's exact protocol, plays the games in parallel, journals every result and prints the
 /// leaderboard computed like the original challenge.
@@ -11,7 +13,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[command(
     name = "arena",
     version,
-    after_help = "Games: eggs, petri, slime (rules and protocols in games/<game>.md).\n\nExamples:\n  arena run tournaments/petri.toml\n  arena run tournaments/petri.toml --games 10 --jobs 2 --format json\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl\n\nExit status: 0 success, 1 run failed (I/O, journal), 2 bad command line, tournament file or\njournal to resume, 3 bot failures under --strict, 130 interrupted."
+    after_help = "Games: eggs, petri, slime (rules and protocols in games/<game>.md).\n\nExamples:\n  arena run tournaments/petri.toml\n  arena run tournaments/petri.toml --games 10 --jobs 2 --format json\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl\n  arena run tournaments/slime.toml --replays --out results && arena replay results/replays/game-0.jsonl --html game-0.html\n  arena run tournaments/petri.toml --shard 1/4 --out shard-1   (one per machine), then\n  arena merge shard-1 shard-2 shard-3 shard-4 --out merged\n\nExit status: 0 success, 1 run failed (I/O, journal), 2 bad command line, tournament file,\njournal to resume, replay file or shards to merge, 3 bot failures under --strict, 130\ninterrupted."
 )]
 pub struct Cli {
     /// What to do.
@@ -38,6 +40,20 @@ pub enum Command {
         after_help = "Example:\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl --format json"
     )]
     Standings(StandingsArgs),
+    /// Show a recorded game (from `arena run --replays`) turn by turn, or write it as one
+    /// self-contained HTML page with the board, play/pause, step, a turn slider and the
+    /// scores over time.
+    #[command(
+        after_help = "Examples:\n  arena replay results/replays/game-0.jsonl --every 10\n  arena replay results/replays/game-0.jsonl --turn 42 --messages\n  arena replay results/replays/game-0.jsonl --html game-0.html"
+    )]
+    Replay(ReplayArgs),
+    /// Join the journals of a sharded run (`arena run --shard I/N`) and print the
+    /// leaderboard of the whole tournament. Every shard must be there exactly once and
+    /// finished; anything else is an error.
+    #[command(
+        after_help = "Example:\n  arena merge shards/1 shards/2 shards/3 --out merged --format json"
+    )]
+    Merge(MergeArgs),
 }
 
 /// `arena run`.
@@ -65,6 +81,47 @@ pub struct RunArgs {
     /// Exit with status 3 if any bot timed out, crashed or sent an invalid reply (for CI).
     #[arg(long)]
     pub strict: bool,
+    /// How to print the leaderboard on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Play only shard I of N: the games whose index g has g % N = I - 1, with the seeds of
+    /// the whole run. Join the shards' results with `arena merge`.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
+    /// Record every game turn by turn in DIR/replays/game-<index>.jsonl, for `arena replay`.
+    #[arg(long)]
+    pub replays: bool,
+}
+
+/// `arena replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// A replay file, `replays/game-<index>.jsonl` in a results folder.
+    pub file: PathBuf,
+    /// Write the HTML viewer to this file instead of printing.
+    #[arg(long, value_name = "OUT.html")]
+    pub html: Option<PathBuf>,
+    /// Print only this turn.
+    #[arg(long, value_name = "N", conflicts_with = "html")]
+    pub turn: Option<u32>,
+    /// Print every K-th turn (and the last).
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "html")]
+    pub every: u32,
+    /// Also print each turn's requests and replies.
+    #[arg(long, conflicts_with = "html")]
+    pub messages: bool,
+}
+
+/// `arena merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shards' results folders (or their `journal.jsonl` files).
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Write the merged journal and leaderboard here (a new folder, or one without a
+    /// journal).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
     /// How to print the leaderboard on stdout.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
@@ -130,6 +187,10 @@ mod tests {
             &["arena", "run", "t.toml", "--resume", "results", "--strict"],
             &["arena", "standings", "j.jsonl", "--format", "csv"],
             &["arena", "standings", "j.jsonl", "--format", "markdown"],
+            &["arena", "run", "t.toml", "--shard", "2/3", "--replays"],
+            &["arena", "replay", "g.jsonl", "--turn", "3", "--messages"],
+            &["arena", "replay", "g.jsonl", "--html", "g.html"],
+            &["arena", "merge", "a", "b", "--out", "m", "--format", "json"],
         ];
         for line in ok {
             assert!(Cli::try_parse_from(*line).is_ok(), "{line:?} should parse");
@@ -153,6 +214,15 @@ mod tests {
                 ErrorKind::UnknownArgument,
             ),
             (&["arena", "play", "t.toml"], ErrorKind::InvalidSubcommand),
+            (
+                &["arena", "run", "t.toml", "--shard", "4/3"],
+                ErrorKind::ValueValidation,
+            ),
+            (&["arena", "merge"], ErrorKind::MissingRequiredArgument),
+            (
+                &["arena", "replay", "g.jsonl", "--html", "x", "--every", "2"],
+                ErrorKind::ArgumentConflict,
+            ),
             (
                 &["arena", "-q", "-v", "run", "t.toml"],
                 ErrorKind::ArgumentConflict,

@@ -5,6 +5,8 @@ use thiserror::Error;
 
 use crate::config::ConfigError;
 use crate::journal::JournalError;
+use crate::merge::MergeError;
+use crate::replay::ReplayError;
 
 /// Exit status of a successful run.
 pub const EXIT_OK: u8 = 0;
@@ -26,6 +28,12 @@ pub enum Error {
     /// The journal cannot be written or read.
     #[error(transparent)]
     Journal(#[from] JournalError),
+    /// Journals that are not the complete shards of one tournament.
+    #[error(transparent)]
+    Merge(#[from] MergeError),
+    /// A replay file that cannot be read.
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
     /// Anything else that stops the run (creating the results folder, writing output).
     #[error("{0:#}")]
     Other(#[from] anyhow::Error),
@@ -40,8 +48,10 @@ impl Error {
                 JournalError::Mismatch { .. }
                 | JournalError::NoHeader { .. }
                 | JournalError::Missing { .. },
-            ) => EXIT_USAGE,
-            Error::Journal(_) | Error::Other(_) => EXIT_FAILURE,
+            )
+            | Error::Merge(MergeError::Shards { .. })
+            | Error::Replay(_) => EXIT_USAGE,
+            Error::Journal(_) | Error::Merge(_) | Error::Other(_) => EXIT_FAILURE,
         }
     }
 }

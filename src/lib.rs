@@ -3,6 +3,8 @@
 //! Games are pure state machines ([`engine::Game`]); the [`driver`] connects one game to bot
 //! processes ([`bots`]); [`run`] plays a whole tournament in parallel and journals every
 //! result ([`journal`]); [`report`] computes and renders the leaderboard from the journal.
+//! [`replay`] records and draws games turn by turn; [`shard`] and [`merge`] split a
+//! tournament over machines and join the results.
 #![warn(missing_docs)]
 
 pub mod app;
@@ -14,7 +16,10 @@ pub mod engine;
 pub mod errors;
 pub mod games;
 pub mod journal;
+pub mod merge;
 pub mod progress;
+pub mod replay;
 pub mod report;
 pub mod run;
 pub mod schedule;
+pub mod shard;

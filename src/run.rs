@@ -19,10 +19,20 @@ use crate::driver::play_game;
 use crate::errors::Error;
 use crate::journal::{FORMAT_VERSION, Header, JournalWriter, Record};
 use crate::progress::Progress;
+use crate::replay::Replay;
 use crate::schedule::{fixture_count, fixtures};
+use crate::shard::Shard;
 
 /// The journal's file name inside a results folder.
 pub const JOURNAL_FILE: &str = "journal.jsonl";
+
+/// The folder of the replay files inside a results folder.
+pub const REPLAYS_DIR: &str = "replays";
+
+/// The replay file of game `index` inside a results folder.
+pub fn replay_path(out: &Path, index: u64) -> PathBuf {
+    out.join(REPLAYS_DIR).join(format!("game-{index}.jsonl"))
+}
 
 /// How often a progress line is logged.
 const PROGRESS_EVERY: Duration = Duration::from_secs(5);
@@ -53,21 +63,39 @@ pub enum Start {
     Resume,
 }
 
-/// Plays every game of `tournament` (for [`Start::Resume`], every game not yet in the
-/// journal), writing the journal into `out`.
+/// What a run plays and keeps besides the journal.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Play only this shard's games.
+    pub shard: Option<Shard>,
+    /// Write each game's replay to [`replay_path`].
+    pub replays: bool,
+}
+
+/// Plays every game of `tournament` (of its shard, if `options` name one; for
+/// [`Start::Resume`], every such game not yet in the journal), writing the journal into
+/// `out`.
 pub async fn run_tournament(
     tournament: Arc<Tournament>,
     out: &Path,
     start: Start,
+    options: RunOptions,
 ) -> Result<RunReport, Error> {
     if start == Start::Fresh {
         std::fs::create_dir_all(out)
             .with_context(|| format!("cannot create the results folder {}", out.display()))?;
     }
+    if options.replays {
+        let dir = out.join(REPLAYS_DIR);
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create the replays folder {}", dir.display()))?;
+    }
     let journal_path = out.join(JOURNAL_FILE);
     let kind = tournament.kind();
     let format = tournament.options.format();
-    let total = fixture_count(format, tournament.bots.len(), tournament.games);
+    let all_games = fixture_count(format, tournament.bots.len(), tournament.games);
+    let shard = options.shard;
+    let total = shard.map_or(all_games, |shard| shard.games(all_games));
     let header = Header {
         format_version: FORMAT_VERSION,
         arena_version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -75,8 +103,9 @@ pub async fn run_tournament(
         seed: tournament.seed,
         games: tournament.games,
         bots: tournament.bots.iter().map(|bot| bot.name.clone()).collect(),
-        total_games: total,
+        total_games: all_games,
         config_digest: tournament.digest(),
+        shard,
     };
     let (mut journal, finished) = match start {
         Start::Fresh => (
@@ -92,8 +121,9 @@ pub async fn run_tournament(
         );
     }
     let jobs = effective_jobs(tournament.jobs);
+    let part = shard.map_or_else(String::new, |shard| format!(" (shard {shard})"));
     tracing::info!(
-        "{kind}: {total} games, {jobs} at a time; results in {}",
+        "{kind}: {total} games{part}, {jobs} at a time; results in {}",
         out.display()
     );
     let permits = Arc::new(Semaphore::new(jobs));
@@ -103,6 +133,7 @@ pub async fn run_tournament(
         tournament.games,
         tournament.seed,
     )
+    .filter(|fixture| shard.is_none_or(|shard| shard.contains(fixture.index)))
     .filter(|fixture| !finished.contains(&fixture.index));
     let mut running = JoinSet::new();
     let mut done = finished.len() as u64;
@@ -116,7 +147,8 @@ pub async fn run_tournament(
             let Some(fixture) = pending.next() else { break };
             let tournament = Arc::clone(&tournament);
             let permits = Arc::clone(&permits);
-            running.spawn(async move { play_game(&tournament, &fixture, &permits).await });
+            let replays = options.replays;
+            running.spawn(async move { play_game(&tournament, &fixture, &permits, replays).await });
         }
         let finished = tokio::select! {
             finished = running.join_next() => finished,
@@ -127,7 +159,11 @@ pub async fn run_tournament(
             }
         };
         let Some(finished) = finished else { break };
-        let record = finished.context("a game task failed")?;
+        let (record, replay) = finished.context("a game task failed")?;
+        // Before the journal line, so a journaled game always has its replay.
+        if let Some(replay) = replay {
+            write_replay(&replay_path(out, record.index), &replay)?;
+        }
         tracing::debug!(game = record.index, "{}", record.summary);
         progress.record(&record);
         journal.append(&Record::Game(record))?;
@@ -151,6 +187,16 @@ pub async fn run_tournament(
         journal: journal_path,
         interrupted: false,
     })
+}
+
+/// Writes a replay file whole (through a temporary file and a rename, so a crash never
+/// leaves half a replay under the final name).
+fn write_replay(path: &Path, replay: &Replay) -> Result<(), Error> {
+    let partial = path.with_extension("jsonl.partial");
+    std::fs::write(&partial, replay.to_jsonl())
+        .and_then(|()| std::fs::rename(&partial, path))
+        .with_context(|| format!("cannot write the replay {}", path.display()))?;
+    Ok(())
 }
 
 /// The runner's peak resident memory in KiB.

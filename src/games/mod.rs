@@ -12,6 +12,7 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 
 use crate::engine::{Answer, Game, Step};
+use crate::replay::Snapshot;
 
 /// A game's name, as written in a tournament file (`game = "petri"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -254,6 +255,14 @@ impl Game for AnyGame {
             AnyGame::Eggs(game) => game.session_farewell(),
             AnyGame::Petri(game) => game.session_farewell(),
             AnyGame::Slime(game) => game.session_farewell(),
+        }
+    }
+
+    fn snapshot(&self) -> Option<Snapshot> {
+        match self {
+            AnyGame::Eggs(game) => game.snapshot(),
+            AnyGame::Petri(game) => game.snapshot(),
+            AnyGame::Slime(game) => game.snapshot(),
         }
     }
 }

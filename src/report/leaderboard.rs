@@ -309,6 +309,7 @@ mod tests {
                 bots: bots.iter().map(|b| b.to_string()).collect(),
                 total_games: 4,
                 config_digest: String::new(),
+                shard: None,
             },
             games: games
                 .into_iter()

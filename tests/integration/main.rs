@@ -4,5 +4,7 @@
 mod cli;
 mod config;
 mod process;
+mod replay;
 mod resume;
+mod shard;
 mod support;

@@ -5,8 +5,9 @@
 //! the board comes from the seed or from a map the tournament loader has already read.
 
 use crate::engine::{Answer, Game, Input, Outcome, PendingAsk, Phase, Query, SeatOutcome, Step};
+use crate::replay::{Glyph, Snapshot, seat_code};
 
-use super::board::{self, Board};
+use super::board::{self, Board, Cell};
 use super::options::EggsOptions;
 use super::protocol;
 use super::rules::{Hunt, Move};
@@ -154,5 +155,45 @@ impl Game for Eggs {
             })
             .collect();
         hunt.play(&moves);
+    }
+
+    /// The board with each player on its square; scores are eggs collected.
+    fn snapshot(&self) -> Option<Snapshot> {
+        let Stage::Play(hunt) = &self.stage else {
+            return None;
+        };
+        let board = hunt.board();
+        let mut cells: Vec<char> = (0..board.rows())
+            .flat_map(|row| (0..board.cols()).map(move |col| board::Pos::new(row, col)))
+            .map(|pos| match board.get(pos) {
+                Some(Cell::Wall) => '#',
+                Some(Cell::Egg) => 'o',
+                Some(Cell::Floor) | None => '_',
+            })
+            .collect();
+        for (seat, pos) in hunt.positions().iter().enumerate() {
+            cells[pos.row * board.cols() + pos.col] = seat_code(seat);
+        }
+        let seats = hunt.positions().len();
+        Some(Snapshot {
+            turn: hunt.turn() as u32,
+            width: board.cols(),
+            height: board.rows(),
+            cells: cells.into_iter().collect(),
+            legend: [
+                Glyph::thing('_', ' ', "floor", "#2a2f3a"),
+                Glyph::thing('#', '#', "wall", "#8a8f98"),
+                Glyph::thing('o', 'o', "egg", "#f4e4b0"),
+            ]
+            .into_iter()
+            .chain(Glyph::seats(seats, "player"))
+            .collect(),
+            scores: hunt
+                .scores()
+                .iter()
+                .map(|&score| i64::from(score))
+                .collect(),
+            events: Vec::new(),
+        })
     }
 }

@@ -269,6 +269,13 @@ fn garbage_replies_never_panic_and_eggs_never_come_back() {
                     let now = hunt.board().eggs();
                     assert!(now <= eggs, "egg count never increases");
                     eggs = now;
+                    let snapshot = game.snapshot().expect("a run in play has a board");
+                    assert_eq!(snapshot.problems(), Vec::<String>::new());
+                    assert_eq!(snapshot.turn, turns);
+                    let scores: Vec<i64> = hunt.scores().iter().map(|&s| i64::from(s)).collect();
+                    assert_eq!(snapshot.scores, scores);
+                    let players = snapshot.cells.chars().filter(char::is_ascii_uppercase);
+                    assert_eq!(players.count(), 7, "every player drawn");
                     let squares: BTreeSet<_> = hunt.positions().iter().collect();
                     assert_eq!(squares.len(), 7, "nobody shares a square after a turn");
                     assert!(

@@ -443,6 +443,27 @@ impl Dish {
         self.turn.side
     }
 
+    /// Living cells per side.
+    pub(crate) fn living(&self) -> [usize; 2] {
+        self.living
+    }
+
+    /// Player turns completed, both sides counted: the current turn counts once none of its
+    /// cells is left to act (those not reached yet but dead are skipped, spec A9).
+    pub(crate) fn turns_done(&self) -> u32 {
+        let Turn {
+            side,
+            number,
+            len,
+            next,
+        } = self.turn;
+        let order = &self.order[side.index()];
+        let finished = order[next.min(len)..len]
+            .iter()
+            .all(|id| !self.cells[id.0].alive());
+        (number - 1) * 2 + side.index() as u32 + u32::from(finished)
+    }
+
     /// Checks `raw` for the cell [`Dish::next`] named.
     pub(crate) fn validate(&self, raw: RawAction) -> Result<Action, Illegal> {
         self.check(self.actor(), raw)
@@ -773,11 +794,6 @@ impl Dish {
         let cell = &mut self.cells[id.0];
         cell.hp = hp;
         cell.energy = energy;
-    }
-
-    /// Living cells per side.
-    pub(crate) fn living(&self) -> [usize; 2] {
-        self.living
     }
 
     /// Every invariant the rules promise, as a description of the first one broken.

@@ -119,6 +119,11 @@ impl Board {
         }
     }
 
+    /// Rows and columns.
+    pub(crate) fn size(&self) -> (usize, usize) {
+        (self.rows, self.cols)
+    }
+
     /// The rows, top first, each as its bytes.
     pub(crate) fn rows(&self) -> impl Iterator<Item = &[u8]> {
         self.cells.chunks(self.cols)
