@@ -206,7 +206,8 @@ fn every_game_gets_a_replay_that_prints_turn_by_turn() {
     assert!(text.contains("\nturn 2  scores "), "{text}");
     assert!(!text.contains("\nturn 1  "), "only turn 2: {text}");
     assert!(
-        text.contains("  > 1: ") && text.contains("  < 2: "),
+        // Turn 2 is the second seat's first player turn.
+        text.contains("  > 2: ") && text.contains("  < 2: ") && !text.contains("  > 1: "),
         "{text}"
     );
     assert!(

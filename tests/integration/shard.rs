@@ -76,7 +76,7 @@ fn merged_shards_give_the_single_machine_leaderboard_and_bad_sets_are_refused() 
     );
     refused(
         &["shard-1", "shard-2", "shard-3", "whole"],
-        "whole is a whole run, not a shard",
+        "whole/journal.jsonl is a whole run, not a shard",
     );
     run(
         dir,
