@@ -53,6 +53,12 @@ pub fn render_text(replay: &Replay, options: TextOptions) -> String {
             render_frame(&mut out, frame, header.width, &glyphs, options.messages);
         }
     }
+    if let Some(turn) = options.turn {
+        if !replay.frames.iter().any(|frame| frame.turn == turn) {
+            let last = replay.frames.last().map_or(0, |frame| frame.turn);
+            let _ = writeln!(out, "\nno turn {turn}: the replay has turns 0 to {last}");
+        }
+    }
     if let Some(end) = &replay.end {
         let _ = writeln!(out, "\nend: {}", end.summary);
     }
@@ -97,5 +103,74 @@ fn render_frame(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::replay::{Frame, Glyph, ReplayEnd, ReplayHeader};
+
+    fn replay() -> Replay {
+        let frame = |turn, cells: &str| Frame {
+            turn,
+            cells: Some(cells.into()),
+            scores: vec![i64::from(turn)],
+            events: vec![format!("event {turn}")],
+            messages: Vec::new(),
+        };
+        Replay {
+            header: ReplayHeader {
+                format_version: 1,
+                game: "test".into(),
+                index: 2,
+                seed: 3,
+                bots: vec!["bot".into()],
+                width: 2,
+                height: 2,
+                legend: vec![
+                    Glyph::thing('_', ' ', "floor", "#000"),
+                    Glyph::seat(0, "player"),
+                ],
+                message_cap: 512,
+            },
+            frames: (0..5).map(|turn| frame(turn, "A3_")).collect(),
+            end: Some(ReplayEnd {
+                summary: "over".into(),
+                scores: vec![4],
+            }),
+        }
+    }
+
+    #[test]
+    fn every_k_turns_with_the_last_and_the_grid_in_glyphs() {
+        let options = TextOptions {
+            turn: None,
+            every: 3,
+            messages: false,
+        };
+        let text = render_text(&replay(), options);
+        assert_eq!(
+            text,
+            "test game 2 (seed 3): 1 bot\nlegend:   floor, 1 player 1\n\n\
+             turn 0  scores 0\n1 \n  \n  * event 0\n\n\
+             turn 3  scores 3\n1 \n  \n  * event 3\n\n\
+             turn 4  scores 4\n1 \n  \n  * event 4\n\nend: over\n"
+        );
+    }
+
+    #[test]
+    fn a_missing_turn_is_said_so() {
+        let options = TextOptions {
+            turn: Some(9),
+            every: 1,
+            messages: true,
+        };
+        let text = render_text(&replay(), options);
+        assert!(
+            text.contains("\nno turn 9: the replay has turns 0 to 4\n"),
+            "{text}"
+        );
+        assert!(!text.contains("scores"), "{text}");
     }
 }
