@@ -85,11 +85,6 @@ pub async fn run_tournament(
         std::fs::create_dir_all(out)
             .with_context(|| format!("cannot create the results folder {}", out.display()))?;
     }
-    if options.replays {
-        let dir = out.join(REPLAYS_DIR);
-        std::fs::create_dir_all(&dir)
-            .with_context(|| format!("cannot create the replays folder {}", dir.display()))?;
-    }
     let journal_path = out.join(JOURNAL_FILE);
     let kind = tournament.kind();
     let format = tournament.options.format();
@@ -114,6 +109,12 @@ pub async fn run_tournament(
         ),
         Start::Resume => JournalWriter::resume(&journal_path, &header)?,
     };
+    // Only now: a refused resume creates nothing.
+    if options.replays {
+        let dir = out.join(REPLAYS_DIR);
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create the replays folder {}", dir.display()))?;
+    }
     if !finished.is_empty() {
         tracing::info!(
             "resuming: {} of {total} games already played",

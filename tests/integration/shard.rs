@@ -86,6 +86,19 @@ fn merged_shards_give_the_single_machine_leaderboard_and_bad_sets_are_refused() 
         &["shard-1", "shard-2", "other-seed"],
         "the seed is 5 in the journal but 2014 now",
     );
+    // A shard resumes only as itself; a refused resume creates nothing, replays folder included.
+    let file = repo().join(SMALL);
+    let file = file.to_str().unwrap();
+    let wrong = arena(dir, &["run", file, "--shard", "1/3", "--resume", "shard-2"]);
+    let stderr = String::from_utf8_lossy(&wrong.stderr);
+    assert_eq!(wrong.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the shard is 2/3 in the journal but 1/3 now"),
+        "{stderr}"
+    );
+    let nothing = arena(dir, &["run", file, "--replays", "--resume", "nothing"]);
+    assert_eq!(nothing.status.code(), Some(2));
+    assert!(!dir.join("nothing").exists());
     // A shard cut short (its last game lost) is unfinished, not silently merged.
     let journal = dir.join("shard-2/journal.jsonl");
     let text = String::from_utf8(read(&journal)).unwrap();
