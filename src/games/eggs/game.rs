@@ -25,6 +25,9 @@ pub struct Eggs {
     memories: Vec<String>,
     /// Replies per seat with a present but unusable direction or action.
     invalid: Vec<u32>,
+    /// Eggs collected per seat and eggs destroyed before the last turn, so replays can say
+    /// what the turn did.
+    before_last_turn: (Vec<u32>, usize),
 }
 
 /// Where the run stands.
@@ -67,6 +70,7 @@ impl Eggs {
             pending: PendingAsk::default(),
             memories: vec![String::new(); seats],
             invalid: vec![0; seats],
+            before_last_turn: (vec![0; seats], 0),
         }
     }
 
@@ -77,6 +81,22 @@ impl Eggs {
             Stage::Play(hunt) => Some(hunt),
             Stage::Finished(_) => None,
         }
+    }
+
+    /// What the last turn did to the eggs, for replays.
+    fn last_turn_events(&self, hunt: &Hunt) -> Vec<String> {
+        let (scores, destroyed) = &self.before_last_turn;
+        let mut events: Vec<String> = (1..)
+            .zip(hunt.scores().iter().zip(scores))
+            .filter(|(_, (now, before))| now > before)
+            .map(|(player, _)| format!("{player} collects an egg"))
+            .collect();
+        match hunt.destroyed() - destroyed {
+            0 => {}
+            1 => events.push("an egg is destroyed".to_owned()),
+            n => events.push(format!("{n} eggs are destroyed")),
+        }
+        events
     }
 
     fn finish(&self, hunt: &Hunt) -> Outcome {
@@ -154,10 +174,12 @@ impl Game for Eggs {
                 }
             })
             .collect();
+        self.before_last_turn = (hunt.scores().to_vec(), hunt.destroyed());
         hunt.play(&moves);
     }
 
-    /// The board with each player on its square; scores are eggs collected.
+    /// The board with each player on its square; scores are eggs collected; the events say
+    /// who collected an egg in the last turn and how many were destroyed.
     fn snapshot(&self) -> Option<Snapshot> {
         let Stage::Play(hunt) = &self.stage else {
             return None;
@@ -193,7 +215,7 @@ impl Game for Eggs {
                 .iter()
                 .map(|&score| i64::from(score))
                 .collect(),
-            events: Vec::new(),
+            events: self.last_turn_events(hunt),
         })
     }
 }
