@@ -258,7 +258,8 @@
     if (keys[e.key]) { e.preventDefault(); $(keys[e.key]).click(); }
   });
 
-  // `#turn=N` opens the frame of turn N; `step=K` then presses the step button K times.
+  // `#turn=N` opens the frame of turn N; `step=K` then presses the step button K times;
+  // `play` starts playing.
   const params = new URLSearchParams(location.hash.slice(1));
   let start = 0;
   if (params.has("turn")) {
@@ -268,4 +269,5 @@
   }
   show(start);
   for (let i = 0; i < Number(params.get("step") || 0); i++) $("step").click();
+  if (params.has("play")) $("play").click();
 })();

@@ -78,10 +78,10 @@ fn element(dom: &str, id: &str, attribute: &str) -> (String, String) {
     (value, dom[tag_end + 1..text_end].to_owned())
 }
 
-/// Writes the viewer of `replay_file`, opens it at the frame of turn `turn`, steps `steps`
-/// times with the page's own step button, and checks that the canvas shows that frame's
-/// cells and the page its scores. Also saves a screenshot under `target/replay-screenshots`
-/// for people to look at.
+/// Writes the viewer of `replay_file`, opens it at a few turns, steps with the page's own
+/// step button, and checks that the canvas shows that frame's cells and the page its
+/// scores; then lets it play. Also saves a screenshot under `target/replay-screenshots` for
+/// people to look at.
 fn check_viewer(dir: &Path, replay_file: &Path, name: &str) {
     let replay = Replay::read(replay_file).unwrap();
     assert!(replay.frames.len() > 3, "a game of a few turns at least");
@@ -122,6 +122,24 @@ fn check_viewer(dir: &Path, replay_file: &Path, name: &str) {
         let want: Vec<String> = frame.scores.iter().map(i64::to_string).collect();
         assert_eq!(scores, want.join(","), "{name}: scores of frame {expected}");
     }
+
+    // Playing for two seconds of the browser's virtual time moves on by some frames, and
+    // the canvas shows whichever frame it reached.
+    let output = chromium(profile.path())
+        .args(["--virtual-time-budget=2000", "--dump-dom"])
+        .arg(format!("file://{}#play&probe", page.display()))
+        .output()
+        .unwrap();
+    let dom = String::from_utf8(output.stdout).unwrap();
+    let (reached, cells) = element(&dom, "probe", "data-frame");
+    let reached: usize = reached.parse().unwrap();
+    assert!(reached > 0, "{name}: playing moved on");
+    let frame = &replay.frames[reached];
+    let want = decode_cells(frame.cells.as_deref().expect("a board")).unwrap();
+    assert_eq!(
+        cells, want,
+        "{name}: the canvas of frame {reached} while playing"
+    );
 
     let shots = repo().join("target/replay-screenshots");
     std::fs::create_dir_all(&shots).unwrap();
