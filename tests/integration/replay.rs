@@ -3,7 +3,8 @@
 //! holds (read back from the canvas pixels) after stepping through turns.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
+use std::sync::{Mutex, PoisonError};
 
 use arena::replay::Replay;
 use arena::replay::file::decode_cells;
@@ -26,38 +27,43 @@ fn record(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
     dir.join("out/replays/game-0.jsonl")
 }
 
-/// Headless Chromium with everything that could reach the network switched off.
-fn chromium(profile: &Path) -> Command {
+/// Runs headless Chromium with `args`, everything that could reach the network switched
+/// off, one browser at a time: each is several processes, and the tests share two cores.
+fn chromium(profile: &Path, args: &[String]) -> Output {
+    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
     assert!(
         Path::new(CHROMIUM).exists(),
         "{CHROMIUM} is missing: the browser test needs the Debian package `chromium`, \
          which .ci/run installs (apt-get install chromium)"
     );
-    let mut command = Command::new(CHROMIUM);
-    command.args([
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--hide-scrollbars",
-        "--window-size=1100,800",
-    ]);
-    command.arg(format!("--user-data-dir={}", profile.display()));
-    command
-}
-
-/// The page's DOM after its script ran, opened at `fragment`.
-fn dump_dom(page: &Path, profile: &Path, fragment: &str) -> String {
-    let output = chromium(profile)
-        .arg("--dump-dom")
-        .arg(format!("file://{}#{fragment}", page.display()))
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
+    let output = Command::new(CHROMIUM)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--window-size=1100,800",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
         .output()
         .expect("chromium runs");
     assert!(output.status.success(), "chromium failed: {output:?}");
+    output
+}
+
+/// The page's DOM after its script ran, opened at `fragment`, after `extra` arguments.
+fn dump_dom(page: &Path, profile: &Path, fragment: &str, extra: &[&str]) -> String {
+    let mut args: Vec<String> = extra.iter().map(|&arg| arg.to_owned()).collect();
+    args.push("--dump-dom".into());
+    args.push(format!("file://{}#{fragment}", page.display()));
+    let output = chromium(profile, &args);
     String::from_utf8(output.stdout).expect("the DOM is UTF-8")
 }
 
@@ -111,6 +117,7 @@ fn check_viewer(dir: &Path, replay_file: &Path, name: &str) {
             &page,
             profile.path(),
             &format!("turn={turn}&step={steps}&probe"),
+            &[],
         );
         let expected = (start + steps).min(last);
         let frame = &replay.frames[expected];
@@ -125,12 +132,12 @@ fn check_viewer(dir: &Path, replay_file: &Path, name: &str) {
 
     // Playing for two seconds of the browser's virtual time moves on by some frames, and
     // the canvas shows whichever frame it reached.
-    let output = chromium(profile.path())
-        .args(["--virtual-time-budget=2000", "--dump-dom"])
-        .arg(format!("file://{}#play&probe", page.display()))
-        .output()
-        .unwrap();
-    let dom = String::from_utf8(output.stdout).unwrap();
+    let dom = dump_dom(
+        &page,
+        profile.path(),
+        "play&probe",
+        &["--virtual-time-budget=2000"],
+    );
     let (reached, cells) = element(&dom, "probe", "data-frame");
     let reached: usize = reached.parse().unwrap();
     assert!(reached > 0, "{name}: playing moved on");
@@ -145,16 +152,15 @@ fn check_viewer(dir: &Path, replay_file: &Path, name: &str) {
     std::fs::create_dir_all(&shots).unwrap();
     let shot = shots.join(format!("{name}.png"));
     let _ = std::fs::remove_file(&shot);
-    let output = chromium(profile.path())
-        .arg(format!("--screenshot={}", shot.display()))
-        .arg(format!(
-            "file://{}#turn={}",
-            page.display(),
-            replay.frames[middle].turn
-        ))
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
+    let url = format!(
+        "file://{}#turn={}",
+        page.display(),
+        replay.frames[middle].turn
+    );
+    chromium(
+        profile.path(),
+        &[format!("--screenshot={}", shot.display()), url],
+    );
     let png = std::fs::read(&shot).expect("a screenshot");
     assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000, "{name}");
 }
