@@ -102,6 +102,12 @@
   // Reads the drawn board back: the code whose colour is at each cell's top-left corner
   // (glyph text never reaches it). Only with `probe` in the address, for the browser test.
   function probe(index) {
+    const el = $("probe");
+    el.dataset.frame = String(index);
+    if (!cellsOf(index)) {
+      el.textContent = "";
+      return;
+    }
     const byColour = new Map();
     for (const g of glyphs.values()) byColour.set(g.fill.toLowerCase(), g.code);
     const data = ctx.getImageData(0, 0, board.width, board.height).data;
@@ -114,8 +120,6 @@
         .map((v) => v.toString(16).padStart(2, "0")).join("");
       out += byColour.get(hex) || "?";
     }
-    const el = $("probe");
-    el.dataset.frame = String(index);
     el.textContent = out;
   }
 

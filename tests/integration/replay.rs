@@ -9,7 +9,7 @@ use std::sync::{Mutex, PoisonError};
 use arena::replay::Replay;
 use arena::replay::file::decode_cells;
 
-use crate::support::{arena, repo};
+use crate::support::{arena, repo, write_toml};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 
@@ -241,4 +241,47 @@ fn every_game_gets_a_replay_that_prints_turn_by_turn() {
 
     let missing = arena(dir.path(), &["replay", "nowhere.jsonl"]);
     assert_eq!(missing.status.code(), Some(2));
+}
+
+#[test]
+fn a_game_without_a_board_still_gets_a_working_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_toml(
+        dir.path(),
+        "forfeit.toml",
+        "game = \"petri\"\ngames = 1\n\
+         [[bots]]\nname = \"silent\"\ncommand = \"/bin/true\"\n\
+         [[bots]]\nname = \"mute\"\ncommand = \"/bin/true\"\n",
+    );
+    let output = arena(
+        dir.path(),
+        &["run", file.to_str().unwrap(), "--replays", "--out", "out"],
+    );
+    assert!(output.status.success(), "{output:?}");
+    let replay_file = dir.path().join("out/replays/game-0.jsonl");
+    let replay = Replay::read(&replay_file).unwrap();
+    assert_eq!(replay.header.width, 0, "both forfeited: no dish");
+    assert_eq!(replay.frames.len(), 1, "the setup requests: {replay:?}");
+    let page = dir.path().join("forfeit.html");
+    let output = arena(
+        dir.path(),
+        &[
+            "replay",
+            replay_file.to_str().unwrap(),
+            "--html",
+            page.to_str().unwrap(),
+        ],
+    );
+    assert!(output.status.success(), "{output:?}");
+    let profile = tempfile::tempdir().unwrap();
+    let dom = dump_dom(&page, profile.path(), "probe", &[]);
+    assert_eq!(
+        element(&dom, "probe", "data-frame"),
+        ("0".into(), String::new())
+    );
+    let summary = &replay.end.unwrap().summary;
+    assert!(
+        dom.contains(&format!("<p id=\"summary\">{summary}</p>")),
+        "{dom}"
+    );
 }
