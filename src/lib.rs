@@ -15,6 +15,7 @@ pub mod errors;
 pub mod games;
 pub mod journal;
 pub mod progress;
+pub mod ratings;
 pub mod report;
 pub mod run;
 pub mod schedule;
