@@ -3,24 +3,69 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use anyhow::Context;
 
-use crate::cli::{Cli, Command, Format, RunArgs, StandingsArgs};
+use crate::check::{ProbeReport, Timeouts, check_bot, render_check};
+use crate::cli::{CheckArgs, Cli, Command, Format, NewArgs, RunArgs, StandingsArgs};
 use crate::config::Tournament;
+use crate::config::standalone_bot;
 use crate::errors::{EXIT_INTERRUPTED, EXIT_OK, EXIT_STRICT, Error};
 use crate::games::GameKind;
 use crate::journal::Journal;
 use crate::report::{Leaderboard, render_csv, render_json, render_markdown, render_table};
 use crate::run::{Start, run_tournament};
+use crate::templates;
 
 /// Runs the command line's subcommand and returns the process exit status.
 pub fn run(cli: Cli) -> Result<u8, Error> {
     match cli.command {
         Command::Run(args) => run_command(args),
         Command::Standings(args) => standings_command(&args),
+        Command::Check(args) => check_command(&args),
+        Command::New(args) => new_command(&args),
     }
+}
+
+fn check_command(args: &CheckArgs) -> Result<u8, Error> {
+    let dir = match &args.dir {
+        Some(dir) => dir.clone(),
+        None => std::env::current_dir().context("cannot read the current folder")?,
+    };
+    let (program, limits) = standalone_bot(&args.command, &dir).map_err(Error::Usage)?;
+    let timeouts = Timeouts {
+        request: Duration::from_millis(args.timeout_ms),
+        setup: Duration::from_millis(args.setup_timeout_ms),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let reports = runtime.block_on(check_bot(args.game, &program, &limits, timeouts));
+    let command = args
+        .command
+        .iter()
+        .map(|word| shell_word(word))
+        .collect::<Vec<_>>()
+        .join(" ");
+    write_stdout(&render_check(args.game.name(), &command, &reports))?;
+    Ok(if reports.iter().all(ProbeReport::is_valid) {
+        EXIT_OK
+    } else {
+        EXIT_STRICT
+    })
+}
+
+fn new_command(args: &NewArgs) -> Result<u8, Error> {
+    let written = templates::write(args.game, args.lang, &args.dir)?;
+    let mut text = String::new();
+    for path in &written {
+        text.push_str(&format!("wrote {}\n", path.display()));
+    }
+    text.push_str(&templates::next_steps(args.game, args.lang, &args.dir));
+    write_stdout(&text)?;
+    Ok(EXIT_OK)
 }
 
 fn run_command(args: RunArgs) -> Result<u8, Error> {
@@ -134,6 +179,11 @@ fn print(board: &Leaderboard, format: Format) -> Result<(), Error> {
         Format::Csv => render_csv(board),
         Format::Markdown => render_markdown(board),
     };
+    write_stdout(&text)
+}
+
+/// Writes `text` to stdout.
+fn write_stdout(text: &str) -> Result<(), Error> {
     let mut stdout = std::io::stdout().lock();
     match stdout
         .write_all(text.as_bytes())

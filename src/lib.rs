@@ -7,6 +7,7 @@
 
 pub mod app;
 pub mod bots;
+pub mod check;
 pub mod cli;
 pub mod config;
 pub mod driver;
@@ -19,3 +20,4 @@ pub mod ratings;
 pub mod report;
 pub mod run;
 pub mod schedule;
+pub mod templates;
