@@ -1,6 +1,6 @@
 //! The subcommands: glue between the command line, the library and stdout.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -14,6 +14,7 @@ use crate::config::standalone_bot;
 use crate::errors::{EXIT_INTERRUPTED, EXIT_OK, EXIT_STRICT, Error};
 use crate::games::GameKind;
 use crate::journal::Journal;
+use crate::progress;
 use crate::report::{Leaderboard, render_csv, render_json, render_markdown, render_table};
 use crate::run::{Start, run_tournament};
 use crate::templates;
@@ -21,7 +22,7 @@ use crate::templates;
 /// Runs the command line's subcommand and returns the process exit status.
 pub fn run(cli: Cli) -> Result<u8, Error> {
     match cli.command {
-        Command::Run(args) => run_command(args),
+        Command::Run(args) => run_command(args, cli.quiet),
         Command::Standings(args) => standings_command(&args),
         Command::Check(args) => check_command(&args),
         Command::New(args) => new_command(&args),
@@ -68,7 +69,7 @@ fn new_command(args: &NewArgs) -> Result<u8, Error> {
     Ok(EXIT_OK)
 }
 
-fn run_command(args: RunArgs) -> Result<u8, Error> {
+fn run_command(args: RunArgs, quiet: bool) -> Result<u8, Error> {
     let mut tournament = Tournament::load(&args.file)?;
     apply_overrides(&mut tournament, &args);
     let (out, start) = match (&args.resume, &args.out) {
@@ -83,7 +84,8 @@ fn run_command(args: RunArgs) -> Result<u8, Error> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    let report = runtime.block_on(run_tournament(Arc::new(tournament), &out, start))?;
+    let style = progress::Style::choose(quiet, std::io::stderr().is_terminal());
+    let report = runtime.block_on(run_tournament(Arc::new(tournament), &out, start, style))?;
     let board = standings(&report.journal)?;
     print(&board, args.format)?;
     if report.interrupted {

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Context;
 use tokio::sync::Semaphore;
@@ -18,14 +18,11 @@ use crate::config::Tournament;
 use crate::driver::play_game;
 use crate::errors::Error;
 use crate::journal::{FORMAT_VERSION, Header, JournalWriter, Record};
-use crate::progress::Progress;
+use crate::progress::{Display, Progress, Style};
 use crate::schedule::{fixture_count, fixtures};
 
 /// The journal's file name inside a results folder.
 pub const JOURNAL_FILE: &str = "journal.jsonl";
-
-/// How often a progress line is logged.
-const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,11 +51,12 @@ pub enum Start {
 }
 
 /// Plays every game of `tournament` (for [`Start::Resume`], every game not yet in the
-/// journal), writing the journal into `out`.
+/// journal), writing the journal into `out` and showing progress on stderr in `style`.
 pub async fn run_tournament(
     tournament: Arc<Tournament>,
     out: &Path,
     start: Start,
+    style: Style,
 ) -> Result<RunReport, Error> {
     if start == Start::Fresh {
         std::fs::create_dir_all(out)
@@ -106,9 +104,8 @@ pub async fn run_tournament(
     .filter(|fixture| !finished.contains(&fixture.index));
     let mut running = JoinSet::new();
     let mut done = finished.len() as u64;
-    let mut progress = Progress::new(kind.scoring(), total, done);
+    let mut progress = Display::start(Progress::new(kind.scoring(), total, done), style);
     let started = Instant::now();
-    let mut last_progress = started;
     let interrupt = tokio::signal::ctrl_c();
     tokio::pin!(interrupt);
     loop {
@@ -121,6 +118,7 @@ pub async fn run_tournament(
         let finished = tokio::select! {
             finished = running.join_next() => finished,
             _ = &mut interrupt => {
+                progress.finish();
                 tracing::warn!("interrupted: stopping the running games");
                 running.shutdown().await;
                 return Ok(RunReport { journal: journal_path, interrupted: true });
@@ -132,11 +130,8 @@ pub async fn run_tournament(
         progress.record(&record);
         journal.append(&Record::Game(record))?;
         done += 1;
-        if last_progress.elapsed() >= PROGRESS_EVERY {
-            last_progress = Instant::now();
-            tracing::info!("{}", progress.line(started.elapsed()));
-        }
     }
+    progress.finish();
     let (runner, bots) = (
         cpu_seconds(libc::RUSAGE_SELF),
         cpu_seconds(libc::RUSAGE_CHILDREN),
