@@ -22,7 +22,7 @@ use crate::templates;
 /// Runs the command line's subcommand and returns the process exit status.
 pub fn run(cli: Cli) -> Result<u8, Error> {
     match cli.command {
-        Command::Run(args) => run_command(args, cli.quiet),
+        Command::Run(args) => run_command(args, cli.quiet, cli.verbose > 0),
         Command::Standings(args) => standings_command(&args),
         Command::Check(args) => check_command(&args),
         Command::New(args) => new_command(&args),
@@ -69,7 +69,7 @@ fn new_command(args: &NewArgs) -> Result<u8, Error> {
     Ok(EXIT_OK)
 }
 
-fn run_command(args: RunArgs, quiet: bool) -> Result<u8, Error> {
+fn run_command(args: RunArgs, quiet: bool, verbose: bool) -> Result<u8, Error> {
     let mut tournament = Tournament::load(&args.file)?;
     apply_overrides(&mut tournament, &args);
     let (out, start) = match (&args.resume, &args.out) {
@@ -84,7 +84,7 @@ fn run_command(args: RunArgs, quiet: bool) -> Result<u8, Error> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    let style = progress::Style::choose(quiet, std::io::stderr().is_terminal());
+    let style = progress::Style::choose(quiet, verbose, std::io::stderr().is_terminal());
     let report = runtime.block_on(run_tournament(Arc::new(tournament), &out, start, style))?;
     let board = standings(&report.journal)?;
     print(&board, args.format)?;

@@ -3,6 +3,8 @@
 //! otherwise. It keeps one tally per bot, never per game, so a long run does not grow it.
 
 use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -141,13 +143,37 @@ pub enum Style {
 }
 
 impl Style {
-    /// The style for a run: nothing when quiet, the live bar when stderr is a terminal.
-    pub fn choose(quiet: bool, stderr_is_terminal: bool) -> Style {
-        match (quiet, stderr_is_terminal) {
-            (true, _) => Style::Off,
-            (false, true) => Style::Live,
-            (false, false) => Style::Lines,
+    /// The style for a run: nothing when quiet, the live bar when stderr is a terminal and
+    /// the log is not verbose (a line per game would scroll the bar away).
+    pub fn choose(quiet: bool, verbose: bool, stderr_is_terminal: bool) -> Style {
+        match (quiet, verbose, stderr_is_terminal) {
+            (true, _, _) => Style::Off,
+            (false, false, true) => Style::Live,
+            (false, _, _) => Style::Lines,
         }
+    }
+}
+
+/// The live bar while one is showing, so that log lines are written above it rather than
+/// through it (see [`LogWriter`]).
+static LIVE_BAR: Mutex<Option<ProgressBar>> = Mutex::new(None);
+
+/// Stderr for log lines: while the live bar shows, it is hidden for the write and redrawn
+/// below the line.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LogWriter;
+
+impl Write for LogWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let bar = LIVE_BAR.lock().map_or(None, |bar| bar.clone());
+        match bar {
+            Some(bar) => bar.suspend(|| io::stderr().write(buf)),
+            None => io::stderr().write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        io::stderr().flush()
     }
 }
 
@@ -175,6 +201,9 @@ impl Display {
             bar.set_position(progress.finished());
             bar.set_message("starting");
             bar.enable_steady_tick(Duration::from_millis(250));
+            if let Ok(mut live) = LIVE_BAR.lock() {
+                *live = Some(bar.clone());
+            }
             bar
         });
         let now = Instant::now();
@@ -207,8 +236,18 @@ impl Display {
     /// Removes the bar, so what follows is printed on a clean line.
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
+            if let Ok(mut live) = LIVE_BAR.lock() {
+                *live = None;
+            }
             bar.finish_and_clear();
         }
+    }
+}
+
+/// A run that ends early (an error) leaves no bar behind either.
+impl Drop for Display {
+    fn drop(&mut self) {
+        self.finish();
     }
 }
 
@@ -270,10 +309,11 @@ mod tests {
     }
 
     #[test]
-    fn quiet_runs_show_nothing_and_terminals_get_the_live_bar() {
-        assert_eq!(Style::choose(true, true), Style::Off);
-        assert_eq!(Style::choose(false, true), Style::Live);
-        assert_eq!(Style::choose(false, false), Style::Lines);
+    fn quiet_runs_show_nothing_and_terminals_get_the_live_bar_unless_verbose() {
+        assert_eq!(Style::choose(true, false, true), Style::Off);
+        assert_eq!(Style::choose(false, false, true), Style::Live);
+        assert_eq!(Style::choose(false, true, true), Style::Lines);
+        assert_eq!(Style::choose(false, false, false), Style::Lines);
     }
 
     #[test]
