@@ -7,7 +7,7 @@ use crate::check::{Plan, Probe, Verdict};
 use crate::engine::{Answer, Input, Phase};
 
 use super::options::PetriOptions;
-use super::protocol::{self, Framing, RawSpecies};
+use super::protocol::{self, Framing, ParseError, RawSpecies};
 use super::rules::{Dish, Illegal, Next, Species};
 
 /// The positions, drawn with `o` for the bot's cells, `x` for the enemy's and `c` for
@@ -127,12 +127,24 @@ fn judge_species(reply: &[u8]) -> Verdict {
 fn judge_action(dish: &Dish, reply: &[u8]) -> Verdict {
     let raw = match protocol::parse_action(reply) {
         Ok(raw) => raw,
-        Err(why) => return Verdict::Unparsed(format!("{why:?}")),
+        Err(why) => return Verdict::Unparsed(unparsed(why).into()),
     };
     let parsed = format!("{raw:?}");
     match dish.validate(raw) {
         Ok(_) => Verdict::Legal(parsed),
         Err(why) => Verdict::Illegal(parsed, illegal(why).into()),
+    }
+}
+
+/// Why a reply is not an action, in words.
+fn unparsed(why: ParseError) -> &'static str {
+    match why {
+        ParseError::UnknownCommand => {
+            "the first word is none of MOVE, ATTACK, DIVIDE, EAT, REST, EXPLODE"
+        }
+        ParseError::MissingDirection => "the command needs a direction",
+        ParseError::BadDirection => "the direction is none of N, NE, E, SE, S, SW, W, NW",
+        ParseError::BadStrength => "ATTACK needs a strength after the direction",
     }
 }
 
@@ -168,7 +180,10 @@ mod tests {
             )
         );
         assert!(judge(&plan, 1, b"DIVIDE SE").is_valid());
-        assert!(matches!(judge(&plan, 1, b"FLY"), Verdict::Unparsed(_)));
+        assert_eq!(
+            judge(&plan, 1, b"MOVE UP"),
+            Verdict::Unparsed("the direction is none of N, NE, E, SE, S, SW, W, NW".into())
+        );
         // Crowded: an enemy to the north, the corpse to the west can be eaten.
         assert!(matches!(judge(&plan, 2, b"MOVE N"), Verdict::Illegal(..)));
         assert!(judge(&plan, 2, b"EAT W").is_valid());
