@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::games::GameKind;
 use crate::shard::Shard;
 
 /// Runs King-of-the-Hill bot tournaments: starts every bot as a subprocess speaking its
@@ -13,7 +14,7 @@ use crate::shard::Shard;
 #[command(
     name = "arena",
     version,
-    after_help = "Games: eggs, petri, slime (rules and protocols in games/<game>.md).\n\nExamples:\n  arena run tournaments/petri.toml\n  arena run tournaments/petri.toml --games 10 --jobs 2 --format json\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl\n  arena run tournaments/slime.toml --replays --out results && arena replay results/replays/game-0.jsonl --html game-0.html\n  arena run tournaments/petri.toml --shard 1/4 --out shard-1   (one per machine), then\n  arena merge shard-1 shard-2 shard-3 shard-4 --out merged\n\nExit status: 0 success, 1 run failed (I/O, journal), 2 bad command line, tournament file,\njournal to resume, replay file or shards to merge, 3 bot failures under --strict, 130\ninterrupted."
+    after_help = "Games: eggs, petri, slime (rules and protocols in games/<game>.md).\n\nExamples:\n  arena run tournaments/petri.toml\n  arena run tournaments/petri.toml --games 10 --jobs 2 --format json\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl\n  arena run tournaments/slime.toml --replays --out results && arena replay results/replays/game-0.jsonl --html game-0.html\n  arena check petri -- python3 my-bot.py\n  arena new slime --lang python my-slime-bot\n  arena run tournaments/petri.toml --shard 1/4 --out shard-1   (one per machine), then\n  arena merge shard-1 shard-2 shard-3 shard-4 --out merged\n\nExit status: 0 success, 1 run failed (I/O, journal), 2 bad command line, tournament file,\njournal to resume, replay file or shards to merge, 3 bot failures under --strict or in check, 130\ninterrupted."
 )]
 pub struct Cli {
     /// What to do.
@@ -54,6 +55,19 @@ pub enum Command {
         after_help = "Example:\n  arena merge shards/1 shards/2 shards/3 --out merged --format json"
     )]
     Merge(MergeArgs),
+    /// Check that a bot speaks a game's protocol: it gets prepared positions (setup, early,
+    /// crowded, edge of board, end-game) and each reply is shown with the exact bytes sent,
+    /// whether it parsed, whether it was legal, and how long it took.
+    #[command(
+        after_help = "Examples:\n  arena check petri -- python3 bots/petri/hunter.py\n  arena check slime --timeout-ms 1000 -- ./my-slime-bot --fast\n\nExit status: 0 every reply valid; 3 a reply was invalid, illegal, late, missing or\nfollowed by a crash; 2 bad command line or program not found."
+    )]
+    Check(CheckArgs),
+    /// Write a minimal bot for a game that reads its input, parses it and answers legally:
+    /// a starting point for a new entry.
+    #[command(
+        after_help = "Examples:\n  arena new petri --lang python my-petri-bot\n  arena new slime --lang rust slime-bot && cd slime-bot && cargo build --release\n\nThe folder may exist but must not hold the files to be written."
+    )]
+    New(NewArgs),
 }
 
 /// `arena run`.
@@ -137,6 +151,58 @@ pub struct StandingsArgs {
     pub format: Format,
 }
 
+/// `arena check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The game whose protocol to check (eggs, petri, slime).
+    #[arg(value_parser = game_kind)]
+    pub game: GameKind,
+    /// The bot's command and its arguments, after `--`.
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
+    /// Time for one request, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = crate::config::DEFAULT_TIMEOUT_MS)]
+    pub timeout_ms: u64,
+    /// Time for a setup request and for the first request to a persistent process.
+    #[arg(long, value_name = "MS", default_value_t = crate::config::DEFAULT_SETUP_TIMEOUT_MS)]
+    pub setup_timeout_ms: u64,
+    /// The bot's working folder [default: the current folder].
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+/// `arena new`.
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The game the bot plays (eggs, petri, slime).
+    #[arg(value_parser = game_kind)]
+    pub game: GameKind,
+    /// The bot's language.
+    #[arg(long, value_enum)]
+    pub lang: Lang,
+    /// The folder to write the bot into (created if needed).
+    pub dir: PathBuf,
+}
+
+/// The languages `arena new` writes bots in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Lang {
+    /// Python 3, standard library only: `bot.py`.
+    Python,
+    /// JavaScript for Node.js: `bot.js`.
+    Javascript,
+    /// Rust, standard library only: `Cargo.toml` and `src/main.rs`.
+    Rust,
+}
+
+/// Parses a game's name.
+fn game_kind(name: &str) -> Result<GameKind, String> {
+    GameKind::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
+        format!("unknown game (games: {})", names.join(", "))
+    })
+}
+
 /// Leaderboard output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -191,6 +257,19 @@ mod tests {
             &["arena", "replay", "g.jsonl", "--turn", "3", "--messages"],
             &["arena", "replay", "g.jsonl", "--html", "g.html"],
             &["arena", "merge", "a", "b", "--out", "m", "--format", "json"],
+            &[
+                "arena", "check", "petri", "--", "python3", "bot.py", "--fast",
+            ],
+            &[
+                "arena",
+                "check",
+                "slime",
+                "--timeout-ms",
+                "100",
+                "--",
+                "./bot",
+            ],
+            &["arena", "new", "eggs", "--lang", "rust", "dir"],
         ];
         for line in ok {
             assert!(Cli::try_parse_from(*line).is_ok(), "{line:?} should parse");
@@ -222,6 +301,18 @@ mod tests {
             (
                 &["arena", "replay", "g.jsonl", "--html", "x", "--every", "2"],
                 ErrorKind::ArgumentConflict,
+            ),
+            (
+                &["arena", "check", "chess", "--", "bot"],
+                ErrorKind::ValueValidation,
+            ),
+            (
+                &["arena", "check", "petri"],
+                ErrorKind::MissingRequiredArgument,
+            ),
+            (
+                &["arena", "new", "petri", "--lang", "cobol", "d"],
+                ErrorKind::InvalidValue,
             ),
             (
                 &["arena", "-q", "-v", "run", "t.toml"],

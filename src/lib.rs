@@ -9,6 +9,7 @@
 
 pub mod app;
 pub mod bots;
+pub mod check;
 pub mod cli;
 pub mod config;
 pub mod driver;
@@ -18,8 +19,10 @@ pub mod games;
 pub mod journal;
 pub mod merge;
 pub mod progress;
+pub mod ratings;
 pub mod replay;
 pub mod report;
 pub mod run;
 pub mod schedule;
 pub mod shard;
+pub mod templates;

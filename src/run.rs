@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Context;
 use tokio::sync::Semaphore;
@@ -18,7 +18,7 @@ use crate::config::Tournament;
 use crate::driver::play_game;
 use crate::errors::Error;
 use crate::journal::{FORMAT_VERSION, Header, JournalWriter, Record};
-use crate::progress::Progress;
+use crate::progress::{Display, Progress, Style};
 use crate::replay::Replay;
 use crate::schedule::{fixture_count, fixtures};
 use crate::shard::Shard;
@@ -33,9 +33,6 @@ pub const REPLAYS_DIR: &str = "replays";
 pub fn replay_path(out: &Path, index: u64) -> PathBuf {
     out.join(REPLAYS_DIR).join(format!("game-{index}.jsonl"))
 }
-
-/// How often a progress line is logged.
-const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,17 +61,19 @@ pub enum Start {
 }
 
 /// What a run plays and keeps besides the journal.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RunOptions {
     /// Play only this shard's games.
     pub shard: Option<Shard>,
     /// Write each game's replay to [`replay_path`].
     pub replays: bool,
+    /// How progress shows on stderr.
+    pub progress: Style,
 }
 
 /// Plays every game of `tournament` (of its shard, if `options` name one; for
 /// [`Start::Resume`], every such game not yet in the journal), writing the journal into
-/// `out`.
+/// `out` and showing progress on stderr.
 pub async fn run_tournament(
     tournament: Arc<Tournament>,
     out: &Path,
@@ -138,9 +137,8 @@ pub async fn run_tournament(
     .filter(|fixture| !finished.contains(&fixture.index));
     let mut running = JoinSet::new();
     let mut done = finished.len() as u64;
-    let mut progress = Progress::new(kind.scoring(), total, done);
+    let mut progress = Display::start(Progress::new(kind.scoring(), total, done), options.progress);
     let started = Instant::now();
-    let mut last_progress = started;
     let interrupt = tokio::signal::ctrl_c();
     tokio::pin!(interrupt);
     loop {
@@ -154,6 +152,7 @@ pub async fn run_tournament(
         let finished = tokio::select! {
             finished = running.join_next() => finished,
             _ = &mut interrupt => {
+                progress.finish();
                 tracing::warn!("interrupted: stopping the running games");
                 running.shutdown().await;
                 return Ok(RunReport { journal: journal_path, interrupted: true });
@@ -169,11 +168,8 @@ pub async fn run_tournament(
         progress.record(&record);
         journal.append(&Record::Game(record))?;
         done += 1;
-        if last_progress.elapsed() >= PROGRESS_EVERY {
-            last_progress = Instant::now();
-            tracing::info!("{}", progress.line(started.elapsed()));
-        }
     }
+    progress.finish();
     let (runner, bots) = (
         cpu_seconds(libc::RUSAGE_SELF),
         cpu_seconds(libc::RUSAGE_CHILDREN),

@@ -11,6 +11,7 @@ use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
+use crate::check::Plan;
 use crate::engine::{Answer, Game, Step};
 use crate::replay::Snapshot;
 
@@ -52,6 +53,16 @@ impl GameKind {
             GameKind::Eggs => Scoring::Mean,
             GameKind::Petri => Scoring::Wins,
             GameKind::Slime => Scoring::Mean,
+        }
+    }
+
+    /// `arena check`'s probes: prepared positions with the game's verdict on a reply, given
+    /// the answers to the probes sent so far (each game's `probes.rs`).
+    pub fn probes(self, answers: &[Answer]) -> Plan {
+        match self {
+            GameKind::Eggs => eggs::probes::probes(answers),
+            GameKind::Petri => petri::probes::probes(answers),
+            GameKind::Slime => slime::probes::probes(answers),
         }
     }
 

@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::engine::GameResult;
 use crate::games::Scoring;
 use crate::journal::{Journal, SeatRecord};
+use crate::ratings::{Rating, rate};
 
 /// Version of the JSON leaderboard document; bumped when a field changes meaning.
 pub const LEADERBOARD_FORMAT_VERSION: u32 = 1;
@@ -64,6 +65,8 @@ impl Leaderboard {
             header.extend(["min", "max"]);
         }
         header.extend(["games", "timeouts", "crashes", "invalid"]);
+        let rated = self.leaderboard.iter().find_map(|s| s.rating.as_ref());
+        header.extend(rating_columns(rated));
         let rows = self
             .leaderboard
             .iter()
@@ -87,6 +90,7 @@ impl Leaderboard {
                         [u64::from(s.games), s.timeouts, s.crashes, s.invalid_replies]
                             .map(|n| n.to_string()),
                     )
+                    .chain(rating_cells(s.rating.as_ref()))
                     .collect()
             })
             .collect();
@@ -99,6 +103,31 @@ impl Leaderboard {
             header,
             rows,
         }
+    }
+}
+
+/// The rating columns of the grid: Elo and its 95% interval, or the 95% interval of the
+/// mean score and TrueSkill's μ ± σ.
+fn rating_columns(rating: Option<&Rating>) -> Vec<&'static str> {
+    match rating {
+        Some(Rating::Elo(_)) => vec!["elo", "elo 95%"],
+        Some(Rating::Skill(_)) => vec!["score 95%", "trueskill"],
+        None => Vec::new(),
+    }
+}
+
+/// One bot's cells under [`rating_columns`].
+fn rating_cells(rating: Option<&Rating>) -> Vec<String> {
+    match rating {
+        Some(Rating::Elo(r)) => vec![
+            format!("{:.0}", r.elo),
+            format!("{:.0}..{:.0}", r.elo_low, r.elo_high),
+        ],
+        Some(Rating::Skill(r)) => vec![
+            format!("{:.3}..{:.3}", r.score_low, r.score_high),
+            format!("{:.1}±{:.1}", r.trueskill_mu, r.trueskill_sigma),
+        ],
+        None => Vec::new(),
     }
 }
 
@@ -136,10 +165,13 @@ pub struct Standing {
     pub crashes: u64,
     /// Replies the game rejected.
     pub invalid_replies: u64,
+    /// Ratings with error bars (Elo, or TrueSkill and a score interval), as extra fields.
+    #[serde(flatten)]
+    pub rating: Option<Rating>,
 }
 
 /// One bot's results against one opponent.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PairRecord {
     /// The bot.
     pub bot: String,
@@ -151,6 +183,9 @@ pub struct PairRecord {
     pub draws: u32,
     /// Games the bot lost.
     pub losses: u32,
+    /// The likelihood that the bot is stronger than the opponent, from the Elo fit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub superiority: Option<f64>,
 }
 
 impl Leaderboard {
@@ -184,6 +219,10 @@ impl Leaderboard {
         for standing in &mut leaderboard {
             standing.rank = 1 + scores.iter().filter(|&&s| s > standing.score).count();
         }
+        let mut ratings = rate(scoring, journal, &header.bots);
+        for standing in &mut leaderboard {
+            standing.rating = ratings.bots.remove(&standing.name);
+        }
         let pairwise = match scoring {
             Scoring::Wins => pairs
                 .into_iter()
@@ -193,6 +232,10 @@ impl Leaderboard {
                     wins,
                     draws,
                     losses,
+                    superiority: ratings
+                        .superiority
+                        .get(&(bot.to_owned(), opponent.to_owned()))
+                        .copied(),
                 })
                 .collect(),
             Scoring::Mean => Vec::new(),
@@ -267,6 +310,7 @@ impl Tally {
             timeouts: self.timeouts,
             crashes: self.crashes,
             invalid_replies: self.invalid_replies,
+            rating: None,
         }
     }
 }

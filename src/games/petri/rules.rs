@@ -722,8 +722,8 @@ impl Species {
     }
 }
 
-/// Test helpers: dishes drawn as pictures, and the invariants every state must keep.
-#[cfg(test)]
+/// Dishes drawn as pictures (test positions and `arena check`'s probes), and for tests the
+/// invariants every state must keep.
 impl Dish {
     /// A dish drawn as rows of `o` (first side), `x` (second side), `c` (corpse) and `.`;
     /// cells are created in reading order with full HP and energy, and the first side's
@@ -764,6 +764,7 @@ impl Dish {
         dish
     }
 
+    #[cfg(test)]
     /// The dish drawn like [`Dish::from_picture`] reads it (`o` is always the first side).
     pub(crate) fn picture(&self) -> Vec<String> {
         let symbols: Vec<char> = self
@@ -782,6 +783,7 @@ impl Dish {
     }
 
     /// The living cell at (x, y).
+    #[cfg(test)]
     pub(crate) fn at(&self, x: u16, y: u16) -> CellId {
         match self.square(Pos { x, y }) {
             Square::Cell(id) => id,
@@ -796,6 +798,7 @@ impl Dish {
         cell.energy = energy;
     }
 
+    #[cfg(test)]
     /// Every invariant the rules promise, as a description of the first one broken.
     pub(crate) fn check_invariants(&self) -> Result<(), String> {
         if self.squares.len() != usize::from(self.width) * usize::from(self.height) {

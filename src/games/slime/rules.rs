@@ -101,8 +101,8 @@ impl Board {
     ///
     /// # Panics
     ///
-    /// On an empty or ragged list, or another character: this builds test positions.
-    #[cfg(test)]
+    /// On an empty or ragged list, or another character: this builds test positions and
+    /// `arena check`'s probes.
     pub(crate) fn from_rows(rows: &[&str]) -> Board {
         let cols = rows.first().map_or(0, |row| row.len());
         assert!(cols > 0, "a board needs cells");
