@@ -82,7 +82,7 @@ mod one_shot {
     fn arena(bencher: Bencher) {
         let bot = program(&ONE_SHOT_BOT);
         let runtime = runtime();
-        bencher.bench_local(|| {
+        support::bench_with_cpu("one_shot::arena", bencher, || {
             let result = runtime.block_on(call_once(
                 &bot,
                 &ENV,
@@ -97,8 +97,16 @@ mod one_shot {
     #[divan::bench(sample_count = 40, sample_size = 20)]
     fn minimal(bencher: Bencher) {
         let bot = ONE_SHOT_BOT.clone();
-        bencher.bench_local(|| {
+        support::bench_with_cpu("one_shot::minimal", bencher, || {
+            // The environment arena gives a bot (a clean one), so that exec costs the same.
             let mut child = Command::new(&bot)
+                .env_clear()
+                .envs(std::env::var_os("PATH").map(|path| ("PATH", path)))
+                .envs([
+                    ("ARENA_GAME", "bench"),
+                    ("ARENA_SEED", "1"),
+                    ("ARENA_SEAT", "0"),
+                ])
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .spawn()
@@ -131,7 +139,7 @@ mod session {
         let mut session = runtime.block_on(async {
             Session::start(&program(&ECHO_BOT), &ENV, &LIMITS).expect("start the echo bot")
         });
-        bencher.bench_local(|| {
+        support::bench_with_cpu("session::arena", bencher, || {
             let result = runtime.block_on(session.request(LINE, LIMIT, &LIMITS));
             assert_eq!(result.output, &LINE[..LINE.len() - 1]);
         });
@@ -148,7 +156,7 @@ mod session {
         let mut stdin = child.stdin.take().expect("stdin");
         let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
         let mut line = Vec::new();
-        bencher.bench_local(|| {
+        support::bench_with_cpu("session::minimal", bencher, || {
             stdin.write_all(LINE).expect("write");
             line.clear();
             stdout.read_until(b'\n', &mut line).expect("read");

@@ -1,33 +1,15 @@
 //! What the process benchmarks share: tiny C bots, compiled once per run with the system's
 //! C compiler into Cargo's scratch folder for benchmarks, so that the bot costs as little as
-//! a bot can and the runner's own overhead shows.
+//! a bot can and the runner's own overhead shows; and the runner's CPU time per request.
 
 use std::path::PathBuf;
 use std::process::Command;
 
-/// A bot that reads stdin to its end, then prints one line and exits.
-pub const ONE_SHOT_BOT: &str = r#"
-#include <unistd.h>
-int main(void) {
-    char buffer[4096];
-    while (read(0, buffer, sizeof buffer) > 0) {}
-    write(1, "REST\n", 5);
-    return 0;
-}
-"#;
+use divan::Bencher;
 
-/// A bot that echoes every line of stdin, flushing after each, until stdin ends.
-pub const ECHO_BOT: &str = r#"
-#include <stdio.h>
-int main(void) {
-    char line[4096];
-    while (fgets(line, sizeof line, stdin)) {
-        fputs(line, stdout);
-        fflush(stdout);
-    }
-    return 0;
-}
-"#;
+/// The bots' C sources, in `bench/bots/`.
+pub const ONE_SHOT_BOT: &str = include_str!("../../bench/bots/oneshot.c");
+pub const ECHO_BOT: &str = include_str!("../../bench/bots/echo.c");
 
 /// Compiles `source` with `cc -O2` into `<CARGO_TARGET_TMPDIR>/bench-bots/<name>` and returns
 /// the program's path. Panics with the compiler's message if it fails: a benchmark without its
@@ -50,4 +32,35 @@ pub fn compile(name: &str, source: &str) -> PathBuf {
         String::from_utf8_lossy(&output.stderr)
     );
     program
+}
+
+/// Benchmarks `request` (one request per call) with divan, then prints this thread's CPU
+/// time (user + system) per request: the runner's own cost, which the wall time (the bot's
+/// time included) does not show.
+pub fn bench_with_cpu(label: &str, bencher: Bencher, mut request: impl FnMut()) {
+    // Counted from the first request on, so that divan's one-time timer calibration is not.
+    let mut started = None;
+    let mut count = 0u64;
+    bencher.bench_local(|| {
+        started.get_or_insert_with(thread_cpu_seconds);
+        request();
+        count += 1;
+    });
+    let spent = thread_cpu_seconds() - started.unwrap_or_default();
+    eprintln!(
+        "{label}: {:.2} µs of runner CPU per request ({count} requests)",
+        spent * 1e6 / count.max(1) as f64
+    );
+}
+
+/// User plus system CPU seconds of the calling thread.
+fn thread_cpu_seconds() -> f64 {
+    // SAFETY: getrusage only writes into the zeroed struct we own.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_THREAD, &mut usage);
+        usage
+    };
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
