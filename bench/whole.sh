@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Whole-process benchmarks of the release build (BENCHMARKS.md, figures d, e and f).
+#
+#   bench/whole.sh jobs [GAMES] [ROUNDS]  --jobs 1 against --jobs 2: tournaments/petri.toml
+#                                         with GAMES games per pair (default 4), ROUNDS
+#                                         alternating pairs of runs (default 3)
+#   bench/whole.sh share                  the runner's share of all CPU time in tournaments of
+#                                         the sample bots (petri LOOP, petri one-shot, slime)
+#   bench/whole.sh memory [GAMES ...]     the runner's peak memory for bench/petri-c.toml with
+#                                         each number of games (default 1000 10000 30000)
+#   bench/whole.sh all                    the three with their defaults
+#
+# Needs cargo, cc, GNU time (/usr/bin/time) and /usr/bin/python3. Results go to a scratch
+# folder that is removed at the end. Absolute times vary with the machine and its load: the
+# script prints the load average, and quote the ratios.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+cargo build --release --locked --quiet
+arena="$root/target/release/arena"
+mkdir -p target/tmp/bench-bots
+cc -O2 -o target/tmp/bench-bots/petri_rest bench/bots/petri_rest.c
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+run=0
+
+# Runs arena with the given arguments into a fresh results folder; prints the wall seconds,
+# and leaves arena's log in $scratch/log.
+timed() {
+    run=$((run + 1))
+    local start end
+    start=$(date +%s.%N)
+    "$arena" run "$@" --out "$scratch/out-$run" --format json >/dev/null 2>"$scratch/log"
+    end=$(date +%s.%N)
+    awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f\n", b - a }'
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+load() { echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"; }
+
+jobs_bench() {
+    local games="${1:-4}" rounds="${2:-3}" one=() two=()
+    echo "== d. parallel scaling: tournaments/petri.toml --games $games, $rounds rounds"
+    load
+    for _ in $(seq "$rounds"); do
+        one+=("$(timed tournaments/petri.toml --games "$games" --jobs 1)")
+        two+=("$(timed tournaments/petri.toml --games "$games" --jobs 2)")
+    done
+    local m1 m2
+    m1=$(printf '%s\n' "${one[@]}" | median)
+    m2=$(printf '%s\n' "${two[@]}" | median)
+    echo "--jobs 1: ${one[*]} s (median $m1)"
+    echo "--jobs 2: ${two[*]} s (median $m2)"
+    echo "throughput ratio jobs 2 / jobs 1: $(awk -v a="$m1" -v b="$m2" 'BEGIN { printf "%.2f", a / b }')"
+    load
+}
+
+# Prints the runner's share of CPU from arena's closing log line.
+share_of() {
+    timed "$@" >/dev/null
+    grep -o 'CPU time: runner [0-9.]* s, bots [0-9.]* s' "$scratch/log" |
+        awk '{ printf "runner %s s, bots %s s: runner share %.1f%%\n", $4, $7, 100 * $4 / ($4 + $7) }'
+}
+
+share_bench() {
+    echo "== e. runner share of CPU time"
+    load
+    echo -n "petri, LOOP bots (tournaments/petri.toml --games 10): "
+    share_of tournaments/petri.toml --games 10
+    echo -n "petri, with a one-shot bot (tournaments/petri-classic.toml --games 1): "
+    share_of tournaments/petri-classic.toml --games 1
+    echo -n "slime, one-shot (tournaments/slime.toml --games 1): "
+    share_of tournaments/slime.toml --games 1
+    echo -n "petri, compiled LOOP bots (bench/petri-c.toml): "
+    share_of bench/petri-c.toml
+    load
+}
+
+memory_bench() {
+    [ $# -gt 0 ] || set -- 1000 10000 30000
+    echo "== f. runner peak memory: bench/petri-c.toml"
+    load
+    for games in "$@"; do
+        run=$((run + 1))
+        /usr/bin/time -f '%M' -o "$scratch/rss" "$arena" run bench/petri-c.toml --games "$games" \
+            --out "$scratch/out-$run" --format json >/dev/null 2>"$scratch/log"
+        local during
+        during=$(grep -o 'runner peak memory [0-9]* MiB' "$scratch/log" | grep -o '[0-9]*')
+        echo "$games games: peak RSS $(($(cat "$scratch/rss") / 1024)) MiB for the whole process" \
+            "(leaderboard included), $during MiB at the end of the games"
+    done
+}
+
+case "${1:-all}" in
+jobs) shift; jobs_bench "$@" ;;
+share) share_bench ;;
+memory) shift; memory_bench "$@" ;;
+all) jobs_bench; share_bench; memory_bench ;;
+*) sed -n '2,16p' "$0"; exit 2 ;;
+esac
