@@ -25,12 +25,12 @@ trap 'rm -rf "$scratch"' EXIT
 run=0
 
 # Runs arena with the given arguments into a fresh results folder; prints the wall seconds,
-# and leaves arena's log in $scratch/log.
+# and leaves arena's log in $scratch/log and its JSON leaderboard in $scratch/board.json.
 timed() {
     run=$((run + 1))
     local start end
     start=$(date +%s.%N)
-    "$arena" run "$@" --out "$scratch/out-$run" --format json >/dev/null 2>"$scratch/log"
+    "$arena" run "$@" --out "$scratch/out-$run" --format json >"$scratch/board.json" 2>"$scratch/log"
     end=$(date +%s.%N)
     awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f\n", b - a }'
 }
@@ -56,11 +56,15 @@ jobs_bench() {
     load
 }
 
-# Prints the runner's share of CPU from arena's closing log line.
+# Prints the runner's share of CPU from arena's closing log line, and its CPU per request
+# (the requests counted from the leaderboard).
 share_of() {
     timed "$@" >/dev/null
+    local requests
+    requests=$(/usr/bin/python3 -c 'import json, sys
+print(sum(s["requests"] for s in json.load(sys.stdin)["leaderboard"]))' <"$scratch/board.json")
     grep -o 'CPU time: runner [0-9.]* s, bots [0-9.]* s' "$scratch/log" |
-        awk '{ printf "runner %s s, bots %s s: runner share %.1f%%\n", $4, $7, 100 * $4 / ($4 + $7) }'
+        awk -v n="$requests" '{ printf "runner %s s, bots %s s, %d requests: runner share %.1f%%, runner %.1f µs per request\n", $4, $7, n, 100 * $4 / ($4 + $7), 1e6 * $4 / n }'
 }
 
 share_bench() {
