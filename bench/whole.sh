@@ -17,22 +17,30 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 cargo build --release --locked --quiet
-arena="$root/target/release/arena"
+# GNU time wraps every run, for its peak memory (figure f).
+arena_binary="$root/target/release/arena"
+arena() { /usr/bin/time -f '%M' -o "$scratch/rss" "$arena_binary" "$@"; }
 mkdir -p target/tmp/bench-bots
 cc -O2 -o target/tmp/bench-bots/petri_rest bench/bots/petri_rest.c
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 run=0
 
-# Runs arena with the given arguments into a fresh results folder; prints the wall seconds,
-# and leaves arena's log in $scratch/log and its JSON leaderboard in $scratch/board.json.
+# Runs arena with the given arguments into a fresh results folder and stops the script if it
+# fails. Leaves the wall seconds in $scratch/wall, arena's log in $scratch/log and its JSON
+# leaderboard in $scratch/board.json.
 timed() {
     run=$((run + 1))
     local start end
     start=$(date +%s.%N)
-    "$arena" run "$@" --out "$scratch/out-$run" --format json >"$scratch/board.json" 2>"$scratch/log"
+    if ! arena run "$@" --out "$scratch/out-$run" --format json >"$scratch/board.json" \
+        2>"$scratch/log"; then
+        echo "arena run $* failed:" >&2
+        tail -5 "$scratch/log" >&2
+        exit 1
+    fi
     end=$(date +%s.%N)
-    awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f\n", b - a }'
+    awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f\n", b - a }' >"$scratch/wall"
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -44,8 +52,10 @@ jobs_bench() {
     echo "== d. parallel scaling: tournaments/petri.toml --games $games, $rounds rounds"
     load
     for _ in $(seq "$rounds"); do
-        one+=("$(timed tournaments/petri.toml --games "$games" --jobs 1)")
-        two+=("$(timed tournaments/petri.toml --games "$games" --jobs 2)")
+        timed tournaments/petri.toml --games "$games" --jobs 1
+        one+=("$(cat "$scratch/wall")")
+        timed tournaments/petri.toml --games "$games" --jobs 2
+        two+=("$(cat "$scratch/wall")")
     done
     local m1 m2
     m1=$(printf '%s\n' "${one[@]}" | median)
@@ -59,7 +69,7 @@ jobs_bench() {
 # Prints the runner's share of CPU from arena's closing log line, and its CPU per request
 # (the requests counted from the leaderboard).
 share_of() {
-    timed "$@" >/dev/null
+    timed "$@"
     local requests
     requests=$(/usr/bin/python3 -c 'import json, sys
 print(sum(s["requests"] for s in json.load(sys.stdin)["leaderboard"]))' <"$scratch/board.json")
@@ -86,9 +96,7 @@ memory_bench() {
     echo "== f. runner peak memory: bench/petri-c.toml"
     load
     for games in "$@"; do
-        run=$((run + 1))
-        /usr/bin/time -f '%M' -o "$scratch/rss" "$arena" run bench/petri-c.toml --games "$games" \
-            --out "$scratch/out-$run" --format json >/dev/null 2>"$scratch/log"
+        timed bench/petri-c.toml --games "$games"
         local during
         during=$(grep -o 'runner peak memory [0-9]* MiB' "$scratch/log" | grep -o '[0-9]*')
         echo "$games games: peak RSS $(($(cat "$scratch/rss") / 1024)) MiB for the whole process" \

@@ -16,7 +16,7 @@ mod support;
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::LazyLock;
 use std::time::Duration;
 
@@ -75,58 +75,155 @@ fn runtime() -> Runtime {
         .expect("a tokio runtime")
 }
 
+/// One one-shot request through arena's process layer.
+fn one_shot_arena(runtime: &Runtime, bot: &BotProgram) {
+    let result = runtime.block_on(call_once(
+        bot,
+        &ENV,
+        OneShotInput::Stdin(REQUEST),
+        LIMIT,
+        &LIMITS,
+    ));
+    assert_eq!(result.output, b"REST\n");
+}
+
+/// One one-shot request the least a program can do it: spawn, write, read to the end, wait.
+fn one_shot_minimal(bot: &Path) {
+    // The environment arena gives a bot (a clean one), so that exec costs the same.
+    let mut child = Command::new(bot)
+        .env_clear()
+        .envs(std::env::var_os("PATH").map(|path| ("PATH", path)))
+        .envs([
+            ("ARENA_GAME", "bench"),
+            ("ARENA_SEED", "1"),
+            ("ARENA_SEAT", "0"),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(REQUEST)
+        .expect("write");
+    let mut output = Vec::new();
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_to_end(&mut output)
+        .expect("read");
+    child.wait().expect("wait");
+    assert_eq!(output, b"REST\n");
+}
+
+/// A running echo bot driven by arena's [`Session`].
+struct ArenaSession {
+    runtime: Runtime,
+    session: Option<Session>,
+}
+
+impl ArenaSession {
+    fn start() -> ArenaSession {
+        let runtime = runtime();
+        let session = runtime.block_on(async {
+            Session::start(&program(&ECHO_BOT), &ENV, &LIMITS).expect("start the echo bot")
+        });
+        ArenaSession {
+            runtime,
+            session: Some(session),
+        }
+    }
+
+    fn request(&mut self) {
+        let session = self.session.as_mut().expect("a running session");
+        let result = self.runtime.block_on(session.request(LINE, LIMIT, &LIMITS));
+        assert_eq!(result.output, &LINE[..LINE.len() - 1]);
+    }
+}
+
+impl Drop for ArenaSession {
+    fn drop(&mut self) {
+        if let Some(session) = self.session.take() {
+            self.runtime.block_on(session.close(b""));
+        }
+    }
+}
+
+/// A running echo bot driven by blocking pipes: write a line, read a line.
+struct MinimalSession {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    line: Vec<u8>,
+}
+
+impl MinimalSession {
+    fn start() -> MinimalSession {
+        let mut child = Command::new(&*ECHO_BOT)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        MinimalSession {
+            child,
+            stdin,
+            stdout,
+            line: Vec::new(),
+        }
+    }
+
+    fn request(&mut self) {
+        let stdin = self.stdin.as_mut().expect("a running session");
+        stdin.write_all(LINE).expect("write");
+        self.line.clear();
+        self.stdout.read_until(b'\n', &mut self.line).expect("read");
+        assert_eq!(self.line, LINE);
+    }
+}
+
+impl Drop for MinimalSession {
+    fn drop(&mut self) {
+        drop(self.stdin.take());
+        let _ = self.child.wait();
+    }
+}
+
 mod one_shot {
     use super::*;
 
     #[divan::bench(sample_count = 40, sample_size = 20)]
     fn arena(bencher: Bencher) {
-        let bot = program(&ONE_SHOT_BOT);
-        let runtime = runtime();
+        let (runtime, bot) = (runtime(), program(&ONE_SHOT_BOT));
         support::bench_with_cpu("one_shot::arena", bencher, || {
-            let result = runtime.block_on(call_once(
-                &bot,
-                &ENV,
-                OneShotInput::Stdin(REQUEST),
-                LIMIT,
-                &LIMITS,
-            ));
-            assert_eq!(result.output, b"REST\n");
+            one_shot_arena(&runtime, &bot);
         });
     }
 
     #[divan::bench(sample_count = 40, sample_size = 20)]
     fn minimal(bencher: Bencher) {
-        let bot = ONE_SHOT_BOT.clone();
         support::bench_with_cpu("one_shot::minimal", bencher, || {
-            // The environment arena gives a bot (a clean one), so that exec costs the same.
-            let mut child = Command::new(&bot)
-                .env_clear()
-                .envs(std::env::var_os("PATH").map(|path| ("PATH", path)))
-                .envs([
-                    ("ARENA_GAME", "bench"),
-                    ("ARENA_SEED", "1"),
-                    ("ARENA_SEAT", "0"),
-                ])
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .spawn()
-                .expect("spawn");
-            child
-                .stdin
-                .take()
-                .expect("stdin")
-                .write_all(REQUEST)
-                .expect("write");
-            let mut output = Vec::new();
-            child
-                .stdout
-                .take()
-                .expect("stdout")
-                .read_to_end(&mut output)
-                .expect("read");
-            child.wait().expect("wait");
-            assert_eq!(output, b"REST\n");
+            one_shot_minimal(&ONE_SHOT_BOT);
         });
+    }
+
+    /// Both in turn, one pair per iteration: the ratio pair by pair holds when the machine's
+    /// speed drifts (the time divan prints is a pair's).
+    #[divan::bench(sample_count = 40, sample_size = 10)]
+    fn paired(bencher: Bencher) {
+        let (runtime, bot) = (runtime(), program(&ONE_SHOT_BOT));
+        let mut pairs = support::Pairs::default();
+        bencher.bench_local(|| {
+            pairs.time(
+                || one_shot_arena(&runtime, &bot),
+                || one_shot_minimal(&ONE_SHOT_BOT),
+            );
+        });
+        pairs.report("one_shot arena / minimal");
     }
 }
 
@@ -135,34 +232,22 @@ mod session {
 
     #[divan::bench(sample_count = 100, sample_size = 200)]
     fn arena(bencher: Bencher) {
-        let runtime = runtime();
-        let mut session = runtime.block_on(async {
-            Session::start(&program(&ECHO_BOT), &ENV, &LIMITS).expect("start the echo bot")
-        });
-        support::bench_with_cpu("session::arena", bencher, || {
-            let result = runtime.block_on(session.request(LINE, LIMIT, &LIMITS));
-            assert_eq!(result.output, &LINE[..LINE.len() - 1]);
-        });
-        runtime.block_on(session.close(b""));
+        let mut session = ArenaSession::start();
+        support::bench_with_cpu("session::arena", bencher, || session.request());
     }
 
     #[divan::bench(sample_count = 100, sample_size = 200)]
     fn minimal(bencher: Bencher) {
-        let mut child = Command::new(&*ECHO_BOT)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("spawn");
-        let mut stdin = child.stdin.take().expect("stdin");
-        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut line = Vec::new();
-        support::bench_with_cpu("session::minimal", bencher, || {
-            stdin.write_all(LINE).expect("write");
-            line.clear();
-            stdout.read_until(b'\n', &mut line).expect("read");
-            assert_eq!(line, LINE);
-        });
-        drop(stdin);
-        child.wait().expect("wait");
+        let mut session = MinimalSession::start();
+        support::bench_with_cpu("session::minimal", bencher, || session.request());
+    }
+
+    /// Both in turn, one pair per iteration (see `one_shot::paired`).
+    #[divan::bench(sample_count = 100, sample_size = 100)]
+    fn paired(bencher: Bencher) {
+        let (mut arena, mut minimal) = (ArenaSession::start(), MinimalSession::start());
+        let mut pairs = support::Pairs::default();
+        bencher.bench_local(|| pairs.time(|| arena.request(), || minimal.request()));
+        pairs.report("session arena / minimal");
     }
 }

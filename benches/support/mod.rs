@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 use divan::Bencher;
 
@@ -63,4 +64,58 @@ fn thread_cpu_seconds() -> f64 {
     };
     let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
     seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+/// Wall times of two ways of doing the same request, taken in pairs, alternating which goes
+/// first, so that a drift in the machine's speed hits both alike.
+#[derive(Default)]
+pub struct Pairs {
+    times: Vec<(Duration, Duration)>,
+}
+
+impl Pairs {
+    /// Times one call of `a` and one of `b`.
+    pub fn time(&mut self, mut a: impl FnMut(), mut b: impl FnMut()) {
+        let timed = |f: &mut dyn FnMut()| {
+            let start = Instant::now();
+            f();
+            start.elapsed()
+        };
+        let pair = if self.times.len() % 2 == 0 {
+            let a = timed(&mut a);
+            (a, timed(&mut b))
+        } else {
+            let b = timed(&mut b);
+            (timed(&mut a), b)
+        };
+        self.times.push(pair);
+    }
+
+    /// Prints the medians of `a`, of `b` and of the pair-by-pair ratio `a / b`.
+    pub fn report(&self, label: &str) {
+        let median = |mut values: Vec<f64>| {
+            values.sort_by(f64::total_cmp);
+            values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
+        };
+        let micros = |pick: fn(&(Duration, Duration)) -> Duration| {
+            median(
+                self.times
+                    .iter()
+                    .map(|p| pick(p).as_secs_f64() * 1e6)
+                    .collect(),
+            )
+        };
+        let ratio = median(
+            self.times
+                .iter()
+                .map(|(a, b)| a.as_secs_f64() / b.as_secs_f64())
+                .collect(),
+        );
+        eprintln!(
+            "{label}: median ratio {ratio:.3} over {} pairs (medians {:.1} µs and {:.1} µs)",
+            self.times.len(),
+            micros(|p| p.0),
+            micros(|p| p.1),
+        );
+    }
 }
