@@ -8,7 +8,9 @@
 #                                         the sample bots (petri LOOP, petri one-shot, slime)
 #   bench/whole.sh memory [GAMES ...]     the runner's peak memory for bench/petri-c.toml with
 #                                         each number of games (default 1000 10000 30000)
-#   bench/whole.sh all                    the three with their defaults
+#   bench/whole.sh startup [ROUNDS]       CPU time of a Python start: plain, -S -I, and through
+#                                         a pyenv shim if there is one (README, Speed)
+#   bench/whole.sh all                    jobs, share and memory with their defaults
 #
 # Needs cargo, cc, GNU time (/usr/bin/time) and /usr/bin/python3. Results go to a scratch
 # folder that is removed at the end. Absolute times vary with the machine and its load: the
@@ -104,10 +106,37 @@ memory_bench() {
     done
 }
 
+# Milliseconds of CPU (user + system, from GNU time) per start of the command, over 20
+# starts in a row (GNU time counts in hundredths of a second).
+cpu_of() {
+    /usr/bin/time -f '%U %S' -o "$scratch/cpu" \
+        bash -c 'for _ in $(seq 20); do "$@" </dev/null >/dev/null 2>&1; done' - "$@"
+    awk '{ printf "%.1f\n", ($1 + $2) * 1000 / 20 }' "$scratch/cpu"
+}
+
+startup_bench() {
+    local rounds="${1:-5}" shim
+    shim="$(command -v pyenv >/dev/null && echo "$(pyenv root)/shims/python3" || true)"
+    echo "== interpreter start-up: CPU per start, median of $rounds rounds of 20, in turn"
+    load
+    local plain=() isolated=() shimmed=()
+    for _ in $(seq "$rounds"); do
+        plain+=("$(cpu_of /usr/bin/python3 -c pass)")
+        isolated+=("$(cpu_of /usr/bin/python3 -S -I -c pass)")
+        if [ -x "$shim" ]; then shimmed+=("$(cpu_of "$shim" -c pass)"); fi
+    done
+    echo "/usr/bin/python3 -c pass: $(printf '%s\n' "${plain[@]}" | median) ms"
+    echo "/usr/bin/python3 -S -I -c pass: $(printf '%s\n' "${isolated[@]}" | median) ms"
+    if [ -x "$shim" ]; then
+        echo "$shim -c pass: $(printf '%s\n' "${shimmed[@]}" | median) ms"
+    fi
+}
+
 case "${1:-all}" in
 jobs) shift; jobs_bench "$@" ;;
 share) share_bench ;;
 memory) shift; memory_bench "$@" ;;
+startup) shift; startup_bench "$@" ;;
 all) jobs_bench; share_bench; memory_bench ;;
-*) sed -n '2,16p' "$0"; exit 2 ;;
+*) sed -n '2,18p' "$0"; exit 2 ;;
 esac
