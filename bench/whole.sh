@@ -5,7 +5,8 @@
 #                                         with GAMES games per pair (default 4), ROUNDS
 #                                         alternating pairs of runs (default 3)
 #   bench/whole.sh share                  the runner's share of all CPU time in tournaments of
-#                                         the sample bots (petri LOOP, petri one-shot, slime)
+#                                         the sample bots (petri LOOP, petri one-shot, slime),
+#                                         and of a minimal loop driving the Petri LOOP bots
 #   bench/whole.sh memory [GAMES ...]     the runner's peak memory for bench/petri-c.toml with
 #                                         each number of games (default 1000 10000 30000)
 #   bench/whole.sh startup [ROUNDS]       CPU time of a Python start: plain, -S -I, and through
@@ -23,7 +24,9 @@ cargo build --release --locked --quiet
 arena_binary="$root/target/release/arena"
 arena() { /usr/bin/time -f '%M' -o "$scratch/rss" "$arena_binary" "$@"; }
 mkdir -p target/tmp/bench-bots
-cc -O2 -o target/tmp/bench-bots/petri_rest bench/bots/petri_rest.c
+for bot in petri_rest loop_floor; do
+    cc -O2 -o "target/tmp/bench-bots/$bot" "bench/bots/$bot.c"
+done
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 run=0
@@ -84,6 +87,11 @@ share_bench() {
     load
     echo -n "petri, LOOP bots (tournaments/petri.toml --games 10): "
     share_of tournaments/petri.toml --games 10
+    echo "the floor: a minimal blocking C loop sending one request 20000 times to each bot:"
+    for bot in grower hunter bomber; do
+        echo -n "  $bot: "
+        (cd bots/petri && "$root/target/tmp/bench-bots/loop_floor" 20000 /usr/bin/python3 -S -I "$bot.py")
+    done
     echo -n "petri, with a one-shot bot (tournaments/petri-classic.toml --games 1): "
     share_of tournaments/petri-classic.toml --games 1
     echo -n "slime, one-shot (tournaments/slime.toml --games 1): "
@@ -138,5 +146,5 @@ share) share_bench ;;
 memory) shift; memory_bench "$@" ;;
 startup) shift; startup_bench "$@" ;;
 all) jobs_bench; share_bench; memory_bench ;;
-*) sed -n '2,18p' "$0"; exit 2 ;;
+*) sed -n '2,19p' "$0"; exit 2 ;;
 esac
