@@ -7,7 +7,7 @@
 //!   blocking `std::process` loop with none of that.
 //! - `session`: one line to a running line-echo bot and one line back. `arena` is
 //!   [`arena::bots::Session::request`] (deadline, size cap); `minimal` is a blocking write and
-//!   `read_line` on the same kind of pipes.
+//!   `read_until` on the same kind of pipes.
 //!
 //! Run with `cargo bench --bench process`; the bots are compiled with `cc` first.
 
@@ -43,9 +43,8 @@ const LIMITS: Limits = Limits {
     max_stderr_bytes: 4096,
 };
 
-static ONE_SHOT_BOT: LazyLock<PathBuf> =
-    LazyLock::new(|| support::compile("oneshot", support::ONE_SHOT_BOT));
-static ECHO_BOT: LazyLock<PathBuf> = LazyLock::new(|| support::compile("echo", support::ECHO_BOT));
+static ONE_SHOT_BOT: LazyLock<PathBuf> = LazyLock::new(|| support::compile("oneshot"));
+static ECHO_BOT: LazyLock<PathBuf> = LazyLock::new(|| support::compile("echo"));
 
 /// The bot as a tournament would launch it, with the default kernel limits.
 fn program(path: &Path) -> BotProgram {

@@ -1,30 +1,26 @@
-//! What the process benchmarks share: tiny C bots, compiled once per run with the system's
-//! C compiler into Cargo's scratch folder for benchmarks, so that the bot costs as little as
-//! a bot can and the runner's own overhead shows; and the runner's CPU time per request.
+//! What the process benchmarks share: tiny C bots (`bench/bots/`), compiled once per run with
+//! the system's C compiler into Cargo's scratch folder for benchmarks, so that the bot costs
+//! as little as a bot can and the runner's own overhead shows; the runner's CPU time per
+//! request; and paired timings.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 use divan::Bencher;
 
-/// The bots' C sources, in `bench/bots/`.
-pub const ONE_SHOT_BOT: &str = include_str!("../../bench/bots/oneshot.c");
-pub const ECHO_BOT: &str = include_str!("../../bench/bots/echo.c");
-
-/// Compiles `source` with `cc -O2` into `<CARGO_TARGET_TMPDIR>/bench-bots/<name>` and returns
-/// the program's path. Panics with the compiler's message if it fails: a benchmark without its
-/// bot measures nothing.
-pub fn compile(name: &str, source: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bench-bots");
+/// Compiles `bench/bots/<name>.c` with `cc -O2` into `<CARGO_TARGET_TMPDIR>/bench-bots/<name>`
+/// and returns the program's path. Panics with the compiler's message if it fails: a
+/// benchmark without its bot measures nothing.
+pub fn compile(name: &str) -> PathBuf {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("bench/bots/{name}.c"));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-bots");
     std::fs::create_dir_all(&dir).expect("cannot create the bench bot folder");
-    let c_file = dir.join(format!("{name}.c"));
     let program = dir.join(name);
-    std::fs::write(&c_file, source).expect("cannot write the bench bot's source");
     let output = Command::new("cc")
         .args(["-O2", "-o"])
         .arg(&program)
-        .arg(&c_file)
+        .arg(&source)
         .output()
         .expect("cannot run cc (a C compiler is needed for the process benchmarks)");
     assert!(
