@@ -132,6 +132,10 @@ pub struct SeatRecord {
     pub crashes: u32,
     /// Replies the game rejected, including replies over the size cap.
     pub invalid_replies: u32,
+    /// A player built into the engine (AlienWar's prey), not a bot: it has no process and
+    /// is not in the header's bot list.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub built_in: bool,
 }
 
 /// A journal that cannot be written or read.
@@ -351,6 +355,7 @@ mod tests {
             timeouts: 0,
             crashes: 0,
             invalid_replies: 1,
+            built_in: false,
         };
         GameRecord {
             index,

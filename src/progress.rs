@@ -107,6 +107,7 @@ mod tests {
                     timeouts: 1,
                     crashes: 0,
                     invalid_replies: 2,
+                    built_in: false,
                 })
                 .collect(),
         }

@@ -74,7 +74,12 @@ impl Leaderboard {
                     format!("{:.3}", s.score)
                 };
                 let results = [s.wins, s.draws, s.losses].map(|n| n.map(i64::from));
-                [s.rank.to_string(), s.name.clone(), score]
+                let name = if s.built_in {
+                    format!("{} (built-in)", s.name)
+                } else {
+                    s.name.clone()
+                };
+                [s.rank.to_string(), name, score]
                     .into_iter()
                     .chain(
                         results
@@ -136,6 +141,9 @@ pub struct Standing {
     pub crashes: u64,
     /// Replies the game rejected.
     pub invalid_replies: u64,
+    /// A player built into the game (AlienWar's prey), not a bot.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub built_in: bool,
 }
 
 /// One bot's results against one opponent.
@@ -223,6 +231,7 @@ pub(crate) struct Tally {
     timeouts: u64,
     crashes: u64,
     invalid_replies: u64,
+    built_in: bool,
 }
 
 impl Standing {
@@ -247,6 +256,7 @@ impl Tally {
         self.timeouts += u64::from(seat.timeouts);
         self.crashes += u64::from(seat.crashes);
         self.invalid_replies += u64::from(seat.invalid_replies);
+        self.built_in |= seat.built_in;
     }
 
     /// The bot's line on the leaderboard (rank still 0).
@@ -267,6 +277,7 @@ impl Tally {
             timeouts: self.timeouts,
             crashes: self.crashes,
             invalid_replies: self.invalid_replies,
+            built_in: self.built_in,
         }
     }
 }
@@ -295,6 +306,7 @@ mod tests {
             timeouts: 1,
             crashes: 0,
             invalid_replies: 2,
+            built_in: false,
         }
     }
 
