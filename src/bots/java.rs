@@ -45,9 +45,17 @@ impl JavaHost {
         let Some(first) = sources.first() else {
             return Err("`java` lists no source file".to_owned());
         };
-        let stem = first.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
-        let is_identifier = stem.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
-            && stem.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+        let stem = first
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
+        let is_identifier = stem
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
+            && stem
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '$');
         if !is_identifier || first.extension().is_none_or(|e| e != "java") {
             return Err(format!(
                 "{} does not name a Java class (expected Name.java)",
@@ -62,15 +70,17 @@ impl JavaHost {
         for source in sources {
             let text = std::fs::read_to_string(source)
                 .map_err(|e| format!("cannot read {}: {e}", source.display()))?;
-            let name = source.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-            files.push((
-                format!("{}/{name}", self.package),
-                self.with_package(text),
-            ));
+            let name = source
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            files.push((format!("{}/{name}", self.package), self.with_package(text)));
         }
-        let key = fnv1a(files.iter().flat_map(|(path, text)| {
-            [path.as_bytes(), b"\0", text.as_bytes(), b"\0"]
-        }));
+        let key = fnv1a(
+            files
+                .iter()
+                .flat_map(|(path, text)| [path.as_bytes(), b"\0", text.as_bytes(), b"\0"]),
+        );
         let folder = cache_root.join(CACHE_LAYOUT).join(format!("{key:016x}"));
         let build = JavaBuild {
             classes: folder.join("classes"),
@@ -87,7 +97,10 @@ impl JavaHost {
                 Ok(()) => Ok(()),
                 // Another run finished the same build first.
                 Err(_) if build.classes.is_dir() => Ok(()),
-                Err(e) => Err(format!("cannot store the build in {}: {e}", folder.display())),
+                Err(e) => Err(format!(
+                    "cannot store the build in {}: {e}",
+                    folder.display()
+                )),
             }
         });
         let _ = std::fs::remove_dir_all(&scratch);
@@ -147,17 +160,26 @@ fn compile(files: &[(String, String)], folder: &Path) -> Result<(), String> {
 /// The folder Java builds are cached in: `$XDG_CACHE_HOME/arena`, else `~/.cache/arena`,
 /// else the temporary folder's `arena-cache`.
 pub fn cache_root() -> PathBuf {
-    let non_empty = |key| std::env::var_os(key).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let non_empty = |key| {
+        std::env::var_os(key)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     non_empty("XDG_CACHE_HOME")
         .or_else(|| non_empty("HOME").map(|home| home.join(".cache")))
-        .map_or_else(|| std::env::temp_dir().join("arena-cache"), |c| c.join("arena"))
+        .map_or_else(
+            || std::env::temp_dir().join("arena-cache"),
+            |c| c.join("arena"),
+        )
 }
 
 /// FNV-1a over `parts`, 64 bits: a cache key, not a security measure.
 fn fnv1a<'a>(parts: impl Iterator<Item = &'a [u8]>) -> u64 {
-    parts.flatten().fold(0xcbf2_9ce4_8422_2325u64, |hash, &byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    parts
+        .flatten()
+        .fold(0xcbf2_9ce4_8422_2325u64, |hash, &byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+        })
 }
 
 #[cfg(test)]
@@ -165,7 +187,10 @@ mod tests {
     use super::*;
 
     const HOST: JavaHost = JavaHost {
-        sources: &[("api/Base.java", "package api; public abstract class Base {}")],
+        sources: &[(
+            "api/Base.java",
+            "package api; public abstract class Base {}",
+        )],
         main_class: "api.Main",
         package: "bots",
         imports: "import api.Base;",
@@ -174,7 +199,10 @@ mod tests {
     #[test]
     fn a_source_without_package_is_put_into_the_hosts_package_on_its_first_line() {
         let text = HOST.with_package("class A extends Base {}\n".to_owned());
-        assert_eq!(text, "package bots; import api.Base; class A extends Base {}\n");
+        assert_eq!(
+            text,
+            "package bots; import api.Base; class A extends Base {}\n"
+        );
         let declared = "package other;\nclass A {}\n".to_owned();
         assert_eq!(HOST.with_package(declared.clone()), declared);
     }
@@ -186,7 +214,9 @@ mod tests {
         assert!(none.contains("no source"), "{none}");
         let bad = HOST.build(&["my-bot.java".into()], dir.path()).unwrap_err();
         assert!(bad.contains("does not name a Java class"), "{bad}");
-        let missing = HOST.build(&[dir.path().join("A.java")], dir.path()).unwrap_err();
+        let missing = HOST
+            .build(&[dir.path().join("A.java")], dir.path())
+            .unwrap_err();
         assert!(missing.starts_with("cannot read"), "{missing}");
     }
 }

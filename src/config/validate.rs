@@ -303,21 +303,21 @@ fn check_bots(
             }
             None => context.base.to_path_buf(),
         };
-        let launch = match (&bot.command, &bot.java) {
-            (Some(command), None) => command_launch(command.get_ref(), &dir)
-                .map_err(|why| (Some(command.span()), why)),
-            (None, Some(java)) => {
-                java_launch(context, java.get_ref(), &dir).map_err(|why| (Some(java.span()), why))
-            }
-            (Some(_), Some(java)) => Err((
-                Some(java.span()),
-                "give either `command` or `java`, not both".to_owned(),
-            )),
-            (None, None) => Err((
-                name_span,
-                "needs `command` (the program to run) or `java` (its Java sources)".to_owned(),
-            )),
-        };
+        let launch =
+            match (&bot.command, &bot.java) {
+                (Some(command), None) => command_launch(command.get_ref(), &dir)
+                    .map_err(|why| (Some(command.span()), why)),
+                (None, Some(java)) => java_launch(context, java.get_ref(), &dir)
+                    .map_err(|why| (Some(java.span()), why)),
+                (Some(_), Some(java)) => Err((
+                    Some(java.span()),
+                    "give either `command` or `java`, not both".to_owned(),
+                )),
+                (None, None) => Err((
+                    name_span,
+                    "needs `command` (the program to run) or `java` (its Java sources)".to_owned(),
+                )),
+            };
         match launch {
             Ok((program, args)) => bots.push(Bot {
                 name: name.to_owned(),

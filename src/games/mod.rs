@@ -210,9 +210,7 @@ impl GameOptions {
     pub fn use_data_file(&mut self, path: &Path, text: &str, entries: usize) -> Vec<String> {
         match self {
             GameOptions::Eggs(options) => options.use_map(path, text, entries),
-            GameOptions::AlienWar(_) | GameOptions::Petri(_) | GameOptions::Slime(_) => {
-                Vec::new()
-            }
+            GameOptions::AlienWar(_) | GameOptions::Petri(_) | GameOptions::Slime(_) => Vec::new(),
         }
     }
 

@@ -34,6 +34,7 @@ mod fixtures {
             timeouts: 0,
             crashes: 1,
             invalid_replies: 0,
+            built_in: false,
         }
     }
 

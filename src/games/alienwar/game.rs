@@ -86,7 +86,10 @@ impl AlienWar {
 
     /// The board side for this game: all seats plus the five prey.
     fn side(&self) -> usize {
-        rules::board_side(self.seats + Prey::ALL.len(), self.options.instances as usize)
+        rules::board_side(
+            self.seats + Prey::ALL.len(),
+            self.options.instances as usize,
+        )
     }
 
     /// The planet after creation: each seat's accepted instances, then the prey's.
@@ -121,13 +124,13 @@ impl AlienWar {
             .collect();
         Planet::new(
             self.side(),
+            self.seats,
             symbols,
             instances,
             self.seed,
             self.options.dead_resident_reward,
         )
     }
-
 }
 
 /// Starts a round: the prey move at once, each seat with living instances gets one
@@ -161,8 +164,7 @@ fn begin_round(seats: usize, play: &mut Play) -> Vec<Query> {
     queries
 }
 
-/// Asks the next wave's fight questions, or settles it at once if only prey meet in it.
-/// Returns the queries; empty when the wave needed none.
+/// Asks the next wave's fight questions; `None` when the round's meetings are over.
 fn next_wave(seats: usize, play: &mut Play) -> Option<Vec<Query>> {
     let wave = play.planet.next_wave();
     if wave.is_empty() {
@@ -184,14 +186,9 @@ fn next_wave(seats: usize, play: &mut Play) -> Option<Vec<Query>> {
             }
         }
     }
+    // Every meeting of a wave has a bot's instance on at least one side.
     let (queries, asked) = requests("FIGHT", lines, asked);
-    if queries.is_empty() {
-        for meeting in &wave {
-            play.planet.settle(meeting, false, false);
-        }
-    } else {
-        play.turn = Turn::Questions { wave, asked };
-    }
+    play.turn = Turn::Questions { wave, asked };
     Some(queries)
 }
 
@@ -347,7 +344,7 @@ impl Game for AlienWar {
                 let instances = play.planet.instances();
                 let mut fights: Vec<[bool; 2]> = wave
                     .iter()
-                    .map(|m| [m.newcomer, m.resident].map(|i| instances[i].species < self.seats))
+                    .map(|m| [m.newcomer, m.resident].map(|i| play.planet.is_bots(i)))
                     .collect();
                 for (answer, questions) in answers.into_iter().zip(asked) {
                     let Answer::Reply(reply) = answer else {
@@ -357,7 +354,11 @@ impl Game for AlienWar {
                         protocol::parse_words(&reply, questions.len(), protocol::parse_fight);
                     let seat = {
                         let (m, newcomer) = questions[0];
-                        let i = if newcomer { wave[m].newcomer } else { wave[m].resident };
+                        let i = if newcomer {
+                            wave[m].newcomer
+                        } else {
+                            wave[m].resident
+                        };
                         instances[i].species
                     };
                     self.invalid[seat] += unusable;

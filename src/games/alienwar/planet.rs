@@ -83,6 +83,9 @@ pub struct Tally {
 #[derive(Debug, Clone)]
 pub struct Planet {
     side: usize,
+    /// Species below this index are played by bots; the others are the built-in prey, which
+    /// never want to fight.
+    bots: usize,
     /// The character of each species on the snapshot.
     symbols: Vec<u8>,
     /// The instances, in this round's shuffled order once the round has begun.
@@ -98,14 +101,16 @@ pub struct Planet {
 }
 
 impl Planet {
-    /// A planet of side `side` for species drawn as `symbols`, with `instances` placed on
-    /// distinct random cells in creation order (spec §3.4).
+    /// A planet of side `side` for species drawn as `symbols`, the first `bots` of them
+    /// played by bots, with `instances` placed on distinct random cells in creation order
+    /// (spec §3.4).
     ///
     /// # Panics
     ///
     /// If there are more instances than cells (the board formula leaves 2.5 cells each).
     pub fn new(
         side: usize,
+        bots: usize,
         symbols: Vec<u8>,
         mut instances: Vec<Instance>,
         seed: u64,
@@ -130,6 +135,7 @@ impl Planet {
         }
         Planet {
             side,
+            bots,
             symbols,
             instances,
             snapshot: Vec::new(),
@@ -142,11 +148,6 @@ impl Planet {
             },
             tally: Tally::default(),
         }
-    }
-
-    /// The side of the square board.
-    pub fn side(&self) -> usize {
-        self.side
     }
 
     /// The instances, in this round's order.
@@ -236,24 +237,33 @@ impl Planet {
         }
     }
 
-    /// The next wave of meetings, in round order, each with the blurred levels both sides
-    /// are shown (the resident's drawn first); empty when the round's meetings are over.
-    /// Without the dead-resident quirk, a dead resident gives its cell to the next arrival.
+    /// Whether instance `i` belongs to a bot's species (prey need no question).
+    pub fn is_bots(&self, i: usize) -> bool {
+        self.instances[i].species < self.bots
+    }
+
+    /// The next wave of meetings that need a bot's answer, in round order, each with the
+    /// blurred levels both sides are shown (the resident's drawn first); empty when the
+    /// round's meetings are over. Meetings of two prey are settled on the way (both always
+    /// want peace, so nothing changes). Without the dead-resident quirk, a dead resident
+    /// gives its cell to the next arrival.
     pub fn next_wave(&mut self) -> Vec<Meeting> {
         let mut pairs = Vec::new();
-        for cell in &mut self.crowded {
-            if !self.dead_resident_reward {
-                while cell.next < cell.newcomers.len() && self.instances[cell.resident].is_dead()
-                {
-                    cell.resident = cell.newcomers[cell.next];
-                    cell.next += 1;
+        let mut crowded = std::mem::take(&mut self.crowded);
+        for cell in &mut crowded {
+            while let Some(&newcomer) = cell.newcomers.get(cell.next) {
+                cell.next += 1;
+                if !self.dead_resident_reward && self.instances[cell.resident].is_dead() {
+                    cell.resident = newcomer;
+                } else if self.is_bots(newcomer) || self.is_bots(cell.resident) {
+                    pairs.push((newcomer, cell.resident));
+                    break;
+                } else {
+                    self.tally.peaceful += 1;
                 }
             }
-            if let Some(&newcomer) = cell.newcomers.get(cell.next) {
-                cell.next += 1;
-                pairs.push((newcomer, cell.resident));
-            }
         }
+        self.crowded = crowded;
         pairs.sort_unstable();
         pairs
             .into_iter()
@@ -281,7 +291,8 @@ impl Planet {
         }
         self.tally.fights += 1;
         let fight = &mut self.streams.fight;
-        let (newcomer, resident) = pair_mut(&mut self.instances, meeting.newcomer, meeting.resident);
+        let (newcomer, resident) =
+            pair_mut(&mut self.instances, meeting.newcomer, meeting.resident);
         if resident.is_dead() {
             self.tally.dead_resident_rewards += 1;
         }

@@ -24,7 +24,13 @@ pub enum Prey {
 
 impl Prey {
     /// Every prey species, in roster order (after the aliens).
-    pub const ALL: [Prey; 5] = [Prey::Whale, Prey::Cow, Prey::Turtle, Prey::Eagle, Prey::Human];
+    pub const ALL: [Prey; 5] = [
+        Prey::Whale,
+        Prey::Cow,
+        Prey::Turtle,
+        Prey::Eagle,
+        Prey::Human,
+    ];
 
     /// The name on the leaderboard, as the original printed its class.
     pub fn name(self) -> &'static str {

@@ -70,9 +70,7 @@ pub fn parse_words<T>(
     let mut words = reply
         .split(u8::is_ascii_whitespace)
         .filter(|word| !word.is_empty());
-    let answers: Vec<Option<T>> = (0..count)
-        .map(|_| words.next().and_then(&parse))
-        .collect();
+    let answers: Vec<Option<T>> = (0..count).map(|_| words.next().and_then(&parse)).collect();
     let unusable = answers.iter().filter(|a| a.is_none()).count() as u32;
     (answers, unusable + u32::from(words.next().is_some()))
 }

@@ -104,8 +104,13 @@ impl Levels {
 /// a uniform draw in `0..50/d + 1` (integer division) must be 0. P = 1/51 at level 1, 1/2
 /// from level 26 on (the cap); levels are never below 1.
 pub fn dodges(rng: &mut ChaCha12Rng, defense: i32) -> bool {
-    let d = defense.clamp(1, 50) as usize;
-    below(rng, 50 / d + 1) == 0
+    below(rng, dodge_range(defense)) == 0
+}
+
+/// The size of the dodge draw for defense level `defense`: `50 / min(defense, 50) + 1`
+/// (text differs: "[0 to 50/def+1]"); a dodge is one value of it.
+pub fn dodge_range(defense: i32) -> usize {
+    50 / defense.clamp(1, 50) as usize + 1
 }
 
 /// The damage of one hit by an attacker of strength level `strength`: uniform in
@@ -191,9 +196,7 @@ impl Move {
 
     /// The move named `word` (exact, upper case).
     pub fn from_name(word: &[u8]) -> Option<Move> {
-        Move::ALL
-            .into_iter()
-            .find(|m| m.name().as_bytes() == word)
+        Move::ALL.into_iter().find(|m| m.name().as_bytes() == word)
     }
 }
 
