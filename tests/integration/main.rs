@@ -3,6 +3,7 @@
 
 mod cli;
 mod config;
+mod java;
 mod process;
 mod resume;
 mod support;
