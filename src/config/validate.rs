@@ -354,8 +354,15 @@ fn command_launch(command: &RawCommand, dir: &Path) -> Result<(PathBuf, Vec<Stri
 }
 
 /// JVM options for a Java bot: the serial collector, because a bot is one thread and the
-/// machine runs many JVMs at once.
-const JVM_OPTIONS: &[&str] = &["-XX:+UseSerialGC", "-Xshare:auto"];
+/// machine runs many JVMs at once; and the JVM's own warnings and log lines on stderr, since
+/// HotSpot prints them on stdout, where one would be read as the bot's reply.
+const JVM_OPTIONS: &[&str] = &[
+    "-XX:+UseSerialGC",
+    "-Xshare:auto",
+    "-XX:+DisplayVMOutputToStderr",
+    "-Xlog:disable",
+    "-Xlog:all=warning:stderr",
+];
 
 /// Compiles a bot's Java sources (relative to the tournament file) with the game's host and
 /// returns how to run it: `java -cp <classes> <host main> <bot class>`.
