@@ -400,4 +400,27 @@ mod tests {
         );
         assert!(board.pairwise.is_empty());
     }
+
+    #[test]
+    fn built_in_players_are_ranked_and_marked_but_plain_bots_serialize_as_before() {
+        let house = SeatRecord {
+            built_in: true,
+            requests: 0,
+            ..seat("prey.Cow", 7, None)
+        };
+        let games = vec![vec![seat("a", 3, None), house]];
+        let board = Leaderboard::compute(Scoring::Mean, &journal(&["a"], games));
+        let cow = &board.leaderboard[0];
+        assert_eq!(
+            (cow.name.as_str(), cow.built_in, cow.score),
+            ("prey.Cow", true, 7.0)
+        );
+        assert_eq!(
+            board.grid().rows[0][Grid::NAME_COLUMN],
+            "prey.Cow (built-in)"
+        );
+        let json = serde_json::to_value(&board).unwrap();
+        assert_eq!(json["leaderboard"][0]["built_in"], true);
+        assert!(json["leaderboard"][1].get("built_in").is_none());
+    }
 }
