@@ -165,3 +165,107 @@ fn a_java_compile_error_is_reported_with_javacs_message_before_any_game() {
         "a failed build leaves nothing in the cache"
     );
 }
+
+/// The original aliens' published behaviour (`/work/shared/compat/alienwar/README.md`:
+/// moves for six views, fight answers of the three stateless ones), asked through the
+/// protocol of the Java host. Optional: runs only where the original aliens are present.
+#[test]
+fn the_original_aliens_answer_as_published_through_the_java_host() {
+    let compat = Path::new("/work/shared/compat/alienwar");
+    if !compat.is_dir() {
+        eprintln!(
+            "no original aliens at {}: nothing to compare",
+            compat.display()
+        );
+        return;
+    }
+    // Views row by row (north first); the README's move table, one column per alien.
+    let views = [
+        ".../.A./...",
+        ".A./.A./...",
+        ".../.AW/...",
+        ".../.AC/...",
+        "AAA/AA./AAA",
+        "W../.A./...",
+    ];
+    let expected: [(&str, [&str; 6]); 6] = [
+        (
+            "ChooseYourBattles",
+            ["NORTH", "SOUTHEAST", "EAST", "EAST", "EAST", "NORTHWEST"],
+        ),
+        (
+            "Bender",
+            [
+                "SOUTHWEST",
+                "SOUTHWEST",
+                "EAST",
+                "SOUTHWEST",
+                "SOUTHWEST",
+                "NORTHWEST",
+            ],
+        ),
+        ("Rock", ["STAY"; 6]),
+        (
+            "Hunter",
+            ["NORTH", "NORTHEAST", "EAST", "EAST", "EAST", "NORTHWEST"],
+        ),
+        (
+            "OkinawaLife",
+            ["NORTH", "NORTHEAST", "EAST", "NORTH", "EAST", "NORTHWEST"],
+        ),
+        ("Manager", ["WEST"; 6]),
+    ];
+    let fights: [(&str, &str); 3] = [
+        ("Rock", "Y Y Y N Y"),
+        ("Manager", "Y Y N N Y"),
+        ("OkinawaLife", "N N N N Y"),
+    ];
+    let cache = tempfile::tempdir().unwrap();
+    let host = arena::games::GameKind::AlienWar.java_host().unwrap();
+    for (name, moves) in expected {
+        let source = compat.join(name).join(format!("{name}.java"));
+        let build = host
+            .build(&[source], cache.path())
+            .expect("the original compiles");
+        // A fresh instance per view, at the stand-in's base state (10 HP, levels 1, r 1).
+        let mut request = "CREATE 6 39\nMOVE 6\n".to_owned();
+        for (id, view) in views.iter().enumerate() {
+            request.push_str(&format!("{id} 10 1 1 1 1 1 1 2 {view}\n"));
+        }
+        let enemies = ["1 1 1 1", "2 4 1 1", "2 5 1 1", "6 7 1 1", "1 0 1 1"];
+        request.push_str("FIGHT 5\n");
+        for enemy in enemies {
+            request.push_str(&format!("0 10 1 1 1 1 1 1 2 {enemy}\n"));
+        }
+        request.push_str("END\n");
+        let output = host_session(&build, &request);
+        let lines: Vec<&str> = output.lines().collect();
+        assert_eq!(lines.len(), 3, "{name}: one line per request: {output}");
+        assert_eq!(lines[0].split(' ').count(), 6, "{name}: {}", lines[0]);
+        assert_eq!(lines[1], moves.join(" "), "{name}'s moves");
+        if let Some((_, answers)) = fights.iter().find(|(alien, _)| *alien == name) {
+            assert_eq!(lines[2], *answers, "{name}'s fight answers");
+        }
+    }
+}
+
+/// Runs the host on `build` with `request` on stdin and returns its stdout.
+fn host_session(build: &arena::bots::JavaBuild, request: &str) -> String {
+    use std::io::Write;
+    let mut child = Command::new("java")
+        .arg("-cp")
+        .arg(&build.classes)
+        .args(["planet.AlienWarHost", &build.class_name])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("java runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(request.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    String::from_utf8(output.stdout).unwrap()
+}
