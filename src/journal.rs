@@ -10,7 +10,8 @@
 //! {"type":"game","data":{"index":0,"seed":123,"summary":"...","duration_ms":84,"seats":[{"bot":"a","score":1,"result":"win","requests":40,"timeouts":0,"crashes":0,"invalid_replies":0},{"bot":"b",...}]}}
 //! ```
 //!
-//! Game lines appear in completion order; readers order them by `index`.
+//! Game lines appear in completion order; readers order them by `index`. Players built into
+//! a game (AlienWar's prey) follow the bots' seats, marked `"built_in":true`.
 
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
