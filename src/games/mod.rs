@@ -71,6 +71,7 @@ impl GameKind {
     /// the answers to the probes sent so far (each game's `probes.rs`).
     pub fn probes(self, answers: &[Answer]) -> Plan {
         match self {
+            GameKind::AlienWar => alienwar::probes::probes(answers),
             GameKind::Eggs => eggs::probes::probes(answers),
             GameKind::Petri => petri::probes::probes(answers),
             GameKind::Slime => slime::probes::probes(answers),
@@ -313,6 +314,7 @@ impl Game for AnyGame {
 
     fn snapshot(&self) -> Option<Snapshot> {
         match self {
+            AnyGame::AlienWar(game) => game.snapshot(),
             AnyGame::Eggs(game) => game.snapshot(),
             AnyGame::Petri(game) => game.snapshot(),
             AnyGame::Slime(game) => game.snapshot(),

@@ -8,6 +8,7 @@
 use crate::engine::{
     Answer, Game, HouseSeat, Input, Outcome, PendingAsk, Phase, Query, SeatOutcome, Step,
 };
+use crate::replay::{Glyph, Snapshot, seat_code};
 
 use super::options::AlienWarOptions;
 use super::planet::{Instance, Meeting, Planet};
@@ -48,6 +49,10 @@ struct Play {
     /// Rounds completed.
     round: u32,
     turn: Turn,
+    /// The next wave's fight questions, asked at the next poll.
+    queued: Option<Vec<Query>>,
+    /// How many of each species died in the last completed round, for replays.
+    deaths: Vec<usize>,
 }
 
 /// The step of the current round.
@@ -164,15 +169,32 @@ fn begin_round(seats: usize, play: &mut Play) -> Vec<Query> {
     queries
 }
 
-/// Asks the next wave's fight questions; `None` when the round's meetings are over.
-fn next_wave(seats: usize, play: &mut Play) -> Option<Vec<Query>> {
+/// Queues the next wave's fight questions, or ends the round when its meetings are over
+/// (at once, so a replay sees the round end with the answers that ended it).
+fn advance(seats: usize, play: &mut Play) {
     let wave = play.planet.next_wave();
     if wave.is_empty() {
-        return None;
+        play.deaths = play.planet.end_round();
+        play.round += 1;
+        play.turn = Turn::Begin;
+        return;
     }
+    // Every meeting of a wave has a bot's instance on at least one side.
+    let (lines, asked) = fight_lines(seats, play.planet.instances(), &wave);
+    let (queries, asked) = requests("FIGHT", lines, asked);
+    play.queued = Some(queries);
+    play.turn = Turn::Questions { wave, asked };
+}
+
+/// The `FIGHT` lines of a wave per seat (the newcomer's first), with the (meeting,
+/// is-newcomer) pairs each seat is asked about, in order.
+pub(super) fn fight_lines(
+    seats: usize,
+    instances: &[Instance],
+    wave: &[Meeting],
+) -> (Vec<Vec<u8>>, Vec<Vec<(usize, bool)>>) {
     let mut lines = vec![Vec::new(); seats];
     let mut asked = vec![Vec::new(); seats];
-    let instances = play.planet.instances();
     for (m, meeting) in wave.iter().enumerate() {
         let sides = [
             (meeting.newcomer, meeting.newcomer_sees, true),
@@ -186,10 +208,7 @@ fn next_wave(seats: usize, play: &mut Play) -> Option<Vec<Query>> {
             }
         }
     }
-    // Every meeting of a wave has a bot's instance on at least one side.
-    let (queries, asked) = requests("FIGHT", lines, asked);
-    play.turn = Turn::Questions { wave, asked };
-    Some(queries)
+    (lines, asked)
 }
 
 /// The outcome after `rounds` rounds: the seats' scores and the prey's as house seats.
@@ -228,7 +247,7 @@ fn finish(seats: usize, invalid: &[u32], planet: &Planet, rounds: u32) -> Outcom
     }
 }
 /// A new instance of roster species `species` with accepted `points`.
-fn new_instance(species: usize, id: usize, points: &[f32; 5]) -> Instance {
+pub(super) fn new_instance(species: usize, id: usize, points: &[f32; 5]) -> Instance {
     Instance {
         species,
         id: id as u32,
@@ -241,7 +260,11 @@ fn new_instance(species: usize, id: usize, points: &[f32; 5]) -> Instance {
 
 /// One query per seat that has lines, its request being `<word> <count>` and the lines,
 /// with what each query asked about.
-fn requests<T>(word: &str, lines: Vec<Vec<u8>>, asked: Vec<Vec<T>>) -> (Vec<Query>, Vec<Vec<T>>) {
+pub(super) fn requests<T>(
+    word: &str,
+    lines: Vec<Vec<u8>>,
+    asked: Vec<Vec<T>>,
+) -> (Vec<Query>, Vec<Vec<T>>) {
     let mut queries = Vec::new();
     let mut kept = Vec::new();
     for (seat, (lines, asked)) in lines.into_iter().zip(asked).enumerate() {
@@ -283,6 +306,9 @@ impl Game for AlienWar {
                 Stage::Creating => panic!("poll called while the creation requests are out"),
                 Stage::Play(play) => play,
             };
+            if let Some(queries) = play.queued.take() {
+                return self.pending.ask(queries);
+            }
             let queries = match play.turn {
                 Turn::Begin if play.round == rounds => {
                     let outcome = finish(seats, &self.invalid, &play.planet, rounds);
@@ -290,12 +316,10 @@ impl Game for AlienWar {
                     continue;
                 }
                 Turn::Begin => begin_round(seats, play),
-                Turn::Meetings => next_wave(seats, play).unwrap_or_else(|| {
-                    play.planet.end_round();
-                    play.round += 1;
-                    play.turn = Turn::Begin;
+                Turn::Meetings => {
+                    advance(seats, play);
                     Vec::new()
-                }),
+                }
                 Turn::Moving { .. } | Turn::Questions { .. } => {
                     panic!("poll called while requests are out")
                 }
@@ -317,6 +341,8 @@ impl Game for AlienWar {
                 planet,
                 round: 0,
                 turn: Turn::Begin,
+                queued: None,
+                deaths: Vec::new(),
             }));
             return;
         }
@@ -372,9 +398,68 @@ impl Game for AlienWar {
             }
             Turn::Begin | Turn::Meetings => unreachable!("answers without requests"),
         }
+        advance(self.seats, play);
     }
 
     fn session_farewell(&self) -> &'static [u8] {
         protocol::FAREWELL
     }
+
+    /// The planet, one frame per round: each living instance drawn in its species' code (a
+    /// bot's in its seat's colour, the prey in theirs; on a shared cell the later instance in
+    /// the round's order shows, as in the bots' views). The scores are the species' scores
+    /// as they stand; the events, who died in the round.
+    fn snapshot(&self) -> Option<Snapshot> {
+        let Stage::Play(play) = &self.stage else {
+            return None;
+        };
+        let planet = &play.planet;
+        let side = planet.side();
+        let mut cells = vec!['.'; side * side];
+        for instance in planet.instances().iter().filter(|i| !i.is_dead()) {
+            cells[instance.y * side + instance.x] = match instance.species.checked_sub(self.seats) {
+                Some(k) => PREY_CODES[k],
+                None => seat_code(instance.species),
+            };
+        }
+        let prey_glyphs = Prey::ALL.into_iter().zip(PREY_CODES).map(|(prey, code)| {
+            let (name, colour) = (prey.name(), prey.colour());
+            Glyph::thing(code, char::from(prey.symbol()), name, colour)
+        });
+        let events = if matches!(play.turn, Turn::Begin) {
+            death_events(self.seats, &play.deaths)
+        } else {
+            Vec::new()
+        };
+        let mut scores = planet.scores();
+        scores.truncate(self.seats);
+        Some(Snapshot {
+            turn: play.round,
+            width: side,
+            height: side,
+            cells: cells.into_iter().collect(),
+            legend: std::iter::once(Glyph::thing('.', ' ', "empty", "#20242c"))
+                .chain(Glyph::seats(self.seats, "species"))
+                .chain(prey_glyphs)
+                .collect(),
+            scores,
+            events,
+        })
+    }
+}
+
+/// The prey's cell codes in replays: not letters, which are the seats' codes.
+const PREY_CODES: [char; 5] = ['~', '%', '^', '&', '*'];
+
+/// The round's deaths as events: `species 2: 3 died`, `prey.Cow: 5 died`.
+fn death_events(seats: usize, deaths: &[usize]) -> Vec<String> {
+    deaths
+        .iter()
+        .enumerate()
+        .filter(|&(_, &count)| count > 0)
+        .map(|(species, count)| match species.checked_sub(seats) {
+            Some(k) => format!("{}: {count} died", Prey::ALL[k].name()),
+            None => format!("species {}: {count} died", species + 1),
+        })
+        .collect()
 }

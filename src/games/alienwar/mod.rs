@@ -14,6 +14,7 @@ mod host;
 mod options;
 mod planet;
 mod prey;
+pub(crate) mod probes;
 mod protocol;
 mod rules;
 #[cfg(test)]

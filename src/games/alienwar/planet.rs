@@ -117,12 +117,7 @@ impl Planet {
         dead_resident_reward: bool,
     ) -> Planet {
         assert!(instances.len() <= side * side, "more instances than cells");
-        let stream = |n| {
-            let mut stream = rng(seed);
-            stream.set_stream(n);
-            stream
-        };
-        let mut placement = stream(0);
+        let mut placement = stream(seed, 0);
         let mut taken = vec![false; side * side];
         for instance in &mut instances {
             loop {
@@ -133,6 +128,19 @@ impl Planet {
                 }
             }
         }
+        Planet::placed(side, bots, symbols, instances, seed, dead_resident_reward)
+    }
+
+    /// A planet like [`Planet::new`]'s with `instances` where they already are (`arena
+    /// check` prepares positions this way).
+    pub fn placed(
+        side: usize,
+        bots: usize,
+        symbols: Vec<u8>,
+        instances: Vec<Instance>,
+        seed: u64,
+        dead_resident_reward: bool,
+    ) -> Planet {
         Planet {
             side,
             bots,
@@ -142,9 +150,9 @@ impl Planet {
             crowded: Vec::new(),
             dead_resident_reward,
             streams: Streams {
-                shuffle: stream(1),
-                fight: stream(2),
-                cow: stream(3),
+                shuffle: stream(seed, 1),
+                fight: stream(seed, 2),
+                cow: stream(seed, 3),
             },
             tally: Tally::default(),
         }
@@ -311,9 +319,19 @@ impl Planet {
         }
     }
 
-    /// Ends the round: the dead are removed.
-    pub fn end_round(&mut self) {
-        self.instances.retain(|instance| !instance.is_dead());
+    /// Ends the round: the dead are removed. Returns how many died, per species.
+    pub fn end_round(&mut self) -> Vec<usize> {
+        let mut deaths = vec![0; self.symbols.len()];
+        self.instances.retain(|instance| {
+            deaths[instance.species] += usize::from(instance.is_dead());
+            !instance.is_dead()
+        });
+        deaths
+    }
+
+    /// The side of the square planet.
+    pub fn side(&self) -> usize {
+        self.side
     }
 
     /// Each species' score: the sum over its living instances of their rounded level sums.
@@ -324,6 +342,13 @@ impl Planet {
         }
         scores
     }
+}
+
+/// Random stream `n` of the game's seed.
+fn stream(seed: u64, n: u64) -> ChaCha12Rng {
+    let mut stream = rng(seed);
+    stream.set_stream(n);
+    stream
 }
 
 /// The winner's reward from the loser: a fifth of each rounded level, and twice its life

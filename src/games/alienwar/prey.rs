@@ -54,6 +54,17 @@ impl Prey {
         }
     }
 
+    /// Its colour in replays.
+    pub fn colour(self) -> &'static str {
+        match self {
+            Prey::Whale => "#4a78c2",
+            Prey::Cow => "#c9a26b",
+            Prey::Turtle => "#3f9e6a",
+            Prey::Eagle => "#b8b8b8",
+            Prey::Human => "#e07a9b",
+        }
+    }
+
     /// Its ability points: all ten in one ability.
     pub fn points(self) -> [f32; 5] {
         let ability = match self {
