@@ -267,3 +267,112 @@ fn judge_words<T>(
         None => format!("{given} words for {count} instances (too many)"),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn judge(plan: &Plan, index: usize, reply: &[u8]) -> Verdict {
+        (plan.probes[index].judge)(reply)
+    }
+
+    fn request(plan: &Plan, index: usize) -> String {
+        let Input::Session(bytes) = &plan.probes[index].input else {
+            panic!("every AlienWar probe goes to the persistent process");
+        };
+        String::from_utf8(bytes.clone()).unwrap()
+    }
+
+    #[test]
+    fn creation_is_a_default_games_and_replies_are_judged_like_the_game() {
+        let plan = probes(&[]);
+        assert_eq!(request(&plan, 0), "CREATE 100 39\n");
+        assert_eq!(plan.probes[0].phase, Phase::Setup);
+        assert_eq!(plan.farewell, b"END\n");
+        let good = vec!["4.5,5.5,0,0,0"; 100].join(" ");
+        assert_eq!(
+            judge(&plan, 0, good.as_bytes()),
+            Verdict::Legal("100 allocations".into())
+        );
+        let over = format!("{} 6,5,0,0,0", vec!["1,1,1,1,1"; 99].join(" "));
+        assert!(matches!(
+            judge(&plan, 0, over.as_bytes()),
+            Verdict::Illegal(_, why) if why.starts_with("instance 99's points")
+        ));
+        assert_eq!(
+            judge(&plan, 0, b"1,1,1,1,1 banana"),
+            Verdict::Unparsed("word 2 is not five decimals".into())
+        );
+        assert_eq!(
+            judge(&plan, 0, b"1,1,1,1,1"),
+            Verdict::Unparsed("1 words for 100 instances".into())
+        );
+    }
+
+    #[test]
+    fn the_instances_are_the_bots_own_and_each_batch_a_subset_of_the_last() {
+        // Instance 1 is refused (over budget), so the probes use ids 0, 2, 3, ...
+        let mut words = vec!["0,0,0,9.5,0"; 100];
+        words[1] = "10,10,0,0,0";
+        let plan = probes(&[Answer::Reply(words.join(" ").into_bytes())]);
+        assert_eq!(plan.probes.len(), 6);
+        let ids = |index: usize| -> Vec<u32> {
+            let mut ids: Vec<u32> = request(&plan, index)
+                .lines()
+                .skip(1)
+                .map(|line| line.split(' ').next().unwrap().parse().unwrap())
+                .collect();
+            ids.sort_unstable();
+            ids
+        };
+        assert_eq!(ids(1), [0, 2, 3, 4, 5, 6]);
+        assert_eq!(ids(2), [0, 2, 3, 4, 5]);
+        assert_eq!(ids(3), [0, 2, 3, 4]);
+        assert_eq!(ids(4), [0, 2, 3]);
+        assert_eq!(ids(5), [0]);
+        // Vision 10.5 gives radius 5: views of 11 rows of 11 cells.
+        let early = request(&plan, 1);
+        let line = early.lines().nth(1).unwrap();
+        assert!(line.contains(" 10 1 1 1 11 1 5 2 "), "{line}");
+        assert_eq!(line.rsplit(' ').next().unwrap().split('/').count(), 11);
+    }
+
+    #[test]
+    fn the_edge_view_wraps_around_the_planet() {
+        let plan = probes(&[]);
+        let edge = request(&plan, 3);
+        assert!(edge.starts_with("MOVE 4\n"), "{edge}");
+        // Instance 0 on cell 0,0 (radius 2): rows 37, 38, 0, 1, 2 of columns 37, 38, 0, 1, 2,
+        // so the Cow on cell 37,37 is its view's top-left corner.
+        let line = edge.lines().find(|line| line.starts_with("0 ")).unwrap();
+        assert!(line.ends_with(" 2 3 C..A./...W./A.A../..AA./A..T."), "{line}");
+        assert_eq!(
+            judge(&plan, 3, b"NORTH SOUTH STAY WEST\n"),
+            Verdict::Legal("NORTH SOUTH STAY WEST".into())
+        );
+        assert_eq!(
+            judge(&plan, 3, b"NORTH SOUTH STAY WEST EAST"),
+            Verdict::Unparsed("5 words for 4 instances (too many)".into())
+        );
+        assert_eq!(
+            judge(&plan, 3, b"NORTH south STAY WEST"),
+            Verdict::Unparsed("word 2 is not a move name".into())
+        );
+    }
+
+    #[test]
+    fn the_fight_asks_about_both_sides_of_a_meeting_and_one_of_another() {
+        let plan = probes(&[]);
+        let fight = request(&plan, 4);
+        assert!(fight.starts_with("FIGHT 3\n"), "{fight}");
+        let ids: Vec<&str> = fight.lines().skip(1).map(|l| &l[..2]).collect();
+        assert_eq!(ids.len(), 3);
+        for id in ["0 ", "1 ", "2 "] {
+            assert!(ids.contains(&id), "{fight}");
+        }
+        assert!(judge(&plan, 4, b"Y N Y").is_valid());
+        assert!(matches!(judge(&plan, 4, b"Y N yes"), Verdict::Unparsed(_)));
+        let end = request(&plan, 5);
+        assert!(end.starts_with("MOVE 1\n0 2 "), "{end}");
+    }
+}

@@ -738,3 +738,56 @@ fn garbage_replies_never_panic_and_the_game_ends() {
         assert_eq!(outcome.house.len(), 5);
     }
 }
+
+#[test]
+fn a_replay_frame_is_the_planet_after_each_round_with_scores_and_deaths() {
+    let mut game = AlienWar::new(&small(30, 20), 11, 2);
+    assert_eq!(game.snapshot(), None, "nothing to draw before creation");
+    let bot = scripted("3.5,6.5,0,0,0", Move::East, "Y");
+    let (mut frames, mut deaths) = (Vec::new(), 0);
+    loop {
+        match game.poll() {
+            Step::Done(outcome) => {
+                let last: &crate::replay::Snapshot = frames.last().unwrap();
+                assert_eq!(last.turn, 30, "the last round's end is shown");
+                let seats: Vec<i64> = outcome.seats.iter().map(|s| s.score).collect();
+                assert_eq!(last.scores, seats);
+                break;
+            }
+            Step::Ask(queries) => {
+                let answers = queries.iter().map(&bot).collect();
+                game.handle_answers(answers);
+                let snapshot = game.snapshot().expect("a game in play has a planet");
+                assert_eq!(snapshot.problems(), Vec::<String>::new());
+                assert_eq!((snapshot.width, snapshot.height), (19, 19));
+                deaths += snapshot.events.len();
+                frames.push(snapshot);
+            }
+        }
+    }
+    let first = &frames[0];
+    assert_eq!(first.turn, 0);
+    assert!(
+        first.events.is_empty(),
+        "nobody died before the first round"
+    );
+    // 20 instances of each of the 2 seats and 5 prey on distinct cells at the start.
+    let count = |code: char| first.cells.chars().filter(|&c| c == code).count();
+    assert_eq!(
+        (count('A'), count('B'), count('~'), count('%')),
+        (20, 20, 20, 20)
+    );
+    assert_eq!(first.scores, [20 * 15, 20 * 15]);
+    let seats: Vec<Option<usize>> = first.legend.iter().map(|g| g.seat).collect();
+    assert_eq!(seats[..3], [None, Some(0), Some(1)]);
+    assert!(first.legend[3..].iter().all(|g| g.colour.is_some()));
+    assert!(deaths > 0, "Y-sayers kill each other in 30 rounds");
+    assert!(
+        frames
+            .iter()
+            .flat_map(|f| &f.events)
+            .all(|e| e.ends_with(" died")),
+        "{:?}",
+        frames.last().unwrap().events
+    );
+}
