@@ -438,7 +438,7 @@ impl Game for AlienWar {
             width: side,
             height: side,
             cells: cells.into_iter().collect(),
-            legend: std::iter::once(Glyph::thing('.', ' ', "empty", "#20242c"))
+            legend: std::iter::once(Glyph::thing('.', '.', "empty", "#20242c"))
                 .chain(Glyph::seats(self.seats, "species"))
                 .chain(prey_glyphs)
                 .collect(),
@@ -448,8 +448,9 @@ impl Game for AlienWar {
     }
 }
 
-/// The prey's cell codes in replays: not letters, which are the seats' codes.
-const PREY_CODES: [char; 5] = ['~', '%', '^', '&', '*'];
+/// The prey's cell codes in replays: not letters (the seats' codes), nor characters HTML
+/// escapes.
+const PREY_CODES: [char; 5] = ['~', '%', '^', '+', '*'];
 
 /// The round's deaths as events: `species 2: 3 died`, `prey.Cow: 5 died`.
 fn death_events(seats: usize, deaths: &[usize]) -> Vec<String> {

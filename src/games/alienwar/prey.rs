@@ -57,9 +57,9 @@ impl Prey {
     /// Its colour in replays.
     pub fn colour(self) -> &'static str {
         match self {
-            Prey::Whale => "#4a78c2",
+            Prey::Whale => "#7a6aa8",
             Prey::Cow => "#c9a26b",
-            Prey::Turtle => "#3f9e6a",
+            Prey::Turtle => "#7d8a3a",
             Prey::Eagle => "#b8b8b8",
             Prey::Human => "#e07a9b",
         }

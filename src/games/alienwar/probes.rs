@@ -345,7 +345,10 @@ mod tests {
         // Instance 0 on cell 0,0 (radius 2): rows 37, 38, 0, 1, 2 of columns 37, 38, 0, 1, 2,
         // so the Cow on cell 37,37 is its view's top-left corner.
         let line = edge.lines().find(|line| line.starts_with("0 ")).unwrap();
-        assert!(line.ends_with(" 2 3 C..A./...W./A.A../..AA./A..T."), "{line}");
+        assert!(
+            line.ends_with(" 2 3 C..A./...W./A.A../..AA./A..T."),
+            "{line}"
+        );
         assert_eq!(
             judge(&plan, 3, b"NORTH SOUTH STAY WEST\n"),
             Verdict::Legal("NORTH SOUTH STAY WEST".into())
