@@ -100,7 +100,10 @@ fn an_illegal_reply_is_shown_parsed_but_illegal_and_fails_the_check() {
 #[test]
 fn an_alien_is_checked_on_one_persistent_process_and_garbage_fails() {
     let dir = tempfile::tempdir().unwrap();
-    let bot = repo().join("bots/alienwar/stalker.py").display().to_string();
+    let bot = repo()
+        .join("bots/alienwar/stalker.py")
+        .display()
+        .to_string();
     let (output, text) = check(
         dir.path(),
         "alienwar",
@@ -150,7 +153,13 @@ fn a_java_alien_is_checked_through_its_host_compiled_by_hand() {
         dir.path(),
         "alienwar",
         &[],
-        &["java", "-cp", &classes, "planet.AlienWarHost", "alien.Nomad"],
+        &[
+            "java",
+            "-cp",
+            &classes,
+            "planet.AlienWarHost",
+            "alien.Nomad",
+        ],
     );
     assert_eq!(output.status.code(), Some(0), "{text}");
     assert!(text.ends_with("\n6 of 6 replies valid\n"), "{text}");
