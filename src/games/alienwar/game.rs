@@ -186,13 +186,16 @@ fn advance(seats: usize, play: &mut Play) {
     play.turn = Turn::Questions { wave, asked };
 }
 
-/// The `FIGHT` lines of a wave per seat (the newcomer's first), with the (meeting,
-/// is-newcomer) pairs each seat is asked about, in order.
+/// What one seat is asked about in a wave: (meeting, is-newcomer) pairs, in request order.
+type Questions = Vec<(usize, bool)>;
+
+/// The `FIGHT` lines of a wave per seat (the newcomer's first), with what each seat is asked
+/// about.
 pub(super) fn fight_lines(
     seats: usize,
     instances: &[Instance],
     wave: &[Meeting],
-) -> (Vec<Vec<u8>>, Vec<Vec<(usize, bool)>>) {
+) -> (Vec<Vec<u8>>, Vec<Questions>) {
     let mut lines = vec![Vec::new(); seats];
     let mut asked = vec![Vec::new(); seats];
     for (m, meeting) in wave.iter().enumerate() {
