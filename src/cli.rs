@@ -14,7 +14,7 @@ use crate::shard::Shard;
 #[command(
     name = "arena",
     version,
-    after_help = "Games: eggs, petri, slime (rules and protocols in games/<game>.md).\n\nExamples:\n  arena run tournaments/petri.toml\n  arena run tournaments/petri.toml --games 10 --jobs 2 --format json\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl\n  arena run tournaments/slime.toml --replays --out results && arena replay results/replays/game-0.jsonl --html game-0.html\n  arena check petri -- python3 my-bot.py\n  arena new slime --lang python my-slime-bot\n  arena run tournaments/petri.toml --shard 1/4 --out shard-1   (one per machine), then\n  arena merge shard-1 shard-2 shard-3 shard-4 --out merged\n\nExit status: 0 success, 1 run failed (I/O, journal), 2 bad command line, tournament file,\njournal to resume, replay file or shards to merge, 3 bot failures under --strict or in check, 130\ninterrupted."
+    after_help = "Games: alienwar, eggs, petri, slime (rules and protocols in games/<game>.md).\n\nExamples:\n  arena run tournaments/petri.toml\n  arena run tournaments/petri.toml --games 10 --jobs 2 --format json\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl\n  arena run tournaments/slime.toml --replays --out results && arena replay results/replays/game-0.jsonl --html game-0.html\n  arena check petri -- python3 my-bot.py\n  arena new slime --lang python my-slime-bot\n  arena run tournaments/petri.toml --shard 1/4 --out shard-1   (one per machine), then\n  arena merge shard-1 shard-2 shard-3 shard-4 --out merged\n\nExit status: 0 success, 1 run failed (I/O, journal), 2 bad command line, tournament file,\njournal to resume, replay file or shards to merge, 3 bot failures under --strict or in check, 130\ninterrupted."
 )]
 pub struct Cli {
     /// What to do.
@@ -59,7 +59,7 @@ pub enum Command {
     /// crowded, edge of board, end-game) and each reply is shown with the exact bytes sent,
     /// whether it parsed, whether it was legal, and how long it took.
     #[command(
-        after_help = "Examples:\n  arena check petri -- python3 bots/petri/hunter.py\n  arena check slime --timeout-ms 1000 -- ./my-slime-bot --fast\n\nExit status: 0 every reply valid; 3 a reply was invalid, illegal, late, missing or\nfollowed by a crash; 2 bad command line or program not found."
+        after_help = "Examples:\n  arena check petri -- python3 bots/petri/hunter.py\n  arena check slime --timeout-ms 1000 -- ./my-slime-bot --fast\n  arena check alienwar -- java -cp classes planet.AlienWarHost alien.Nomad   (a Java alien\n  compiled with its host by hand, see games/alienwar.md)\n\nExit status: 0 every reply valid; 3 a reply was invalid, illegal, late, missing or\nfollowed by a crash; 2 bad command line or program not found."
     )]
     Check(CheckArgs),
     /// Write a minimal bot for a game that reads its input, parses it and answers legally:
@@ -154,7 +154,7 @@ pub struct StandingsArgs {
 /// `arena check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The game whose protocol to check (eggs, petri, slime).
+    /// The game whose protocol to check (alienwar, eggs, petri, slime).
     #[arg(value_parser = game_kind)]
     pub game: GameKind,
     /// The bot's command and its arguments, after `--`.
@@ -174,7 +174,7 @@ pub struct CheckArgs {
 /// `arena new`.
 #[derive(Debug, Args)]
 pub struct NewArgs {
-    /// The game the bot plays (eggs, petri, slime).
+    /// The game the bot plays (alienwar, eggs, petri, slime).
     #[arg(value_parser = game_kind)]
     pub game: GameKind,
     /// The bot's language.

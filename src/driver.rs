@@ -116,7 +116,18 @@ pub async fn play_game(
                 timeouts: seat.tally.timeouts,
                 crashes: seat.tally.crashes,
                 invalid_replies: result.invalid_replies + seat.tally.oversized,
+                built_in: false,
             })
+            .chain(outcome.house.into_iter().map(|house| SeatRecord {
+                bot: house.name,
+                score: house.score,
+                result: None,
+                requests: 0,
+                timeouts: 0,
+                crashes: 0,
+                invalid_replies: 0,
+                built_in: true,
+            }))
             .collect(),
     };
     (record, replay)

@@ -99,6 +99,20 @@ pub struct Outcome {
     pub seats: Vec<SeatOutcome>,
     /// A one-line human-readable account of how the game ended.
     pub summary: String,
+    /// Players built into the engine rather than run as bots (AlienWar's prey), ranked with
+    /// the bots under their own names; empty for most games.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub house: Vec<HouseSeat>,
+}
+
+/// The result of a player built into the engine (not a bot process).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HouseSeat {
+    /// Its name on the leaderboard, distinct from every bot's (see
+    /// `GameOptions::house_names`).
+    pub name: String,
+    /// The game's points for it in this game.
+    pub score: i64,
 }
 
 /// One seat's result in one game.

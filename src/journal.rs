@@ -10,7 +10,8 @@
 //! {"type":"game","data":{"index":0,"seed":123,"summary":"...","duration_ms":84,"seats":[{"bot":"a","score":1,"result":"win","requests":40,"timeouts":0,"crashes":0,"invalid_replies":0},{"bot":"b",...}]}}
 //! ```
 //!
-//! Game lines appear in completion order; readers order them by `index`.
+//! Game lines appear in completion order; readers order them by `index`. Players built into
+//! a game (AlienWar's prey) follow the bots' seats, marked `"built_in":true`.
 
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
@@ -140,6 +141,10 @@ pub struct SeatRecord {
     pub crashes: u32,
     /// Replies the game rejected, including replies over the size cap.
     pub invalid_replies: u32,
+    /// A player built into the engine (AlienWar's prey), not a bot: it has no process and
+    /// is not in the header's bot list.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub built_in: bool,
 }
 
 /// A journal that cannot be written or read.
@@ -360,6 +365,7 @@ mod tests {
             timeouts: 0,
             crashes: 0,
             invalid_replies: 1,
+            built_in: false,
         };
         GameRecord {
             index,

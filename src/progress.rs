@@ -277,6 +277,7 @@ mod tests {
                     timeouts: 1,
                     crashes: 0,
                     invalid_replies: 2,
+                    built_in: false,
                 })
                 .collect(),
         }

@@ -16,6 +16,9 @@ const CARGO_TOML: &str = include_str!("../templates/rust/Cargo.toml");
 /// The files of a template: paths relative to the bot's folder, and their text.
 pub fn files(game: GameKind, lang: Lang) -> Vec<(&'static str, &'static str)> {
     let source = match (game, lang) {
+        (GameKind::AlienWar, Lang::Python) => include_str!("../templates/alienwar/bot.py"),
+        (GameKind::AlienWar, Lang::Javascript) => include_str!("../templates/alienwar/bot.js"),
+        (GameKind::AlienWar, Lang::Rust) => include_str!("../templates/alienwar/main.rs"),
         (GameKind::Eggs, Lang::Python) => include_str!("../templates/eggs/bot.py"),
         (GameKind::Eggs, Lang::Javascript) => include_str!("../templates/eggs/bot.js"),
         (GameKind::Eggs, Lang::Rust) => include_str!("../templates/eggs/main.rs"),

@@ -5,11 +5,13 @@
 mod call;
 mod capture;
 mod group;
+mod java;
 mod oneshot;
 mod program;
 mod session;
 
 pub use call::{CallResult, CallStatus, Exit};
+pub use java::{JavaBuild, JavaHost, cache_root};
 pub use oneshot::{OneShotInput, call_once};
 pub use program::{BotProgram, CallEnv, Limits, ResourceLimits};
 pub use session::Session;

@@ -33,7 +33,9 @@ pub(crate) struct RawTournament<O> {
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawBot {
     pub(crate) name: Spanned<String>,
-    pub(crate) command: Spanned<RawCommand>,
+    pub(crate) command: Option<Spanned<RawCommand>>,
+    /// Java source files (relative to the tournament file) run through the game's Java host.
+    pub(crate) java: Option<Spanned<Vec<String>>>,
     pub(crate) dir: Option<Spanned<String>>,
     #[serde(default)]
     pub(crate) env: BTreeMap<String, String>,

@@ -11,8 +11,8 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 
 use super::error::{ConfigError, Problem};
-use super::raw::{RawBot, RawTournament};
-use crate::bots::{BotProgram, Limits, ResourceLimits};
+use super::raw::{RawBot, RawCommand, RawTournament};
+use crate::bots::{BotProgram, Limits, ResourceLimits, cache_root};
 use crate::games::{GameKind, GameOptions, OptionsParser};
 
 /// The master seed when the file sets none: fixed, so two runs of one file agree.
@@ -151,7 +151,13 @@ impl Tournament {
             memory_bytes: megabytes(first.memory_mb.unwrap_or(DEFAULT_MEMORY_MB)),
             cpu_seconds: nonzero(first.cpu_seconds.unwrap_or(DEFAULT_CPU_SECONDS)),
         };
-        let bots = check_bots(source, &base, &first.bots, defaults, &mut problems);
+        let context = BotContext {
+            source,
+            base: &base,
+            kind,
+            house_names: options.house_names(),
+        };
+        let bots = check_bots(&context, &first.bots, defaults, &mut problems);
         if let Some(file) = options.data_file() {
             let path = base.join(file);
             let messages = match std::fs::read_to_string(&path) {
@@ -245,14 +251,23 @@ fn toml_problem(source: &str, error: &toml::de::Error) -> Problem {
     Problem::at(source, error.span(), error.message().trim_end().to_owned())
 }
 
-/// Checks every `[[bots]]` entry and resolves its folder and program.
+/// What the bots need from the game: the names its built-in players take, and its Java
+/// host for bots given as Java sources.
+struct BotContext<'a> {
+    source: &'a str,
+    base: &'a Path,
+    kind: GameKind,
+    house_names: Vec<&'static str>,
+}
+
+/// Checks every `[[bots]]` entry and resolves its folder and program (compiling Java bots).
 fn check_bots(
-    source: &str,
-    base: &Path,
+    context: &BotContext<'_>,
     raw: &[RawBot],
     defaults: ResourceLimits,
     problems: &mut Vec<Problem>,
 ) -> Vec<Bot> {
+    let source = context.source;
     let mut bots: Vec<Bot> = Vec::new();
     let mut seen = BTreeSet::new();
     for bot in raw {
@@ -270,36 +285,45 @@ fn check_bots(
                 name_span.clone(),
                 format!("duplicate bot name `{name}`"),
             ));
+        } else if context.house_names.contains(&name) {
+            problems.push(Problem::at(
+                source,
+                name_span.clone(),
+                format!("bot name `{name}` is taken by a player built into the game"),
+            ));
         }
         let dir = match &bot.dir {
             Some(dir) => {
-                let path = base.join(dir.get_ref());
+                let path = context.base.join(dir.get_ref());
                 if !path.is_dir() {
                     let message = format!("bot `{name}`: `dir` {} is not a folder", path.display());
                     problems.push(Problem::at(source, Some(dir.span()), message));
                 }
                 path
             }
-            None => base.to_path_buf(),
+            None => context.base.to_path_buf(),
         };
-        let command_span = Some(bot.command.span());
-        let Some(mut words) = bot.command.get_ref().words() else {
-            let message = format!("bot `{name}`: `command` has an unclosed quote");
-            problems.push(Problem::at(source, command_span, message));
-            continue;
-        };
-        if words.is_empty() || words[0].is_empty() {
-            let message = format!("bot `{name}`: `command` is empty");
-            problems.push(Problem::at(source, command_span, message));
-            continue;
-        }
-        let program_word = words.remove(0);
-        match resolve_program(&program_word, &dir) {
-            Ok(program) => bots.push(Bot {
+        let launch =
+            match (&bot.command, &bot.java) {
+                (Some(command), None) => command_launch(command.get_ref(), &dir)
+                    .map_err(|why| (Some(command.span()), why)),
+                (None, Some(java)) => java_launch(context, java.get_ref(), &dir)
+                    .map_err(|why| (Some(java.span()), why)),
+                (Some(_), Some(java)) => Err((
+                    Some(java.span()),
+                    "give either `command` or `java`, not both".to_owned(),
+                )),
+                (None, None) => Err((
+                    name_span,
+                    "needs `command` (the program to run) or `java` (its Java sources)".to_owned(),
+                )),
+            };
+        match launch {
+            Ok((program, args)) => bots.push(Bot {
                 name: name.to_owned(),
                 program: BotProgram {
                     program,
-                    args: words,
+                    args,
                     dir: dir.clone(),
                     env: bot.env.clone(),
                     rlimits: ResourceLimits {
@@ -308,9 +332,9 @@ fn check_bots(
                     },
                 },
             }),
-            Err(why) => {
+            Err((span, why)) => {
                 let message = format!("bot `{name}`: {why}");
-                problems.push(Problem::at(source, command_span, message));
+                problems.push(Problem::at(source, span, message));
             }
         }
     }
@@ -336,6 +360,55 @@ pub(crate) fn standalone_bot(words: &[String], dir: &Path) -> Result<(BotProgram
         max_stderr_bytes: DEFAULT_MAX_STDERR_BYTES,
     };
     Ok((program, limits))
+}
+
+/// The program and arguments of a `command`.
+fn command_launch(command: &RawCommand, dir: &Path) -> Result<(PathBuf, Vec<String>), String> {
+    let Some(mut words) = command.words() else {
+        return Err("`command` has an unclosed quote".to_owned());
+    };
+    if words.is_empty() || words[0].is_empty() {
+        return Err("`command` is empty".to_owned());
+    }
+    let program_word = words.remove(0);
+    resolve_program(&program_word, dir).map(|program| (program, words))
+}
+
+/// JVM options for a Java bot: the serial collector, because a bot is one thread and the
+/// machine runs many JVMs at once; and the JVM's own warnings and log lines on stderr, since
+/// HotSpot prints them on stdout, where one would be read as the bot's reply.
+const JVM_OPTIONS: &[&str] = &[
+    "-XX:+UseSerialGC",
+    "-Xshare:auto",
+    "-XX:+DisplayVMOutputToStderr",
+    "-Xlog:disable",
+    "-Xlog:all=warning:stderr",
+];
+
+/// Compiles a bot's Java sources (relative to the tournament file) with the game's host and
+/// returns how to run it: `java -cp <classes> <host main> <bot class>`.
+fn java_launch(
+    context: &BotContext<'_>,
+    sources: &[String],
+    dir: &Path,
+) -> Result<(PathBuf, Vec<String>), String> {
+    let Some(host) = context.kind.java_host() else {
+        return Err(format!(
+            "`java` bots need a game with a Java host, and {} has none",
+            context.kind
+        ));
+    };
+    let sources: Vec<PathBuf> = sources.iter().map(|s| context.base.join(s)).collect();
+    let build = host.build(&sources, &cache_root())?;
+    let java = resolve_program("java", dir)?;
+    let mut args: Vec<String> = JVM_OPTIONS.iter().map(|&o| o.to_owned()).collect();
+    args.extend([
+        "-cp".to_owned(),
+        build.classes.to_string_lossy().into_owned(),
+        host.main_class.to_owned(),
+        build.class_name,
+    ]);
+    Ok((java, args))
 }
 
 /// A limit in megabytes as bytes; 0 means no limit.

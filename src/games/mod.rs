@@ -2,8 +2,10 @@
 //! Each game is a pure engine (see [`crate::engine`]) with its own options type; this module
 //! maps a game's name to its engine, its options and its tournament shape.
 
+pub mod alienwar;
 pub mod eggs;
 pub mod petri;
+pub mod random;
 pub mod slime;
 
 use std::fmt;
@@ -11,6 +13,7 @@ use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
+use crate::bots::JavaHost;
 use crate::check::Plan;
 use crate::engine::{Answer, Game, Step};
 use crate::replay::Snapshot;
@@ -18,6 +21,8 @@ use crate::replay::Snapshot;
 /// A game's name, as written in a tournament file (`game = "petri"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum GameKind {
+    /// Survival Game - AlienWar.
+    AlienWar,
     /// Easter Egg Hunt on the Hill.
     Eggs,
     /// Battle for the Petri Dish.
@@ -28,11 +33,17 @@ pub enum GameKind {
 
 impl GameKind {
     /// Every game, in the order they are listed to users.
-    pub const ALL: &[GameKind] = &[GameKind::Eggs, GameKind::Petri, GameKind::Slime];
+    pub const ALL: &[GameKind] = &[
+        GameKind::AlienWar,
+        GameKind::Eggs,
+        GameKind::Petri,
+        GameKind::Slime,
+    ];
 
     /// The name used in tournament files, journals and `ARENA_GAME`.
     pub fn name(self) -> &'static str {
         match self {
+            GameKind::AlienWar => "alienwar",
             GameKind::Eggs => "eggs",
             GameKind::Petri => "petri",
             GameKind::Slime => "slime",
@@ -50,7 +61,7 @@ impl GameKind {
     /// How results are summed up into a leaderboard.
     pub fn scoring(self) -> Scoring {
         match self {
-            GameKind::Eggs => Scoring::Mean,
+            GameKind::AlienWar | GameKind::Eggs => Scoring::Mean,
             GameKind::Petri => Scoring::Wins,
             GameKind::Slime => Scoring::Mean,
         }
@@ -60,6 +71,7 @@ impl GameKind {
     /// the answers to the probes sent so far (each game's `probes.rs`).
     pub fn probes(self, answers: &[Answer]) -> Plan {
         match self {
+            GameKind::AlienWar => alienwar::probes::probes(answers),
             GameKind::Eggs => eggs::probes::probes(answers),
             GameKind::Petri => petri::probes::probes(answers),
             GameKind::Slime => slime::probes::probes(answers),
@@ -69,10 +81,19 @@ impl GameKind {
     /// The original challenge's number of games (per pairing, or runs).
     pub fn default_games(self) -> u32 {
         match self {
-            GameKind::Eggs => 10,
+            GameKind::AlienWar | GameKind::Eggs => 10,
             GameKind::Petri => 100,
             // The original played each combination once: its engine has no randomness.
             GameKind::Slime => 1,
+        }
+    }
+
+    /// The Java host that runs the original challenge's Java bots, for games whose
+    /// originals were Java classes rather than programs (a bot's `java` sources).
+    pub fn java_host(self) -> Option<&'static JavaHost> {
+        match self {
+            GameKind::AlienWar => Some(&alienwar::JAVA_HOST),
+            GameKind::Eggs | GameKind::Petri | GameKind::Slime => None,
         }
     }
 }
@@ -134,6 +155,8 @@ impl Scoring {
 /// A game's validated options (the tournament file's `[options]` table).
 #[derive(Debug, Clone, PartialEq)]
 pub enum GameOptions {
+    /// Options of AlienWar.
+    AlienWar(alienwar::AlienWarOptions),
     /// Options of Easter Egg Hunt.
     Eggs(eggs::EggsOptions),
     /// Options of Battle for the Petri Dish.
@@ -146,6 +169,7 @@ impl GameOptions {
     /// The game these options belong to.
     pub fn kind(&self) -> GameKind {
         match self {
+            GameOptions::AlienWar(_) => GameKind::AlienWar,
             GameOptions::Eggs(_) => GameKind::Eggs,
             GameOptions::Petri(_) => GameKind::Petri,
             GameOptions::Slime(_) => GameKind::Slime,
@@ -155,7 +179,7 @@ impl GameOptions {
     /// Who plays whom.
     pub fn format(&self) -> Format {
         match self {
-            GameOptions::Eggs(_) => Format::FreeForAll,
+            GameOptions::AlienWar(_) | GameOptions::Eggs(_) => Format::FreeForAll,
             GameOptions::Petri(_) => Format::HeadToHead,
             GameOptions::Slime(options) => Format::Combinations {
                 size: 4,
@@ -169,7 +193,7 @@ impl GameOptions {
     pub fn min_bots(&self) -> usize {
         let game = match self {
             GameOptions::Eggs(options) => options.min_bots(),
-            GameOptions::Petri(_) | GameOptions::Slime(_) => 1,
+            GameOptions::AlienWar(_) | GameOptions::Petri(_) | GameOptions::Slime(_) => 1,
         };
         self.format().min_bots().max(game)
     }
@@ -177,6 +201,7 @@ impl GameOptions {
     /// Problems with the option values (each a sentence); empty if they are fine.
     pub fn validate(&self) -> Vec<String> {
         match self {
+            GameOptions::AlienWar(options) => options.validate(),
             GameOptions::Eggs(_) => Vec::new(),
             GameOptions::Petri(options) => options.validate(),
             GameOptions::Slime(options) => options.validate(),
@@ -189,7 +214,7 @@ impl GameOptions {
     pub fn data_file(&self) -> Option<&Path> {
         match self {
             GameOptions::Eggs(options) => options.map.as_deref(),
-            GameOptions::Petri(_) | GameOptions::Slime(_) => None,
+            GameOptions::AlienWar(_) | GameOptions::Petri(_) | GameOptions::Slime(_) => None,
         }
     }
 
@@ -198,13 +223,25 @@ impl GameOptions {
     pub fn use_data_file(&mut self, path: &Path, text: &str, entries: usize) -> Vec<String> {
         match self {
             GameOptions::Eggs(options) => options.use_map(path, text, entries),
-            GameOptions::Petri(_) | GameOptions::Slime(_) => Vec::new(),
+            GameOptions::AlienWar(_) | GameOptions::Petri(_) | GameOptions::Slime(_) => Vec::new(),
+        }
+    }
+
+    /// The names of the players built into the engine ([`crate::engine::HouseSeat`]); no bot
+    /// may take one.
+    pub fn house_names(&self) -> Vec<&'static str> {
+        match self {
+            GameOptions::AlienWar(_) => alienwar::house_names(),
+            GameOptions::Eggs(_) | GameOptions::Petri(_) | GameOptions::Slime(_) => Vec::new(),
         }
     }
 
     /// A fresh engine for one game with these options, its seed and its number of seats.
     pub fn new_game(&self, seed: u64, seats: usize) -> AnyGame {
         match self {
+            GameOptions::AlienWar(options) => {
+                AnyGame::AlienWar(alienwar::AlienWar::new(options, seed, seats))
+            }
             GameOptions::Eggs(options) => AnyGame::Eggs(eggs::Eggs::new(options, seed, seats)),
             GameOptions::Petri(options) => AnyGame::Petri(petri::Petri::new(options)),
             GameOptions::Slime(options) => AnyGame::Slime(slime::Slime::new(options)),
@@ -226,6 +263,7 @@ impl GameKind {
     /// Parses this game's options with `parser`.
     pub fn parse_options<P: OptionsParser>(self, parser: &mut P) -> Result<GameOptions, P::Error> {
         match self {
+            GameKind::AlienWar => parser.parse().map(GameOptions::AlienWar),
             GameKind::Eggs => parser.parse().map(GameOptions::Eggs),
             GameKind::Petri => parser.parse().map(GameOptions::Petri),
             GameKind::Slime => parser.parse().map(GameOptions::Slime),
@@ -236,6 +274,8 @@ impl GameKind {
 /// One game of any kind, dispatching to its engine.
 #[derive(Debug)]
 pub enum AnyGame {
+    /// A game of AlienWar.
+    AlienWar(alienwar::AlienWar),
     /// A run of Easter Egg Hunt.
     Eggs(eggs::Eggs),
     /// A game of Battle for the Petri Dish.
@@ -247,6 +287,7 @@ pub enum AnyGame {
 impl Game for AnyGame {
     fn poll(&mut self) -> Step {
         match self {
+            AnyGame::AlienWar(game) => game.poll(),
             AnyGame::Eggs(game) => game.poll(),
             AnyGame::Petri(game) => game.poll(),
             AnyGame::Slime(game) => game.poll(),
@@ -255,6 +296,7 @@ impl Game for AnyGame {
 
     fn handle_answers(&mut self, answers: Vec<Answer>) {
         match self {
+            AnyGame::AlienWar(game) => game.handle_answers(answers),
             AnyGame::Eggs(game) => game.handle_answers(answers),
             AnyGame::Petri(game) => game.handle_answers(answers),
             AnyGame::Slime(game) => game.handle_answers(answers),
@@ -263,6 +305,7 @@ impl Game for AnyGame {
 
     fn session_farewell(&self) -> &'static [u8] {
         match self {
+            AnyGame::AlienWar(game) => game.session_farewell(),
             AnyGame::Eggs(game) => game.session_farewell(),
             AnyGame::Petri(game) => game.session_farewell(),
             AnyGame::Slime(game) => game.session_farewell(),
@@ -271,6 +314,7 @@ impl Game for AnyGame {
 
     fn snapshot(&self) -> Option<Snapshot> {
         match self {
+            AnyGame::AlienWar(game) => game.snapshot(),
             AnyGame::Eggs(game) => game.snapshot(),
             AnyGame::Petri(game) => game.snapshot(),
             AnyGame::Slime(game) => game.snapshot(),

@@ -166,6 +166,7 @@ mod tests {
                 invalid_replies: 0,
             }],
             summary: "over".into(),
+            house: Vec::new(),
         }
     }
 

@@ -77,7 +77,12 @@ impl Leaderboard {
                     format!("{:.3}", s.score)
                 };
                 let results = [s.wins, s.draws, s.losses].map(|n| n.map(i64::from));
-                [s.rank.to_string(), s.name.clone(), score]
+                let name = if s.built_in {
+                    format!("{} (built-in)", s.name)
+                } else {
+                    s.name.clone()
+                };
+                [s.rank.to_string(), name, score]
                     .into_iter()
                     .chain(
                         results
@@ -165,6 +170,9 @@ pub struct Standing {
     pub crashes: u64,
     /// Replies the game rejected.
     pub invalid_replies: u64,
+    /// A player built into the game (AlienWar's prey), not a bot.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub built_in: bool,
     /// Ratings with error bars (Elo, or TrueSkill and a score interval), as extra fields.
     #[serde(flatten)]
     pub rating: Option<Rating>,
@@ -266,6 +274,7 @@ pub(crate) struct Tally {
     timeouts: u64,
     crashes: u64,
     invalid_replies: u64,
+    built_in: bool,
 }
 
 impl Standing {
@@ -290,6 +299,7 @@ impl Tally {
         self.timeouts += u64::from(seat.timeouts);
         self.crashes += u64::from(seat.crashes);
         self.invalid_replies += u64::from(seat.invalid_replies);
+        self.built_in |= seat.built_in;
     }
 
     /// The bot's line on the leaderboard (rank still 0).
@@ -310,6 +320,7 @@ impl Tally {
             timeouts: self.timeouts,
             crashes: self.crashes,
             invalid_replies: self.invalid_replies,
+            built_in: self.built_in,
             rating: None,
         }
     }
@@ -339,6 +350,7 @@ mod tests {
             timeouts: 1,
             crashes: 0,
             invalid_replies: 2,
+            built_in: false,
         }
     }
 
@@ -432,5 +444,28 @@ mod tests {
             ]
         );
         assert!(board.pairwise.is_empty());
+    }
+
+    #[test]
+    fn built_in_players_are_ranked_and_marked_but_plain_bots_serialize_as_before() {
+        let house = SeatRecord {
+            built_in: true,
+            requests: 0,
+            ..seat("prey.Cow", 7, None)
+        };
+        let games = vec![vec![seat("a", 3, None), house]];
+        let board = Leaderboard::compute(Scoring::Mean, &journal(&["a"], games));
+        let cow = &board.leaderboard[0];
+        assert_eq!(
+            (cow.name.as_str(), cow.built_in, cow.score),
+            ("prey.Cow", true, 7.0)
+        );
+        assert_eq!(
+            board.grid().rows[0][Grid::NAME_COLUMN],
+            "prey.Cow (built-in)"
+        );
+        let json = serde_json::to_value(&board).unwrap();
+        assert_eq!(json["leaderboard"][0]["built_in"], true);
+        assert!(json["leaderboard"][1].get("built_in").is_none());
     }
 }

@@ -35,6 +35,7 @@ mod fixtures {
             timeouts: 0,
             crashes: 1,
             invalid_replies: 0,
+            built_in: false,
             rating: None,
         }
     }

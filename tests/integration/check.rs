@@ -29,6 +29,7 @@ fn the_sample_bots_pass_every_probe() {
         ("petri", "bots/petri/classic.py", 5),
         ("slime", "bots/slime/greedy.py", 4),
         ("eggs", "bots/eggs/greedy.py", 4),
+        ("alienwar", "bots/alienwar/hermit.py", 6),
     ] {
         let bot = repo().join(bot).display().to_string();
         let (output, text) = check(
@@ -94,6 +95,74 @@ fn an_illegal_reply_is_shown_parsed_but_illegal_and_fails_the_check() {
         "{text}"
     );
     assert!(text.ends_with("\n0 of 4 replies valid\n"), "{text}");
+}
+
+#[test]
+fn an_alien_is_checked_on_one_persistent_process_and_garbage_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = repo()
+        .join("bots/alienwar/stalker.py")
+        .display()
+        .to_string();
+    let (output, text) = check(
+        dir.path(),
+        "alienwar",
+        &[],
+        &["/usr/bin/python3", "-S", "-I", &bot],
+    );
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert_eq!(
+        text.matches("sent to the persistent process").count(),
+        6,
+        "{text}"
+    );
+    assert!(text.contains("     | CREATE 100 39\\n\n"), "{text}");
+    assert!(text.contains("parsed: yes, 100 allocations\n"), "{text}");
+
+    // A species that answers every request with one garbage line.
+    let garbage = "while read -r line; do echo 'MOVE banana'; done";
+    let (output, text) = check(dir.path(), "alienwar", &[], &["/bin/sh", "-c", garbage]);
+    assert_eq!(output.status.code(), Some(3), "{text}");
+    assert!(
+        text.contains("parsed: no, word 1 is not five decimals"),
+        "{text}"
+    );
+    assert!(text.ends_with("\n0 of 6 replies valid\n"), "{text}");
+}
+
+#[test]
+fn a_java_alien_is_checked_through_its_host_compiled_by_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = repo().join("hosts/alienwar-java");
+    let classes = dir.path().join("classes");
+    let javac = std::process::Command::new("javac")
+        .arg("-d")
+        .arg(&classes)
+        .args([
+            host.join("planet/Move.java"),
+            host.join("planet/Specie.java"),
+            host.join("planet/AlienWarHost.java"),
+            host.join("alien/Alien.java"),
+            repo().join("bots/alienwar/Nomad.java"),
+        ])
+        .output()
+        .expect("javac runs");
+    assert!(javac.status.success(), "{javac:?}");
+    let classes = classes.display().to_string();
+    let (output, text) = check(
+        dir.path(),
+        "alienwar",
+        &[],
+        &[
+            "java",
+            "-cp",
+            &classes,
+            "planet.AlienWarHost",
+            "alien.Nomad",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(text.ends_with("\n6 of 6 replies valid\n"), "{text}");
 }
 
 #[test]
@@ -173,21 +242,21 @@ fn assert_template_passes(game: &str, lang: &str) {
 
 #[test]
 fn the_python_templates_pass_the_check() {
-    for game in ["petri", "eggs", "slime"] {
+    for game in ["alienwar", "petri", "eggs", "slime"] {
         assert_template_passes(game, "python");
     }
 }
 
 #[test]
 fn the_javascript_templates_pass_the_check() {
-    for game in ["petri", "eggs", "slime"] {
+    for game in ["alienwar", "petri", "eggs", "slime"] {
         assert_template_passes(game, "javascript");
     }
 }
 
 #[test]
 fn the_rust_templates_pass_the_check() {
-    for game in ["petri", "eggs", "slime"] {
+    for game in ["alienwar", "petri", "eggs", "slime"] {
         assert_template_passes(game, "rust");
     }
 }

@@ -332,6 +332,12 @@ fn the_egg_hunt_sample_bots_reproduce_the_golden_leaderboard() {
     assert_golden_leaderboard("eggs-small");
 }
 
+/// Includes the Java sample alien, so it also pins the Java host's protocol.
+#[test]
+fn the_alienwar_sample_aliens_reproduce_the_golden_leaderboard() {
+    assert_golden_leaderboard("alienwar-small");
+}
+
 /// A fixed map is read relative to the tournament file, so two entries can play on it.
 #[test]
 fn an_egg_hunt_on_a_map_file_plays_with_two_bots() {

@@ -4,6 +4,7 @@
 mod check;
 mod cli;
 mod config;
+mod java;
 mod process;
 mod replay;
 mod resume;

@@ -187,6 +187,13 @@ fn the_viewer_draws_the_recorded_egg_hunt() {
 }
 
 #[test]
+fn the_viewer_draws_the_recorded_alienwar_planet() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = record(dir.path(), "alienwar-small", &["--games", "1"]);
+    check_viewer(dir.path(), &file, "alienwar");
+}
+
+#[test]
 fn every_game_gets_a_replay_that_prints_turn_by_turn() {
     let dir = tempfile::tempdir().unwrap();
     let file = record(dir.path(), "petri-small", &["--games", "1"]);

@@ -9,7 +9,8 @@
 use std::collections::VecDeque;
 
 use rand_chacha::ChaCha12Rng;
-use rand_chacha::rand_core::{RngCore, SeedableRng};
+
+pub use crate::games::random::{below, rng};
 
 /// The shortest and longest inner wall segment (spec §3.3).
 const WALL_LENGTHS: (u32, u32) = (2, 10);
@@ -224,29 +225,6 @@ impl Board {
             text.push('\n');
         }
         text
-    }
-}
-
-/// The generator's RNG for a game seed: the seed's 8 little-endian bytes followed by 24 zero
-/// bytes as the ChaCha12 key. Written out rather than `seed_from_u64`, whose expansion is
-/// the library's choice; this way a board depends on the seed and ChaCha12 alone.
-pub fn rng(seed: u64) -> ChaCha12Rng {
-    let mut key = [0u8; 32];
-    key[..8].copy_from_slice(&seed.to_le_bytes());
-    ChaCha12Rng::from_seed(key)
-}
-
-/// A uniform number in `0..n` (`n > 0`), without modulo bias: draws below `2^32 mod n` are
-/// rejected, so the accepted range is a whole number of copies of `0..n`.
-pub fn below(rng: &mut ChaCha12Rng, n: usize) -> usize {
-    let n = u32::try_from(n).expect("ranges on a board fit in u32");
-    assert!(n > 0, "an empty range has no members");
-    let threshold = n.wrapping_neg() % n;
-    loop {
-        let x = rng.next_u32();
-        if x >= threshold {
-            return (x % n) as usize;
-        }
     }
 }
 

@@ -122,7 +122,11 @@ impl Eggs {
             hunt.turn(),
             hunt.destroyed(),
         );
-        Outcome { seats, summary }
+        Outcome {
+            seats,
+            summary,
+            house: Vec::new(),
+        }
     }
 }
 

@@ -185,7 +185,11 @@ impl Petri {
                 }
             })
             .to_vec();
-        Stage::Finished(Outcome { seats, summary })
+        Stage::Finished(Outcome {
+            seats,
+            summary,
+            house: Vec::new(),
+        })
     }
 }
 

@@ -105,6 +105,7 @@ impl Slime {
                 })
                 .collect(),
             summary: format!("{reason}; cells {}", listed.join("-")),
+            house: Vec::new(),
         })
     }
 }

@@ -1,0 +1,222 @@
+//! Bots given as Java sources (`java = [...]` in the tournament file): the original
+//! challenge's classes, compiled together with the game's Java host into a cache folder and
+//! run as `java -cp <classes> <host main class> <bot class>`.
+//!
+//! The cache folder is named by a hash of every source compiled (host and bot), so a
+//! changed source is compiled again and an unchanged one never is. A build goes to a
+//! temporary folder first and is renamed into place, so two runs building the same bot at
+//! once never see half a build.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A game's Java host: the original API re-implemented in Java plus a main class that
+/// speaks the game's protocol for one bot class.
+#[derive(Debug)]
+pub struct JavaHost {
+    /// The host's sources: path under the source root, and text.
+    pub sources: &'static [(&'static str, &'static str)],
+    /// The main class; its one argument is the bot's class name.
+    pub main_class: &'static str,
+    /// The package bot classes live in. A bot source without a `package` line is put in it.
+    pub package: &'static str,
+    /// What a source put into the package also imports (written on its first line, so
+    /// javac's line numbers stay those of the file).
+    pub imports: &'static str,
+}
+
+/// A compiled Java bot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JavaBuild {
+    /// The folder of the compiled classes (host and bot).
+    pub classes: PathBuf,
+    /// The bot's fully qualified class name, from its first source file's name.
+    pub class_name: String,
+}
+
+/// Bumped when the way a build is laid out changes, so old cache folders are not reused.
+const CACHE_LAYOUT: &str = "java-v1";
+
+impl JavaHost {
+    /// Compiles `sources` (the first names the bot's class) with this host under
+    /// `cache_root`, or reuses an earlier identical build. The error is a message for the
+    /// user, including javac's own.
+    pub fn build(&self, sources: &[PathBuf], cache_root: &Path) -> Result<JavaBuild, String> {
+        let Some(first) = sources.first() else {
+            return Err("`java` lists no source file".to_owned());
+        };
+        let stem = first
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
+        let is_identifier = stem
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
+            && stem
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+        if !is_identifier || first.extension().is_none_or(|e| e != "java") {
+            return Err(format!(
+                "{} does not name a Java class (expected Name.java)",
+                first.display()
+            ));
+        }
+        let mut files: Vec<(String, String)> = self
+            .sources
+            .iter()
+            .map(|&(path, text)| (path.to_owned(), text.to_owned()))
+            .collect();
+        for source in sources {
+            let text = std::fs::read_to_string(source)
+                .map_err(|e| format!("cannot read {}: {e}", source.display()))?;
+            let name = source
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            files.push((format!("{}/{name}", self.package), self.with_package(text)));
+        }
+        let key = fnv1a(
+            files
+                .iter()
+                .flat_map(|(path, text)| [path.as_bytes(), b"\0", text.as_bytes(), b"\0"]),
+        );
+        let folder = cache_root.join(CACHE_LAYOUT).join(format!("{key:016x}"));
+        let build = JavaBuild {
+            classes: folder.join("classes"),
+            class_name: format!("{}.{stem}", self.package),
+        };
+        if build.classes.is_dir() {
+            return Ok(build);
+        }
+        let scratch = cache_root
+            .join(CACHE_LAYOUT)
+            .join(format!("{key:016x}.tmp-{}", std::process::id()));
+        let result = compile(&files, &scratch).and_then(|()| {
+            match std::fs::rename(&scratch, &folder) {
+                Ok(()) => Ok(()),
+                // Another run finished the same build first.
+                Err(_) if build.classes.is_dir() => Ok(()),
+                Err(e) => Err(format!(
+                    "cannot store the build in {}: {e}",
+                    folder.display()
+                )),
+            }
+        });
+        let _ = std::fs::remove_dir_all(&scratch);
+        result.map(|()| build)
+    }
+
+    /// The source as compiled: unchanged if it declares a package, else put into the host's
+    /// package on its first line (the original challenge printed some answers without it).
+    fn with_package(&self, text: String) -> String {
+        let declares = text
+            .lines()
+            .any(|line| line.trim_start().starts_with("package "));
+        if declares {
+            text
+        } else {
+            format!("package {}; {} {text}", self.package, self.imports)
+        }
+    }
+}
+
+/// Writes `files` under `folder/src` and compiles them into `folder/classes`.
+fn compile(files: &[(String, String)], folder: &Path) -> Result<(), String> {
+    let _ = std::fs::remove_dir_all(folder);
+    let src = folder.join("src");
+    let classes = folder.join("classes");
+    let mut paths = Vec::new();
+    for (path, text) in files {
+        let file = src.join(path);
+        let written = file
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&file, text));
+        written.map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+        paths.push(file);
+    }
+    std::fs::create_dir_all(&classes)
+        .map_err(|e| format!("cannot create {}: {e}", classes.display()))?;
+    let output = Command::new("javac")
+        .args(["-encoding", "UTF-8", "-nowarn", "-d"])
+        .arg(&classes)
+        .args(&paths)
+        .output()
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => "`javac` not found in PATH: install a JDK \
+                                             (Debian: default-jdk-headless)"
+                .to_owned(),
+            _ => format!("cannot run javac: {e}"),
+        })?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        let message = String::from_utf8_lossy(&output.stderr);
+        Err(format!("javac failed:\n{}", message.trim_end()))
+    }
+}
+
+/// The folder Java builds are cached in: `$XDG_CACHE_HOME/arena`, else `~/.cache/arena`,
+/// else the temporary folder's `arena-cache`.
+pub fn cache_root() -> PathBuf {
+    let non_empty = |key| {
+        std::env::var_os(key)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    non_empty("XDG_CACHE_HOME")
+        .or_else(|| non_empty("HOME").map(|home| home.join(".cache")))
+        .map_or_else(
+            || std::env::temp_dir().join("arena-cache"),
+            |c| c.join("arena"),
+        )
+}
+
+/// FNV-1a over `parts`, 64 bits: a cache key, not a security measure.
+fn fnv1a<'a>(parts: impl Iterator<Item = &'a [u8]>) -> u64 {
+    parts
+        .flatten()
+        .fold(0xcbf2_9ce4_8422_2325u64, |hash, &byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HOST: JavaHost = JavaHost {
+        sources: &[(
+            "api/Base.java",
+            "package api; public abstract class Base {}",
+        )],
+        main_class: "api.Main",
+        package: "bots",
+        imports: "import api.Base;",
+    };
+
+    #[test]
+    fn a_source_without_package_is_put_into_the_hosts_package_on_its_first_line() {
+        let text = HOST.with_package("class A extends Base {}\n".to_owned());
+        assert_eq!(
+            text,
+            "package bots; import api.Base; class A extends Base {}\n"
+        );
+        let declared = "package other;\nclass A {}\n".to_owned();
+        assert_eq!(HOST.with_package(declared.clone()), declared);
+    }
+
+    #[test]
+    fn a_bot_needs_a_java_file_named_after_its_class() {
+        let dir = tempfile::tempdir().unwrap();
+        let none = HOST.build(&[], dir.path()).unwrap_err();
+        assert!(none.contains("no source"), "{none}");
+        let bad = HOST.build(&["my-bot.java".into()], dir.path()).unwrap_err();
+        assert!(bad.contains("does not name a Java class"), "{bad}");
+        let missing = HOST
+            .build(&[dir.path().join("A.java")], dir.path())
+            .unwrap_err();
+        assert!(missing.starts_with("cannot read"), "{missing}");
+    }
+}
