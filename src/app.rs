@@ -124,7 +124,11 @@ fn standings(journal: &Path) -> Result<Leaderboard, Error> {
             journal.header.game
         )
     })?;
-    Ok(Leaderboard::compute(kind.scoring(), &journal))
+    Ok(Leaderboard::compute(
+        kind.scoring(),
+        kind.stat_columns(),
+        &journal,
+    ))
 }
 
 fn print(board: &Leaderboard, format: Format) -> Result<(), Error> {

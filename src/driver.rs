@@ -100,6 +100,7 @@ pub async fn play_game(
                 timeouts: seat.tally.timeouts,
                 crashes: seat.tally.crashes,
                 invalid_replies: result.invalid_replies + seat.tally.oversized,
+                stats: result.stats,
             })
             .collect(),
     }

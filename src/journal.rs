@@ -10,9 +10,11 @@
 //! {"type":"game","data":{"index":0,"seed":123,"summary":"...","duration_ms":84,"seats":[{"bot":"a","score":1,"result":"win","requests":40,"timeouts":0,"crashes":0,"invalid_replies":0},{"bot":"b",...}]}}
 //! ```
 //!
+//! Games with figures beyond the score add them per seat as `"stats":{"gold":3,...}`.
+//!
 //! Game lines appear in completion order; readers order them by `index`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -132,6 +134,10 @@ pub struct SeatRecord {
     pub crashes: u32,
     /// Replies the game rejected, including replies over the size cap.
     pub invalid_replies: u32,
+    /// The game's named figures beyond the score (see `SeatOutcome::stats`); absent for
+    /// games without them.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub stats: BTreeMap<String, i64>,
 }
 
 /// A journal that cannot be written or read.
@@ -351,6 +357,7 @@ mod tests {
             timeouts: 0,
             crashes: 0,
             invalid_replies: 1,
+            stats: BTreeMap::from([("gold".to_owned(), score)]),
         };
         GameRecord {
             index,

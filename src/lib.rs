@@ -12,6 +12,7 @@ pub mod config;
 pub mod driver;
 pub mod engine;
 pub mod errors;
+pub mod folders;
 pub mod games;
 pub mod journal;
 pub mod progress;

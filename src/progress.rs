@@ -107,6 +107,7 @@ mod tests {
                     timeouts: 1,
                     crashes: 0,
                     invalid_replies: 2,
+                    stats: std::collections::BTreeMap::new(),
                 })
                 .collect(),
         }

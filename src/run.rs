@@ -17,6 +17,7 @@ use tokio::task::JoinSet;
 use crate::config::Tournament;
 use crate::driver::play_game;
 use crate::errors::Error;
+use crate::folders::{CAP_BYTES, folder_bytes, with_private_folders};
 use crate::journal::{FORMAT_VERSION, Header, JournalWriter, Record};
 use crate::progress::Progress;
 use crate::schedule::{fixture_count, fixtures};
@@ -91,7 +92,19 @@ pub async fn run_tournament(
             finished.len()
         );
     }
-    let jobs = effective_jobs(tournament.jobs);
+    // A bot's private folder carries state from one game to the next, so such games are
+    // played one at a time in index order: results then do not depend on `jobs`.
+    let (tournament, folders) = if kind.private_folders() {
+        let (relocated, folders) = with_private_folders(&tournament, out)?;
+        (Arc::new(relocated), folders)
+    } else {
+        (tournament, Vec::new())
+    };
+    let jobs = if kind.private_folders() {
+        1
+    } else {
+        effective_jobs(tournament.jobs)
+    };
     tracing::info!(
         "{kind}: {total} games, {jobs} at a time; results in {}",
         out.display()
@@ -130,6 +143,7 @@ pub async fn run_tournament(
         let record = finished.context("a game task failed")?;
         tracing::debug!(game = record.index, "{}", record.summary);
         progress.record(&record);
+        warn_full_folders(&tournament, &folders, record.index);
         journal.append(&Record::Game(record))?;
         done += 1;
         if last_progress.elapsed() >= PROGRESS_EVERY {
@@ -151,6 +165,22 @@ pub async fn run_tournament(
         journal: journal_path,
         interrupted: false,
     })
+}
+
+/// Names every bot whose private folder holds more than the cap after game `index` (R24: the
+/// cap is reported, not enforced).
+fn warn_full_folders(tournament: &Tournament, folders: &[PathBuf], index: u64) {
+    for (bot, folder) in tournament.bots.iter().zip(folders) {
+        let bytes = folder_bytes(folder);
+        if bytes > CAP_BYTES {
+            tracing::warn!(
+                "bot `{}` keeps {bytes} bytes in {} after game {index}, over the \
+                 {CAP_BYTES}-byte cap",
+                bot.name,
+                folder.display()
+            );
+        }
+    }
 }
 
 /// The runner's peak resident memory in KiB.

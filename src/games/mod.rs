@@ -2,8 +2,10 @@
 //! Each game is a pure engine (see [`crate::engine`]) with its own options type; this module
 //! maps a game's name to its engine, its options and its tournament shape.
 
+pub mod cave;
 pub mod eggs;
 pub mod petri;
+pub mod seeded;
 pub mod slime;
 
 use std::fmt;
@@ -16,6 +18,8 @@ use crate::engine::{Answer, Game, Step};
 /// A game's name, as written in a tournament file (`game = "petri"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum GameKind {
+    /// Cave Rangers - Exploring the Darkness.
+    Cave,
     /// Easter Egg Hunt on the Hill.
     Eggs,
     /// Battle for the Petri Dish.
@@ -26,11 +30,17 @@ pub enum GameKind {
 
 impl GameKind {
     /// Every game, in the order they are listed to users.
-    pub const ALL: &[GameKind] = &[GameKind::Eggs, GameKind::Petri, GameKind::Slime];
+    pub const ALL: &[GameKind] = &[
+        GameKind::Cave,
+        GameKind::Eggs,
+        GameKind::Petri,
+        GameKind::Slime,
+    ];
 
     /// The name used in tournament files, journals and `ARENA_GAME`.
     pub fn name(self) -> &'static str {
         match self {
+            GameKind::Cave => "cave",
             GameKind::Eggs => "eggs",
             GameKind::Petri => "petri",
             GameKind::Slime => "slime",
@@ -48,6 +58,7 @@ impl GameKind {
     /// How results are summed up into a leaderboard.
     pub fn scoring(self) -> Scoring {
         match self {
+            GameKind::Cave => Scoring::Mean,
             GameKind::Eggs => Scoring::Mean,
             GameKind::Petri => Scoring::Wins,
             GameKind::Slime => Scoring::Mean,
@@ -57,10 +68,53 @@ impl GameKind {
     /// The original challenge's number of games (per pairing, or runs).
     pub fn default_games(self) -> u32 {
         match self {
+            GameKind::Cave => 4,
             GameKind::Eggs => 10,
             GameKind::Petri => 100,
             // The original played each combination once: its engine has no randomness.
             GameKind::Slime => 1,
+        }
+    }
+
+    /// The game's own default time for one request, where its specification sets one
+    /// (Cave Rangers: 2 s, R23); `None` for the runner's default.
+    pub fn default_timeout_ms(self) -> Option<u64> {
+        match self {
+            GameKind::Cave => Some(2_000),
+            GameKind::Eggs | GameKind::Petri | GameKind::Slime => None,
+        }
+    }
+
+    /// Whether each bot gets one private working folder for the whole tournament, kept across
+    /// turns and games, as its current directory (Cave Rangers' 1 KB file store, R24). Such
+    /// games run one at a time, so a folder carries state from game to game in index order
+    /// and results do not depend on `jobs`.
+    pub fn private_folders(self) -> bool {
+        self == GameKind::Cave
+    }
+
+    /// The game's figures beyond the score ([`crate::engine::SeatOutcome::stats`]) that the
+    /// leaderboard shows, in display order, with how each adds up over a bot's games.
+    pub fn stat_columns(self) -> &'static [StatColumn] {
+        match self {
+            GameKind::Cave => &[
+                StatColumn {
+                    name: "gold",
+                    stat: "gold",
+                    aggregate: Aggregate::Mean,
+                },
+                StatColumn {
+                    name: "turns",
+                    stat: "turns",
+                    aggregate: Aggregate::Mean,
+                },
+                StatColumn {
+                    name: "deaths",
+                    stat: "died",
+                    aggregate: Aggregate::Total,
+                },
+            ],
+            GameKind::Eggs | GameKind::Petri | GameKind::Slime => &[],
         }
     }
 }
@@ -69,6 +123,26 @@ impl fmt::Display for GameKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// An extra leaderboard column made from one named per-game figure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StatColumn {
+    /// The column's name (also its key in a standing's `stats`).
+    pub name: &'static str,
+    /// The key in [`crate::engine::SeatOutcome::stats`] it is made from.
+    pub stat: &'static str,
+    /// How a bot's per-game values add up.
+    pub aggregate: Aggregate,
+}
+
+/// How a per-game figure adds up over a bot's games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Aggregate {
+    /// The mean over the games played (a game without the figure counts as 0).
+    Mean,
+    /// The sum over the games played.
+    Total,
 }
 
 /// Who plays whom in a tournament.
@@ -122,6 +196,8 @@ impl Scoring {
 /// A game's validated options (the tournament file's `[options]` table).
 #[derive(Debug, Clone, PartialEq)]
 pub enum GameOptions {
+    /// Options of Cave Rangers.
+    Cave(cave::CaveOptions),
     /// Options of Easter Egg Hunt.
     Eggs(eggs::EggsOptions),
     /// Options of Battle for the Petri Dish.
@@ -134,6 +210,7 @@ impl GameOptions {
     /// The game these options belong to.
     pub fn kind(&self) -> GameKind {
         match self {
+            GameOptions::Cave(_) => GameKind::Cave,
             GameOptions::Eggs(_) => GameKind::Eggs,
             GameOptions::Petri(_) => GameKind::Petri,
             GameOptions::Slime(_) => GameKind::Slime,
@@ -143,7 +220,7 @@ impl GameOptions {
     /// Who plays whom.
     pub fn format(&self) -> Format {
         match self {
-            GameOptions::Eggs(_) => Format::FreeForAll,
+            GameOptions::Cave(_) | GameOptions::Eggs(_) => Format::FreeForAll,
             GameOptions::Petri(_) => Format::HeadToHead,
             GameOptions::Slime(options) => Format::Combinations {
                 size: 4,
@@ -157,7 +234,7 @@ impl GameOptions {
     pub fn min_bots(&self) -> usize {
         let game = match self {
             GameOptions::Eggs(options) => options.min_bots(),
-            GameOptions::Petri(_) | GameOptions::Slime(_) => 1,
+            GameOptions::Cave(_) | GameOptions::Petri(_) | GameOptions::Slime(_) => 1,
         };
         self.format().min_bots().max(game)
     }
@@ -165,6 +242,7 @@ impl GameOptions {
     /// Problems with the option values (each a sentence); empty if they are fine.
     pub fn validate(&self) -> Vec<String> {
         match self {
+            GameOptions::Cave(options) => options.validate(),
             GameOptions::Eggs(_) => Vec::new(),
             GameOptions::Petri(options) => options.validate(),
             GameOptions::Slime(options) => options.validate(),
@@ -177,7 +255,7 @@ impl GameOptions {
     pub fn data_file(&self) -> Option<&Path> {
         match self {
             GameOptions::Eggs(options) => options.map.as_deref(),
-            GameOptions::Petri(_) | GameOptions::Slime(_) => None,
+            GameOptions::Cave(_) | GameOptions::Petri(_) | GameOptions::Slime(_) => None,
         }
     }
 
@@ -186,13 +264,14 @@ impl GameOptions {
     pub fn use_data_file(&mut self, path: &Path, text: &str, entries: usize) -> Vec<String> {
         match self {
             GameOptions::Eggs(options) => options.use_map(path, text, entries),
-            GameOptions::Petri(_) | GameOptions::Slime(_) => Vec::new(),
+            GameOptions::Cave(_) | GameOptions::Petri(_) | GameOptions::Slime(_) => Vec::new(),
         }
     }
 
     /// A fresh engine for one game with these options, its seed and its number of seats.
     pub fn new_game(&self, seed: u64, seats: usize) -> AnyGame {
         match self {
+            GameOptions::Cave(options) => AnyGame::Cave(cave::Cave::new(options, seed, seats)),
             GameOptions::Eggs(options) => AnyGame::Eggs(eggs::Eggs::new(options, seed, seats)),
             GameOptions::Petri(options) => AnyGame::Petri(petri::Petri::new(options)),
             GameOptions::Slime(options) => AnyGame::Slime(slime::Slime::new(options)),
@@ -214,6 +293,7 @@ impl GameKind {
     /// Parses this game's options with `parser`.
     pub fn parse_options<P: OptionsParser>(self, parser: &mut P) -> Result<GameOptions, P::Error> {
         match self {
+            GameKind::Cave => parser.parse().map(GameOptions::Cave),
             GameKind::Eggs => parser.parse().map(GameOptions::Eggs),
             GameKind::Petri => parser.parse().map(GameOptions::Petri),
             GameKind::Slime => parser.parse().map(GameOptions::Slime),
@@ -224,6 +304,8 @@ impl GameKind {
 /// One game of any kind, dispatching to its engine.
 #[derive(Debug)]
 pub enum AnyGame {
+    /// A game of Cave Rangers.
+    Cave(cave::Cave),
     /// A run of Easter Egg Hunt.
     Eggs(eggs::Eggs),
     /// A game of Battle for the Petri Dish.
@@ -235,6 +317,7 @@ pub enum AnyGame {
 impl Game for AnyGame {
     fn poll(&mut self) -> Step {
         match self {
+            AnyGame::Cave(game) => game.poll(),
             AnyGame::Eggs(game) => game.poll(),
             AnyGame::Petri(game) => game.poll(),
             AnyGame::Slime(game) => game.poll(),
@@ -243,6 +326,7 @@ impl Game for AnyGame {
 
     fn handle_answers(&mut self, answers: Vec<Answer>) {
         match self {
+            AnyGame::Cave(game) => game.handle_answers(answers),
             AnyGame::Eggs(game) => game.handle_answers(answers),
             AnyGame::Petri(game) => game.handle_answers(answers),
             AnyGame::Slime(game) => game.handle_answers(answers),
@@ -251,6 +335,7 @@ impl Game for AnyGame {
 
     fn session_farewell(&self) -> &'static [u8] {
         match self {
+            AnyGame::Cave(game) => game.session_farewell(),
             AnyGame::Eggs(game) => game.session_farewell(),
             AnyGame::Petri(game) => game.session_farewell(),
             AnyGame::Slime(game) => game.session_farewell(),

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::engine::GameResult;
-use crate::games::Scoring;
+use crate::games::{Aggregate, Scoring, StatColumn};
 use crate::journal::{Journal, SeatRecord};
 
 /// Version of the JSON leaderboard document; bumped when a field changes meaning.
@@ -30,6 +30,9 @@ pub struct Leaderboard {
     /// Head-to-head results for every ordered pair of bots (head-to-head games only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pairwise: Vec<PairRecord>,
+    /// The game's extra columns, in display order (each standing's `stats` has their values).
+    #[serde(skip)]
+    pub stat_columns: Vec<StatColumn>,
 }
 
 /// The standings as a grid of text cells, the common ground of the human-readable
@@ -54,7 +57,7 @@ impl Grid {
 impl Leaderboard {
     /// The standings as a [`Grid`]: head-to-head games show wins, draws and losses and an
     /// integral score; mean-scored games show the range and three decimals, as the original
-    /// tables did.
+    /// tables did. The game's extra columns follow, means with two decimals, totals whole.
     pub(crate) fn grid(&self) -> Grid {
         let head_to_head = self.leaderboard.iter().any(|s| s.wins.is_some());
         let mut header = vec!["rank", "bot", "score"];
@@ -63,6 +66,7 @@ impl Leaderboard {
         } else {
             header.extend(["min", "max"]);
         }
+        header.extend(self.stat_columns.iter().map(|column| column.name));
         header.extend(["games", "timeouts", "crashes", "invalid"]);
         let rows = self
             .leaderboard
@@ -83,6 +87,13 @@ impl Leaderboard {
                             .flatten()
                             .map(|n| n.to_string()),
                     )
+                    .chain(self.stat_columns.iter().map(|column| {
+                        let value = s.stats.get(column.name).copied().unwrap_or(0.0);
+                        match column.aggregate {
+                            Aggregate::Mean => format!("{value:.2}"),
+                            Aggregate::Total => format!("{value:.0}"),
+                        }
+                    }))
                     .chain(
                         [u64::from(s.games), s.timeouts, s.crashes, s.invalid_replies]
                             .map(|n| n.to_string()),
@@ -136,6 +147,10 @@ pub struct Standing {
     pub crashes: u64,
     /// Replies the game rejected.
     pub invalid_replies: u64,
+    /// The game's extra figures by column name ([`crate::games::GameKind::stat_columns`]):
+    /// a mean per game or a total.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub stats: BTreeMap<String, f64>,
 }
 
 /// One bot's results against one opponent.
@@ -154,9 +169,10 @@ pub struct PairRecord {
 }
 
 impl Leaderboard {
-    /// Computes the standings of `journal` with the game's `scoring`. Unknown bot names in
-    /// game records (a journal edited by hand) are counted under their own names.
-    pub fn compute(scoring: Scoring, journal: &Journal) -> Leaderboard {
+    /// Computes the standings of `journal` with the game's `scoring` and extra `columns`.
+    /// Unknown bot names in game records (a journal edited by hand) are counted under their
+    /// own names.
+    pub fn compute(scoring: Scoring, columns: &[StatColumn], journal: &Journal) -> Leaderboard {
         let header = &journal.header;
         let mut tallies: BTreeMap<&str, Tally> = header
             .bots
@@ -177,7 +193,10 @@ impl Leaderboard {
         }
         let mut leaderboard: Vec<Standing> = tallies
             .into_iter()
-            .map(|(name, tally)| tally.standing(name, scoring))
+            .map(|(name, tally)| Standing {
+                stats: tally.stats(columns),
+                ..tally.standing(name, scoring)
+            })
             .collect();
         leaderboard.sort_by(Standing::by_rank);
         let scores: Vec<f64> = leaderboard.iter().map(|s| s.score).collect();
@@ -205,6 +224,7 @@ impl Leaderboard {
             total_games: header.total_games,
             leaderboard,
             pairwise,
+            stat_columns: columns.to_vec(),
         }
     }
 }
@@ -223,6 +243,8 @@ pub(crate) struct Tally {
     timeouts: u64,
     crashes: u64,
     invalid_replies: u64,
+    /// Sums of the games' named figures.
+    stats: BTreeMap<String, i64>,
 }
 
 impl Standing {
@@ -247,6 +269,25 @@ impl Tally {
         self.timeouts += u64::from(seat.timeouts);
         self.crashes += u64::from(seat.crashes);
         self.invalid_replies += u64::from(seat.invalid_replies);
+        for (name, value) in &seat.stats {
+            *self.stats.entry(name.clone()).or_default() += value;
+        }
+    }
+
+    /// The extra `columns` of the bot's line, by column name.
+    pub(crate) fn stats(&self, columns: &[StatColumn]) -> BTreeMap<String, f64> {
+        columns
+            .iter()
+            .map(|column| {
+                let sum = self.stats.get(column.stat).copied().unwrap_or(0) as f64;
+                let value = match column.aggregate {
+                    Aggregate::Total => sum,
+                    Aggregate::Mean if self.games == 0 => 0.0,
+                    Aggregate::Mean => sum / f64::from(self.games),
+                };
+                (column.name.to_owned(), value)
+            })
+            .collect()
     }
 
     /// The bot's line on the leaderboard (rank still 0).
@@ -267,6 +308,7 @@ impl Tally {
             timeouts: self.timeouts,
             crashes: self.crashes,
             invalid_replies: self.invalid_replies,
+            stats: BTreeMap::new(),
         }
     }
 }
@@ -295,6 +337,7 @@ mod tests {
             timeouts: 1,
             crashes: 0,
             invalid_replies: 2,
+            stats: BTreeMap::new(),
         }
     }
 
@@ -332,7 +375,7 @@ mod tests {
             vec![seat("b", 1, Some(Win)), seat("a", 0, Some(Loss))],
             vec![seat("a", 0, Some(Draw)), seat("c", 0, Some(Draw))],
         ];
-        let board = Leaderboard::compute(Scoring::Wins, &journal(&["a", "b", "c"], games));
+        let board = Leaderboard::compute(Scoring::Wins, &[], &journal(&["a", "b", "c"], games));
         let ranks: Vec<_> = board
             .leaderboard
             .iter()
@@ -361,7 +404,8 @@ mod tests {
             vec![seat("a", 10, None), seat("b", 3, None), seat("c", 0, None)],
             vec![seat("a", 2, None), seat("b", 5, None), seat("c", 0, None)],
         ];
-        let board = Leaderboard::compute(Scoring::Mean, &journal(&["a", "b", "c", "d"], games));
+        let board =
+            Leaderboard::compute(Scoring::Mean, &[], &journal(&["a", "b", "c", "d"], games));
         let rows: Vec<_> = board
             .leaderboard
             .iter()

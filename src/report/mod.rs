@@ -34,6 +34,7 @@ mod fixtures {
             timeouts: 0,
             crashes: 1,
             invalid_replies: 0,
+            stats: std::collections::BTreeMap::new(),
         }
     }
 
@@ -46,6 +47,7 @@ mod fixtures {
             total_games: 2,
             leaderboard,
             pairwise,
+            stat_columns: Vec::new(),
         }
     }
 
