@@ -333,17 +333,4 @@ impl World {
             },
         }
     }
-
-    /// Draws the cave as text, one `\n`-terminated row per line, as seen by nobody (every
-    /// robot `@`): for tests and debugging.
-    pub fn render(&self) -> String {
-        let mut text = String::with_capacity((self.side + 1) * self.side);
-        for y in 0..self.side {
-            for x in 0..self.side {
-                text.push(char::from(self.symbol(Pos::new(x, y), usize::MAX)));
-            }
-            text.push('\n');
-        }
-        text
-    }
 }
