@@ -11,7 +11,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[command(
     name = "arena",
     version,
-    after_help = "Games: eggs, petri, slime (rules and protocols in games/<game>.md).\n\nExamples:\n  arena run tournaments/petri.toml\n  arena run tournaments/petri.toml --games 10 --jobs 2 --format json\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl\n\nExit status: 0 success, 1 run failed (I/O, journal), 2 bad command line, tournament file or\njournal to resume, 3 bot failures under --strict, 130 interrupted."
+    after_help = "Games: cave, eggs, petri, slime (rules and protocols in games/<game>.md).\n\nExamples:\n  arena run tournaments/petri.toml\n  arena run tournaments/petri.toml --games 10 --jobs 2 --format json\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl\n\nExit status: 0 success, 1 run failed (I/O, journal), 2 bad command line, tournament file or\njournal to resume, 3 bot failures under --strict, 130 interrupted."
 )]
 pub struct Cli {
     /// What to do.
