@@ -52,7 +52,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
     /// Games in parallel (and bot processes working at once), overriding the file's `jobs`;
-    /// 0 = number of cores.
+    /// 0 = number of cores. Cave games run one at a time (bots keep a folder across games).
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Results folder for the journal and leaderboard [default: arena-results/<file>-<time>].

@@ -120,3 +120,30 @@ fn the_leaderboard_shows_gold_turns_and_deaths() {
     let markdown = standings("markdown");
     assert!(markdown.contains("| gold | turns | deaths |"), "{markdown}");
 }
+
+/// The challenge's Randombot and Pufferfish never read stdin and may exit before the input is
+/// written: they still play every turn without a crash or an invalid reply. Runs only where
+/// the shared compatibility folder exists (it is not part of the repository).
+#[test]
+fn the_original_bots_that_never_read_stdin_play_every_turn() {
+    let compat = Path::new("/work/shared/compat/cave");
+    if !compat.is_dir() {
+        eprintln!("skipped: no {}", compat.display());
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "game = \"cave\"\ngames = 1\n[options]\nmax_turns = 10\n\
+         [[bots]]\nname = \"Randombot\"\ncommand = \"/usr/bin/python3 -S -I Randombot/randombot.py\"\ndir = \"{0}\"\n\
+         [[bots]]\nname = \"Pufferfish\"\ncommand = \"/usr/bin/python3 -S -I Pufferfish/pufferfish.py\"\ndir = \"{0}\"\n",
+        compat.display()
+    );
+    let file = write_toml(dir.path(), "t.toml", &text);
+    let board = run_json(dir.path(), &file, &[]);
+    for name in ["Randombot", "Pufferfish"] {
+        let bot = standing(&board, name);
+        assert_eq!(bot["crashes"], 0, "{board}");
+        assert_eq!(bot["invalid_replies"], 0, "{board}");
+        assert_eq!(bot["timeouts"], 0, "{board}");
+    }
+}

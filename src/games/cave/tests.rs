@@ -21,6 +21,10 @@ const INPUTS: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/games/cave/inputs.txt"
 ));
+const REPLIES: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/games/cave/replies.txt"
+));
 
 /// Nina's spot when a picture has no `N`: off the cave, never jumping.
 const NO_NINA: Nina = Nina {
@@ -947,15 +951,32 @@ fn check_invariants(world: &World) {
 }
 
 #[test]
-fn parse_reply_matches_the_spec_examples() {
-    assert_eq!(
-        parse_reply(b"MNNANW"),
-        Some([Action::Move(Dir::N), Action::Attack(Dir::NW)])
-    );
-    assert_eq!(
-        parse_reply(b"MSNMSN\n"),
-        None,
-        "Indiana Jones's invalid wander"
-    );
-    assert_eq!(parse_reply(b""), None, "Survival's empty output");
+fn the_replies_in_games_cave_are_read_as_written() {
+    let action = |text: &str| {
+        let dir = Dir::from_code(text[1..].as_bytes()).unwrap();
+        match &text[..1] {
+            "M" => Action::Move(dir),
+            "A" => Action::Attack(dir),
+            _ => Action::Hold,
+        }
+    };
+    let mut checked = 0;
+    for record in vector_records(REPLIES) {
+        assert_eq!(record.words[0], "reply");
+        let expected = match record.words[1].as_str() {
+            "invalid" => None,
+            pair => {
+                let (first, second) = pair.split_once(',').unwrap();
+                Some([action(first), action(second)])
+            }
+        };
+        assert_eq!(
+            parse_reply(&record.payload),
+            expected,
+            "{:?}",
+            record.text()
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 12);
 }
