@@ -100,13 +100,10 @@ pub async fn run_tournament(
     } else {
         (tournament, Vec::new())
     };
-    let jobs = if kind.private_folders() {
-        1
-    } else {
-        effective_jobs(tournament.jobs)
-    };
+    let jobs = effective_jobs(tournament.jobs);
+    let games_at_once = if kind.private_folders() { 1 } else { jobs };
     tracing::info!(
-        "{kind}: {total} games, {jobs} at a time; results in {}",
+        "{kind}: {total} games, {games_at_once} at a time; results in {}",
         out.display()
     );
     let permits = Arc::new(Semaphore::new(jobs));
@@ -125,7 +122,7 @@ pub async fn run_tournament(
     let interrupt = tokio::signal::ctrl_c();
     tokio::pin!(interrupt);
     loop {
-        while running.len() < jobs {
+        while running.len() < games_at_once {
             let Some(fixture) = pending.next() else { break };
             let tournament = Arc::clone(&tournament);
             let permits = Arc::clone(&permits);

@@ -271,7 +271,9 @@ impl GameOptions {
     /// A fresh engine for one game with these options, its seed and its number of seats.
     pub fn new_game(&self, seed: u64, seats: usize) -> AnyGame {
         match self {
-            GameOptions::Cave(options) => AnyGame::Cave(cave::Cave::new(options, seed, seats)),
+            GameOptions::Cave(options) => {
+                AnyGame::Cave(Box::new(cave::Cave::new(options, seed, seats)))
+            }
             GameOptions::Eggs(options) => AnyGame::Eggs(eggs::Eggs::new(options, seed, seats)),
             GameOptions::Petri(options) => AnyGame::Petri(petri::Petri::new(options)),
             GameOptions::Slime(options) => AnyGame::Slime(slime::Slime::new(options)),
@@ -304,8 +306,8 @@ impl GameKind {
 /// One game of any kind, dispatching to its engine.
 #[derive(Debug)]
 pub enum AnyGame {
-    /// A game of Cave Rangers.
-    Cave(cave::Cave),
+    /// A game of Cave Rangers (boxed: its RNG makes it far larger than the others).
+    Cave(Box<cave::Cave>),
     /// A run of Easter Egg Hunt.
     Eggs(eggs::Eggs),
     /// A game of Battle for the Petri Dish.

@@ -147,3 +147,24 @@ fn the_original_bots_that_never_read_stdin_play_every_turn() {
         assert_eq!(bot["timeouts"], 0, "{board}");
     }
 }
+
+/// Cave Rangers' own default time per turn is the spec's 2 s (R23); a file's `timeout_ms`
+/// still wins, and other games keep the runner's default.
+#[test]
+fn a_cave_turn_gets_two_seconds_unless_the_file_says_otherwise() {
+    use arena::config::Tournament;
+    use std::time::Duration;
+    let bots = "[[bots]]\nname = \"a\"\ncommand = \"/bin/sh -c true\"\n\
+                [[bots]]\nname = \"b\"\ncommand = \"/bin/sh -c true\"\n";
+    let load = |head: &str| {
+        Tournament::from_toml_str(&format!("{head}\n{bots}"), Path::new("t.toml"))
+            .unwrap()
+            .timeout
+    };
+    assert_eq!(load("game = \"cave\""), Duration::from_secs(2));
+    assert_eq!(
+        load("game = \"cave\"\ntimeout_ms = 300"),
+        Duration::from_millis(300)
+    );
+    assert_eq!(load("game = \"petri\""), Duration::from_secs(5));
+}

@@ -953,7 +953,7 @@ fn check_invariants(world: &World) {
 #[test]
 fn the_replies_in_games_cave_are_read_as_written() {
     let action = |text: &str| {
-        let dir = Dir::from_code(text[1..].as_bytes()).unwrap();
+        let dir = Dir::from_code(&text.as_bytes()[1..]).unwrap();
         match &text[..1] {
             "M" => Action::Move(dir),
             "A" => Action::Attack(dir),
