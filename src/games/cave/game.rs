@@ -145,13 +145,15 @@ impl Cave {
         let world = &self.world;
         let alive = world.alive();
         let gold: u32 = world.robots.iter().map(|r| r.gold).sum();
+        let reason = if world.turn >= self.options.max_turns {
+            "turn limit"
+        } else if alive == 1 {
+            "last bot standing"
+        } else {
+            "no bot left"
+        };
         let mut text = format!(
-            "{} after {} turns: {alive} of {} bots alive, {gold} gold collected",
-            if world.turn >= self.options.max_turns {
-                "turn limit"
-            } else {
-                "last bot standing"
-            },
+            "{reason} after {} turns: {alive} of {} bots alive, {gold} gold collected",
             world.turn,
             world.robots.len(),
         );
