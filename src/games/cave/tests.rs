@@ -808,7 +808,9 @@ fn a_one_bot_game_runs_until_its_bot_dies_or_the_turn_limit() {
     let outcome = play(&mut game, |_| Answer::Reply(b"HNNHNN".to_vec()), 1000);
     assert_eq!(outcome.seats[0].score, 1, "died in turn 2 of poison");
     assert!(
-        outcome.summary.starts_with("no bot left after 2 turns: 0 of 1 bots alive"),
+        outcome
+            .summary
+            .starts_with("no bot left after 2 turns: 0 of 1 bots alive"),
         "{}",
         outcome.summary
     );
