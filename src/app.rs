@@ -1,29 +1,83 @@
 //! The subcommands: glue between the command line, the library and stdout.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use anyhow::Context;
 
-use crate::cli::{Cli, Command, Format, RunArgs, StandingsArgs};
+use crate::check::{ProbeReport, Timeouts, check_bot, render_check};
+use crate::cli::{
+    CheckArgs, Cli, Command, Format, MergeArgs, NewArgs, ReplayArgs, RunArgs, StandingsArgs,
+};
 use crate::config::Tournament;
+use crate::config::standalone_bot;
 use crate::errors::{EXIT_INTERRUPTED, EXIT_OK, EXIT_STRICT, Error};
 use crate::games::GameKind;
-use crate::journal::Journal;
+use crate::journal::{Journal, JournalWriter, Record};
+use crate::merge::merge_paths;
+use crate::progress;
+use crate::replay::Replay;
+use crate::replay::html::render_html;
+use crate::replay::text::{TextOptions, render_text};
 use crate::report::{Leaderboard, render_csv, render_json, render_markdown, render_table};
-use crate::run::{Start, run_tournament};
+use crate::run::{JOURNAL_FILE, RunOptions, Start, run_tournament};
+use crate::templates;
 
 /// Runs the command line's subcommand and returns the process exit status.
 pub fn run(cli: Cli) -> Result<u8, Error> {
     match cli.command {
-        Command::Run(args) => run_command(args),
+        Command::Run(args) => run_command(args, cli.quiet, cli.verbose > 0),
         Command::Standings(args) => standings_command(&args),
+        Command::Replay(args) => replay_command(&args),
+        Command::Merge(args) => merge_command(&args),
+        Command::Check(args) => check_command(&args),
+        Command::New(args) => new_command(&args),
     }
 }
 
-fn run_command(args: RunArgs) -> Result<u8, Error> {
+fn check_command(args: &CheckArgs) -> Result<u8, Error> {
+    let dir = match &args.dir {
+        Some(dir) => dir.clone(),
+        None => std::env::current_dir().context("cannot read the current folder")?,
+    };
+    let (program, limits) = standalone_bot(&args.command, &dir).map_err(Error::Usage)?;
+    let timeouts = Timeouts {
+        request: Duration::from_millis(args.timeout_ms),
+        setup: Duration::from_millis(args.setup_timeout_ms),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let reports = runtime.block_on(check_bot(args.game, &program, &limits, timeouts));
+    let command = args
+        .command
+        .iter()
+        .map(|word| shell_word(word))
+        .collect::<Vec<_>>()
+        .join(" ");
+    write_stdout(&render_check(args.game.name(), &command, &reports))?;
+    Ok(if reports.iter().all(ProbeReport::is_valid) {
+        EXIT_OK
+    } else {
+        EXIT_STRICT
+    })
+}
+
+fn new_command(args: &NewArgs) -> Result<u8, Error> {
+    let written = templates::write(args.game, args.lang, &args.dir)?;
+    let mut text = String::new();
+    for path in &written {
+        text.push_str(&format!("wrote {}\n", path.display()));
+    }
+    text.push_str(&templates::next_steps(args.game, args.lang, &args.dir));
+    write_stdout(&text)?;
+    Ok(EXIT_OK)
+}
+
+fn run_command(args: RunArgs, quiet: bool, verbose: bool) -> Result<u8, Error> {
     let mut tournament = Tournament::load(&args.file)?;
     apply_overrides(&mut tournament, &args);
     let (out, start) = match (&args.resume, &args.out) {
@@ -38,7 +92,12 @@ fn run_command(args: RunArgs) -> Result<u8, Error> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    let report = runtime.block_on(run_tournament(Arc::new(tournament), &out, start))?;
+    let options = RunOptions {
+        shard: args.shard,
+        replays: args.replays,
+        progress: progress::Style::choose(quiet, verbose, std::io::stderr().is_terminal()),
+    };
+    let report = runtime.block_on(run_tournament(Arc::new(tournament), &out, start, options))?;
     let board = standings(&report.journal)?;
     print(&board, args.format)?;
     if report.interrupted {
@@ -89,6 +148,12 @@ fn resume_command(args: &RunArgs, out: &Path) -> String {
     if let Some(seed) = args.seed {
         words.push(format!("--seed {seed}"));
     }
+    if let Some(shard) = args.shard {
+        words.push(format!("--shard {shard}"));
+    }
+    if args.replays {
+        words.push("--replays".to_owned());
+    }
     words.join(" ")
 }
 
@@ -115,9 +180,53 @@ fn standings_command(args: &StandingsArgs) -> Result<u8, Error> {
     Ok(EXIT_OK)
 }
 
+fn replay_command(args: &ReplayArgs) -> Result<u8, Error> {
+    let replay = Replay::read(&args.file)?;
+    match &args.html {
+        Some(path) => {
+            std::fs::write(path, render_html(&replay))
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            tracing::info!("wrote {}", path.display());
+        }
+        None => {
+            let options = TextOptions {
+                turn: args.turn,
+                every: args.every,
+                messages: args.messages,
+            };
+            write_stdout(&render_text(&replay, options))?;
+        }
+    }
+    Ok(EXIT_OK)
+}
+
+/// Merges the shards' journals, writes the merged journal and leaderboard to `--out`, and
+/// prints the leaderboard.
+fn merge_command(args: &MergeArgs) -> Result<u8, Error> {
+    let journal = merge_paths(&args.dirs)?;
+    let board = leaderboard(&journal)?;
+    if let Some(out) = &args.out {
+        std::fs::create_dir_all(out)
+            .with_context(|| format!("cannot create the results folder {}", out.display()))?;
+        let mut writer = JournalWriter::create(&out.join(JOURNAL_FILE), journal.header.clone())?;
+        for game in &journal.games {
+            writer.append(&Record::Game(game.clone()))?;
+        }
+        let path = out.join("leaderboard.json");
+        std::fs::write(&path, render_json(&board))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    print(&board, args.format)?;
+    Ok(EXIT_OK)
+}
+
 /// Reads a journal and computes its leaderboard.
 fn standings(journal: &Path) -> Result<Leaderboard, Error> {
-    let journal = Journal::read(journal)?;
+    leaderboard(&Journal::read(journal)?)
+}
+
+/// The leaderboard of a journal read or merged.
+fn leaderboard(journal: &Journal) -> Result<Leaderboard, Error> {
     let kind = GameKind::from_name(&journal.header.game).with_context(|| {
         format!(
             "the journal is for an unknown game `{}`",
@@ -127,7 +236,7 @@ fn standings(journal: &Path) -> Result<Leaderboard, Error> {
     Ok(Leaderboard::compute(
         kind.scoring(),
         kind.stat_columns(),
-        &journal,
+        journal,
     ))
 }
 
@@ -138,6 +247,11 @@ fn print(board: &Leaderboard, format: Format) -> Result<(), Error> {
         Format::Csv => render_csv(board),
         Format::Markdown => render_markdown(board),
     };
+    write_stdout(&text)
+}
+
+/// Writes `text` to stdout.
+fn write_stdout(text: &str) -> Result<(), Error> {
     let mut stdout = std::io::stdout().lock();
     match stdout
         .write_all(text.as_bytes())

@@ -4,6 +4,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::games::GameKind;
+use crate::shard::Shard;
+
 /// Runs King-of-the-Hill bot tournaments: starts every bot as a subprocess speaking its
 /// game's exact protocol, plays the games in parallel, journals every result and prints the
 /// leaderboard computed like the original challenge.
@@ -11,7 +14,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[command(
     name = "arena",
     version,
-    after_help = "Games: cave, eggs, petri, slime (rules and protocols in games/<game>.md).\n\nExamples:\n  arena run tournaments/petri.toml\n  arena run tournaments/petri.toml --games 10 --jobs 2 --format json\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl\n\nExit status: 0 success, 1 run failed (I/O, journal), 2 bad command line, tournament file or\njournal to resume, 3 bot failures under --strict, 130 interrupted."
+    after_help = "Games: cave, eggs, petri, slime (rules and protocols in games/<game>.md).\n\nExamples:\n  arena run tournaments/petri.toml\n  arena run tournaments/petri.toml --games 10 --jobs 2 --format json\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl\n  arena run tournaments/slime.toml --replays --out results && arena replay results/replays/game-0.jsonl --html game-0.html\n  arena check petri -- python3 my-bot.py\n  arena new slime --lang python my-slime-bot\n  arena run tournaments/petri.toml --shard 1/4 --out shard-1   (one per machine), then\n  arena merge shard-1 shard-2 shard-3 shard-4 --out merged\n\nExit status: 0 success, 1 run failed (I/O, journal), 2 bad command line, tournament file,\njournal to resume, replay file or shards to merge, 3 bot failures under --strict or in check, 130\ninterrupted."
 )]
 pub struct Cli {
     /// What to do.
@@ -38,6 +41,33 @@ pub enum Command {
         after_help = "Example:\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl --format json"
     )]
     Standings(StandingsArgs),
+    /// Show a recorded game (from `arena run --replays`) turn by turn, or write it as one
+    /// self-contained HTML page with the board, play/pause, step, a turn slider and the
+    /// scores over time.
+    #[command(
+        after_help = "Examples:\n  arena replay results/replays/game-0.jsonl --every 10\n  arena replay results/replays/game-0.jsonl --turn 42 --messages\n  arena replay results/replays/game-0.jsonl --html game-0.html"
+    )]
+    Replay(ReplayArgs),
+    /// Join the journals of a sharded run (`arena run --shard I/N`) and print the
+    /// leaderboard of the whole tournament. Every shard must be there exactly once and
+    /// finished; anything else is an error.
+    #[command(
+        after_help = "Example:\n  arena merge shards/1 shards/2 shards/3 --out merged --format json"
+    )]
+    Merge(MergeArgs),
+    /// Check that a bot speaks a game's protocol: it gets prepared positions (setup, early,
+    /// crowded, edge of board, end-game) and each reply is shown with the exact bytes sent,
+    /// whether it parsed, whether it was legal, and how long it took.
+    #[command(
+        after_help = "Examples:\n  arena check petri -- python3 bots/petri/hunter.py\n  arena check slime --timeout-ms 1000 -- ./my-slime-bot --fast\n\nExit status: 0 every reply valid; 3 a reply was invalid, illegal, late, missing or\nfollowed by a crash; 2 bad command line or program not found."
+    )]
+    Check(CheckArgs),
+    /// Write a minimal bot for a game that reads its input, parses it and answers legally:
+    /// a starting point for a new entry.
+    #[command(
+        after_help = "Examples:\n  arena new petri --lang python my-petri-bot\n  arena new slime --lang rust slime-bot && cd slime-bot && cargo build --release\n\nThe folder may exist but must not hold the files to be written."
+    )]
+    New(NewArgs),
 }
 
 /// `arena run`.
@@ -68,6 +98,47 @@ pub struct RunArgs {
     /// How to print the leaderboard on stdout.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+    /// Play only shard I of N: the games whose index g has g % N = I - 1, with the seeds of
+    /// the whole run. Join the shards' results with `arena merge`.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
+    /// Record every game turn by turn in DIR/replays/game-<index>.jsonl, for `arena replay`.
+    #[arg(long)]
+    pub replays: bool,
+}
+
+/// `arena replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// A replay file, `replays/game-<index>.jsonl` in a results folder.
+    pub file: PathBuf,
+    /// Write the HTML viewer to this file instead of printing.
+    #[arg(long, value_name = "OUT.html")]
+    pub html: Option<PathBuf>,
+    /// Print only this turn.
+    #[arg(long, value_name = "N", conflicts_with = "html")]
+    pub turn: Option<u32>,
+    /// Print every K-th turn (and the last).
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "html")]
+    pub every: u32,
+    /// Also print each turn's requests and replies.
+    #[arg(long, conflicts_with = "html")]
+    pub messages: bool,
+}
+
+/// `arena merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shards' results folders (or their `journal.jsonl` files).
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Write the merged journal and leaderboard here (a new folder, or one without a
+    /// journal).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// How to print the leaderboard on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
 }
 
 /// `arena standings`.
@@ -78,6 +149,58 @@ pub struct StandingsArgs {
     /// How to print the leaderboard on stdout.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+}
+
+/// `arena check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The game whose protocol to check (eggs, petri, slime).
+    #[arg(value_parser = game_kind)]
+    pub game: GameKind,
+    /// The bot's command and its arguments, after `--`.
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
+    /// Time for one request, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = crate::config::DEFAULT_TIMEOUT_MS)]
+    pub timeout_ms: u64,
+    /// Time for a setup request and for the first request to a persistent process.
+    #[arg(long, value_name = "MS", default_value_t = crate::config::DEFAULT_SETUP_TIMEOUT_MS)]
+    pub setup_timeout_ms: u64,
+    /// The bot's working folder [default: the current folder].
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+/// `arena new`.
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The game the bot plays (eggs, petri, slime).
+    #[arg(value_parser = game_kind)]
+    pub game: GameKind,
+    /// The bot's language.
+    #[arg(long, value_enum)]
+    pub lang: Lang,
+    /// The folder to write the bot into (created if needed).
+    pub dir: PathBuf,
+}
+
+/// The languages `arena new` writes bots in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Lang {
+    /// Python 3, standard library only: `bot.py`.
+    Python,
+    /// JavaScript for Node.js: `bot.js`.
+    Javascript,
+    /// Rust, standard library only: `Cargo.toml` and `src/main.rs`.
+    Rust,
+}
+
+/// Parses a game's name.
+fn game_kind(name: &str) -> Result<GameKind, String> {
+    GameKind::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
+        format!("unknown game (games: {})", names.join(", "))
+    })
 }
 
 /// Leaderboard output formats.
@@ -130,6 +253,23 @@ mod tests {
             &["arena", "run", "t.toml", "--resume", "results", "--strict"],
             &["arena", "standings", "j.jsonl", "--format", "csv"],
             &["arena", "standings", "j.jsonl", "--format", "markdown"],
+            &["arena", "run", "t.toml", "--shard", "2/3", "--replays"],
+            &["arena", "replay", "g.jsonl", "--turn", "3", "--messages"],
+            &["arena", "replay", "g.jsonl", "--html", "g.html"],
+            &["arena", "merge", "a", "b", "--out", "m", "--format", "json"],
+            &[
+                "arena", "check", "petri", "--", "python3", "bot.py", "--fast",
+            ],
+            &[
+                "arena",
+                "check",
+                "slime",
+                "--timeout-ms",
+                "100",
+                "--",
+                "./bot",
+            ],
+            &["arena", "new", "eggs", "--lang", "rust", "dir"],
         ];
         for line in ok {
             assert!(Cli::try_parse_from(*line).is_ok(), "{line:?} should parse");
@@ -153,6 +293,27 @@ mod tests {
                 ErrorKind::UnknownArgument,
             ),
             (&["arena", "play", "t.toml"], ErrorKind::InvalidSubcommand),
+            (
+                &["arena", "run", "t.toml", "--shard", "4/3"],
+                ErrorKind::ValueValidation,
+            ),
+            (&["arena", "merge"], ErrorKind::MissingRequiredArgument),
+            (
+                &["arena", "replay", "g.jsonl", "--html", "x", "--every", "2"],
+                ErrorKind::ArgumentConflict,
+            ),
+            (
+                &["arena", "check", "chess", "--", "bot"],
+                ErrorKind::ValueValidation,
+            ),
+            (
+                &["arena", "check", "petri"],
+                ErrorKind::MissingRequiredArgument,
+            ),
+            (
+                &["arena", "new", "petri", "--lang", "cobol", "d"],
+                ErrorKind::InvalidValue,
+            ),
             (
                 &["arena", "-q", "-v", "run", "t.toml"],
                 ErrorKind::ArgumentConflict,

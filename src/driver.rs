@@ -11,6 +11,7 @@ use crate::bots::{CallEnv, CallResult, CallStatus, Exit, OneShotInput, Session, 
 use crate::config::{Bot, Tournament};
 use crate::engine::{Answer, Game, Input, Phase, Query, Step};
 use crate::journal::{GameRecord, SeatRecord};
+use crate::replay::{Recorder, Replay};
 use crate::schedule::Fixture;
 
 /// One seat's bot, its persistent process if it has one, and its failure counts.
@@ -41,12 +42,13 @@ struct Tally {
 
 /// Plays `fixture` with `tournament`'s bots. `permits` bounds how many bot processes work at
 /// once across all games; each request holds one permit, so a timeout is never caused by
-/// waiting for a core.
+/// waiting for a core. With `replay`, also records the game's [`Replay`].
 pub async fn play_game(
     tournament: &Tournament,
     fixture: &Fixture,
     permits: &Semaphore,
-) -> GameRecord {
+    replay: bool,
+) -> (GameRecord, Option<Replay>) {
     let started = Instant::now();
     let kind = tournament.kind();
     let mut game = tournament
@@ -67,15 +69,29 @@ pub async fn play_game(
             tally: Tally::default(),
         })
         .collect();
+    let mut recorder = replay.then(|| {
+        let bots = seats.iter().map(|seat| seat.bot.name.clone()).collect();
+        Recorder::new(kind.name(), fixture.index, fixture.seed, bots)
+    });
+    if let Some(recorder) = &mut recorder {
+        recorder.observe(game.snapshot());
+    }
     let outcome = loop {
         match game.poll() {
             Step::Done(outcome) => break outcome,
             Step::Ask(queries) => {
-                let answers = ask(tournament, &mut seats, queries, permits).await;
+                let answers = ask(tournament, &mut seats, &queries, permits).await;
+                if let Some(recorder) = &mut recorder {
+                    recorder.exchange(&queries, &answers);
+                }
                 game.handle_answers(answers);
+                if let Some(recorder) = &mut recorder {
+                    recorder.observe(game.snapshot());
+                }
             }
         }
     };
+    let replay = recorder.map(|recorder| recorder.finish(&outcome));
     let farewell = game.session_farewell();
     let closing = seats.iter_mut().filter_map(|seat| {
         match std::mem::replace(&mut seat.session, SessionState::Gone) {
@@ -84,7 +100,7 @@ pub async fn play_game(
         }
     });
     join_all(closing).await;
-    GameRecord {
+    let record = GameRecord {
         index: fixture.index,
         seed: fixture.seed,
         summary: outcome.summary,
@@ -103,7 +119,8 @@ pub async fn play_game(
                 stats: result.stats,
             })
             .collect(),
-    }
+    };
+    (record, replay)
 }
 
 /// Sends one batch of queries, concurrently when there are several, and returns the answers
@@ -111,10 +128,10 @@ pub async fn play_game(
 async fn ask(
     tournament: &Tournament,
     seats: &mut [Seat<'_>],
-    queries: Vec<Query>,
+    queries: &[Query],
     permits: &Semaphore,
 ) -> Vec<Answer> {
-    if let [query] = queries.as_slice() {
+    if let [query] = queries {
         let seat = &mut seats[query.seat];
         return vec![call(tournament, seat, query, permits).await];
     }

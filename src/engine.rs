@@ -16,6 +16,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::replay::Snapshot;
+
 /// A pure, deterministic game engine driven by [`Step`]s and [`Answer`]s.
 pub trait Game {
     /// What the driver must do next. After a [`Step::Ask`], the driver must call
@@ -29,6 +31,13 @@ pub trait Game {
     /// its stdin is closed (Petri's LOOP mode expects `END\n`).
     fn session_farewell(&self) -> &'static [u8] {
         b""
+    }
+
+    /// The position as a replay draws it, or `None` while there is nothing to draw. The
+    /// driver asks after every batch of answers, only when recording replays. An engine
+    /// without it still gets replays of its requests and replies, just no board.
+    fn snapshot(&self) -> Option<Snapshot> {
+        None
     }
 }
 

@@ -5,6 +5,8 @@ use thiserror::Error;
 
 use crate::config::ConfigError;
 use crate::journal::JournalError;
+use crate::merge::MergeError;
+use crate::replay::ReplayError;
 
 /// Exit status of a successful run.
 pub const EXIT_OK: u8 = 0;
@@ -12,7 +14,8 @@ pub const EXIT_OK: u8 = 0;
 pub const EXIT_FAILURE: u8 = 1;
 /// Exit status for a bad command line or tournament file; no game was started.
 pub const EXIT_USAGE: u8 = 2;
-/// Exit status under `--strict` when a bot timed out, crashed or sent an invalid reply.
+/// Exit status under `--strict` when a bot timed out, crashed or sent an invalid reply, and of
+/// `arena check` when a reply was not valid.
 pub const EXIT_STRICT: u8 = 3;
 /// Exit status when the run was interrupted (Ctrl-C); finished games are in the journal.
 pub const EXIT_INTERRUPTED: u8 = 130;
@@ -26,6 +29,16 @@ pub enum Error {
     /// The journal cannot be written or read.
     #[error(transparent)]
     Journal(#[from] JournalError),
+    /// Journals that are not the complete shards of one tournament.
+    #[error(transparent)]
+    Merge(#[from] MergeError),
+    /// A replay file that cannot be read.
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    /// A command line that cannot be carried out (a bot program that does not exist, a file
+    /// that `arena new` would overwrite); nothing was started.
+    #[error("{0}")]
+    Usage(String),
     /// Anything else that stops the run (creating the results folder, writing output).
     #[error("{0:#}")]
     Other(#[from] anyhow::Error),
@@ -36,12 +49,15 @@ impl Error {
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Config(_)
+            | Error::Usage(_)
             | Error::Journal(
                 JournalError::Mismatch { .. }
                 | JournalError::NoHeader { .. }
                 | JournalError::Missing { .. },
-            ) => EXIT_USAGE,
-            Error::Journal(_) | Error::Other(_) => EXIT_FAILURE,
+            )
+            | Error::Merge(MergeError::Shards { .. })
+            | Error::Replay(_) => EXIT_USAGE,
+            Error::Journal(_) | Error::Merge(_) | Error::Other(_) => EXIT_FAILURE,
         }
     }
 }

@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::engine::GameResult;
+use crate::shard::Shard;
 
 /// Bumped whenever a field changes meaning.
 pub const FORMAT_VERSION: u32 = 1;
@@ -57,6 +58,9 @@ pub struct Header {
     /// A digest of everything that decides the games (game, options, seed, bots and how they
     /// are started), so a run is never resumed with a different tournament.
     pub config_digest: String,
+    /// The part of the tournament this journal plays (`arena run --shard`); absent for all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 impl Header {
@@ -97,6 +101,10 @@ impl Header {
         .or_else(|| {
             (self.config_digest != expected.config_digest)
                 .then(|| "the tournament file's options or bot commands changed".to_owned())
+        })
+        .or_else(|| {
+            let shard = |shard: Option<Shard>| shard.map_or("all".to_owned(), |s| s.to_string());
+            differs("the shard", shard(self.shard), shard(expected.shard))
         })
     }
 }
@@ -341,6 +349,7 @@ mod tests {
             bots: vec!["a".into(), "b".into()],
             total_games: 2,
             config_digest: "abc".into(),
+            shard: None,
         }
     }
 

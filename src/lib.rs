@@ -3,10 +3,13 @@
 //! Games are pure state machines ([`engine::Game`]); the [`driver`] connects one game to bot
 //! processes ([`bots`]); [`run`] plays a whole tournament in parallel and journals every
 //! result ([`journal`]); [`report`] computes and renders the leaderboard from the journal.
+//! [`replay`] records and draws games turn by turn; [`shard`] and [`merge`] split a
+//! tournament over machines and join the results.
 #![warn(missing_docs)]
 
 pub mod app;
 pub mod bots;
+pub mod check;
 pub mod cli;
 pub mod config;
 pub mod driver;
@@ -15,7 +18,12 @@ pub mod errors;
 pub mod folders;
 pub mod games;
 pub mod journal;
+pub mod merge;
 pub mod progress;
+pub mod ratings;
+pub mod replay;
 pub mod report;
 pub mod run;
 pub mod schedule;
+pub mod shard;
+pub mod templates;

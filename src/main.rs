@@ -20,7 +20,8 @@ fn main() -> ExitCode {
         .unwrap_or_else(|_| EnvFilter::new(format!("arena={level}")));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        // Log lines go above the live progress bar, not through it.
+        .with_writer(|| arena::progress::LogWriter)
         .with_target(false)
         .with_ansi(std::io::stderr().is_terminal())
         .without_time()

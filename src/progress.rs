@@ -1,9 +1,13 @@
-//! Progress of a running tournament, for the log: games done, rate, time left, bot failures
-//! so far and the current leaders. It keeps one tally per bot, never per game, so a long run
-//! does not grow it.
+//! Progress of a running tournament on stderr: games done, rate, time left, bot failures so
+//! far and the current leaders, as a live bar on a terminal or a log line every few seconds
+//! otherwise. It keeps one tally per bot, never per game, so a long run does not grow it.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
+use std::io::{self, Write};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::games::Scoring;
 use crate::journal::GameRecord;
@@ -46,7 +50,42 @@ impl Progress {
     /// 56 s left; failures: 0 timeouts, 0 crashes, 5 invalid replies; leading: hunter 80,
     /// bomber 30, grower 2` (leaders of the games of this run).
     pub fn line(&self, elapsed: Duration) -> String {
-        let finished = self.earlier + self.done;
+        let now = self.snapshot(elapsed);
+        let [timeouts, crashes, invalid] = now.failures;
+        format!(
+            "{}/{} games, {:.1} per second, about {:.0} s left; failures: {timeouts} \
+             timeouts, {crashes} crashes, {invalid} invalid replies; leading: {}",
+            now.finished,
+            self.total,
+            now.rate,
+            now.left,
+            now.leaders.join(", ")
+        )
+    }
+
+    /// The same figures, shorter, for the live bar beside it (which shows games done and
+    /// the total itself): `3.2/s, 56 s left | 0 timeouts, 0 crashes, 5 invalid | hunter 80,
+    /// bomber 30, grower 2`.
+    pub fn status(&self, elapsed: Duration) -> String {
+        let now = self.snapshot(elapsed);
+        let [timeouts, crashes, invalid] = now.failures;
+        format!(
+            "{:.1}/s, {:.0} s left | {timeouts} timeouts, {crashes} crashes, {invalid} invalid \
+             | {}",
+            now.rate,
+            now.left,
+            now.leaders.join(", ")
+        )
+    }
+
+    /// Games finished, of the whole run.
+    pub fn finished(&self) -> u64 {
+        self.earlier + self.done
+    }
+
+    /// The figures both displays show.
+    fn snapshot(&self, elapsed: Duration) -> Snapshot {
+        let finished = self.finished();
         let rate = self.done as f64 / elapsed.as_secs_f64().max(1e-9);
         let left = (self.total - finished.min(self.total)) as f64 / rate.max(1e-9);
         let mut standings: Vec<Standing> = self
@@ -55,13 +94,13 @@ impl Progress {
             .map(|(name, tally)| tally.standing(name, self.scoring))
             .collect();
         let failures = |count: fn(&Standing) -> u64| standings.iter().map(count).sum::<u64>();
-        let (timeouts, crashes, invalid) = (
+        let failures = [
             failures(|s| s.timeouts),
             failures(|s| s.crashes),
             failures(|s| s.invalid_replies),
-        );
+        ];
         standings.sort_by(Standing::by_rank);
-        let leading: Vec<String> = standings
+        let leaders = standings
             .iter()
             .take(3)
             .map(|s| match self.scoring {
@@ -69,15 +108,146 @@ impl Progress {
                 Scoring::Mean => format!("{} {:.3}", s.name, s.score),
             })
             .collect();
-        format!(
-            "{finished}/{} games, {rate:.1} per second, about {left:.0} s left; failures: {} \
-             timeouts, {} crashes, {} invalid replies; leading: {}",
-            self.total,
-            timeouts,
-            crashes,
-            invalid,
-            leading.join(", ")
-        )
+        Snapshot {
+            finished,
+            rate,
+            left,
+            failures,
+            leaders,
+        }
+    }
+}
+
+/// How far a run is, at one moment.
+struct Snapshot {
+    finished: u64,
+    /// Games per second in this run.
+    rate: f64,
+    /// Seconds left at that rate.
+    left: f64,
+    /// Timeouts, crashes and invalid replies.
+    failures: [u64; 3],
+    /// The three leaders with their scores.
+    leaders: Vec<String>,
+}
+
+/// How a run shows its progress on stderr; never on stdout, which carries the results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// A live bar redrawn in place, for a terminal.
+    Live,
+    /// A log line every [`LINE_EVERY`], for a file or a pipe.
+    Lines,
+    /// Nothing (`--quiet`).
+    Off,
+}
+
+impl Style {
+    /// The style for a run: nothing when quiet, the live bar when stderr is a terminal and
+    /// the log is not verbose (a line per game would scroll the bar away).
+    pub fn choose(quiet: bool, verbose: bool, stderr_is_terminal: bool) -> Style {
+        match (quiet, verbose, stderr_is_terminal) {
+            (true, _, _) => Style::Off,
+            (false, false, true) => Style::Live,
+            (false, _, _) => Style::Lines,
+        }
+    }
+}
+
+/// The live bar while one is showing, so that log lines are written above it rather than
+/// through it (see [`LogWriter`]).
+static LIVE_BAR: Mutex<Option<ProgressBar>> = Mutex::new(None);
+
+/// Stderr for log lines: while the live bar shows, it is hidden for the write and redrawn
+/// below the line.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LogWriter;
+
+impl Write for LogWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let bar = LIVE_BAR.lock().map_or(None, |bar| bar.clone());
+        match bar {
+            Some(bar) => bar.suspend(|| io::stderr().write(buf)),
+            None => io::stderr().write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        io::stderr().flush()
+    }
+}
+
+/// How often a progress line is logged in [`Style::Lines`].
+pub const LINE_EVERY: Duration = Duration::from_secs(5);
+
+/// A run's progress as it is shown: the figures, and the bar or the time of the last line.
+#[derive(Debug)]
+pub struct Display {
+    progress: Progress,
+    style: Style,
+    bar: Option<ProgressBar>,
+    started: Instant,
+    last_line: Instant,
+}
+
+impl Display {
+    /// Starts showing `progress` in `style`.
+    pub fn start(progress: Progress, style: Style) -> Display {
+        let bar = (style == Style::Live).then(|| {
+            let bar = ProgressBar::new(progress.total).with_style(
+                ProgressStyle::with_template("{bar:24} {pos}/{len} games, {msg}")
+                    .expect("the template is valid"),
+            );
+            bar.set_position(progress.finished());
+            bar.set_message("starting");
+            bar.enable_steady_tick(Duration::from_millis(250));
+            if let Ok(mut live) = LIVE_BAR.lock() {
+                *live = Some(bar.clone());
+            }
+            bar
+        });
+        let now = Instant::now();
+        Display {
+            progress,
+            style,
+            bar,
+            started: now,
+            last_line: now,
+        }
+    }
+
+    /// Counts one finished game and shows it.
+    pub fn record(&mut self, game: &GameRecord) {
+        self.progress.record(game);
+        let elapsed = self.started.elapsed();
+        match (&self.bar, self.style) {
+            (Some(bar), _) => {
+                bar.set_position(self.progress.finished());
+                bar.set_message(self.progress.status(elapsed));
+            }
+            (None, Style::Lines) if self.last_line.elapsed() >= LINE_EVERY => {
+                self.last_line = Instant::now();
+                tracing::info!("{}", self.progress.line(elapsed));
+            }
+            (None, _) => {}
+        }
+    }
+
+    /// Removes the bar, so what follows is printed on a clean line.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            if let Ok(mut live) = LIVE_BAR.lock() {
+                *live = None;
+            }
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// A run that ends early (an error) leaves no bar behind either.
+impl Drop for Display {
+    fn drop(&mut self) {
+        self.finish();
     }
 }
 
@@ -125,6 +295,26 @@ mod tests {
             "6/10 games, 2.0 per second, about 2 s left; failures: 8 timeouts, 0 crashes, \
              16 invalid replies; leading: a 2, c 2, b 0"
         );
+    }
+
+    #[test]
+    fn the_status_beside_the_bar_is_short() {
+        let mut progress = Progress::new(Scoring::Wins, 10, 2);
+        progress.record(&game(&[("a", 1), ("b", 0)]));
+        progress.record(&game(&[("c", 1), ("a", 0)]));
+        assert_eq!(progress.finished(), 4);
+        assert_eq!(
+            progress.status(Duration::from_secs(1)),
+            "2.0/s, 3 s left | 4 timeouts, 0 crashes, 8 invalid | a 1, c 1, b 0"
+        );
+    }
+
+    #[test]
+    fn quiet_runs_show_nothing_and_terminals_get_the_live_bar_unless_verbose() {
+        assert_eq!(Style::choose(true, false, true), Style::Off);
+        assert_eq!(Style::choose(false, false, true), Style::Live);
+        assert_eq!(Style::choose(false, true, true), Style::Lines);
+        assert_eq!(Style::choose(false, false, false), Style::Lines);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Context;
 use tokio::sync::Semaphore;
@@ -19,14 +19,21 @@ use crate::driver::play_game;
 use crate::errors::Error;
 use crate::folders::{CAP_BYTES, folder_bytes, with_private_folders};
 use crate::journal::{FORMAT_VERSION, Header, JournalWriter, Record};
-use crate::progress::Progress;
+use crate::progress::{Display, Progress, Style};
+use crate::replay::Replay;
 use crate::schedule::{fixture_count, fixtures};
+use crate::shard::Shard;
 
 /// The journal's file name inside a results folder.
 pub const JOURNAL_FILE: &str = "journal.jsonl";
 
-/// How often a progress line is logged.
-const PROGRESS_EVERY: Duration = Duration::from_secs(5);
+/// The folder of the replay files inside a results folder.
+pub const REPLAYS_DIR: &str = "replays";
+
+/// The replay file of game `index` inside a results folder.
+pub fn replay_path(out: &Path, index: u64) -> PathBuf {
+    out.join(REPLAYS_DIR).join(format!("game-{index}.jsonl"))
+}
 
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,12 +61,25 @@ pub enum Start {
     Resume,
 }
 
-/// Plays every game of `tournament` (for [`Start::Resume`], every game not yet in the
-/// journal), writing the journal into `out`.
+/// What a run plays and keeps besides the journal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Play only this shard's games.
+    pub shard: Option<Shard>,
+    /// Write each game's replay to [`replay_path`].
+    pub replays: bool,
+    /// How progress shows on stderr.
+    pub progress: Style,
+}
+
+/// Plays every game of `tournament` (of its shard, if `options` name one; for
+/// [`Start::Resume`], every such game not yet in the journal), writing the journal into
+/// `out` and showing progress on stderr.
 pub async fn run_tournament(
     tournament: Arc<Tournament>,
     out: &Path,
     start: Start,
+    options: RunOptions,
 ) -> Result<RunReport, Error> {
     if start == Start::Fresh {
         std::fs::create_dir_all(out)
@@ -68,7 +88,9 @@ pub async fn run_tournament(
     let journal_path = out.join(JOURNAL_FILE);
     let kind = tournament.kind();
     let format = tournament.options.format();
-    let total = fixture_count(format, tournament.bots.len(), tournament.games);
+    let all_games = fixture_count(format, tournament.bots.len(), tournament.games);
+    let shard = options.shard;
+    let total = shard.map_or(all_games, |shard| shard.games(all_games));
     let header = Header {
         format_version: FORMAT_VERSION,
         arena_version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -76,8 +98,9 @@ pub async fn run_tournament(
         seed: tournament.seed,
         games: tournament.games,
         bots: tournament.bots.iter().map(|bot| bot.name.clone()).collect(),
-        total_games: total,
+        total_games: all_games,
         config_digest: tournament.digest(),
+        shard,
     };
     let (mut journal, finished) = match start {
         Start::Fresh => (
@@ -86,6 +109,12 @@ pub async fn run_tournament(
         ),
         Start::Resume => JournalWriter::resume(&journal_path, &header)?,
     };
+    // Only now: a refused resume creates nothing.
+    if options.replays {
+        let dir = out.join(REPLAYS_DIR);
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create the replays folder {}", dir.display()))?;
+    }
     if !finished.is_empty() {
         tracing::info!(
             "resuming: {} of {total} games already played",
@@ -102,8 +131,9 @@ pub async fn run_tournament(
     };
     let jobs = effective_jobs(tournament.jobs);
     let games_at_once = if kind.private_folders() { 1 } else { jobs };
+    let part = shard.map_or_else(String::new, |shard| format!(" (shard {shard})"));
     tracing::info!(
-        "{kind}: {total} games, {games_at_once} at a time; results in {}",
+        "{kind}: {total} games{part}, {games_at_once} at a time; results in {}",
         out.display()
     );
     let permits = Arc::new(Semaphore::new(jobs));
@@ -113,12 +143,12 @@ pub async fn run_tournament(
         tournament.games,
         tournament.seed,
     )
+    .filter(|fixture| shard.is_none_or(|shard| shard.contains(fixture.index)))
     .filter(|fixture| !finished.contains(&fixture.index));
     let mut running = JoinSet::new();
     let mut done = finished.len() as u64;
-    let mut progress = Progress::new(kind.scoring(), total, done);
+    let mut progress = Display::start(Progress::new(kind.scoring(), total, done), options.progress);
     let started = Instant::now();
-    let mut last_progress = started;
     let interrupt = tokio::signal::ctrl_c();
     tokio::pin!(interrupt);
     loop {
@@ -126,28 +156,31 @@ pub async fn run_tournament(
             let Some(fixture) = pending.next() else { break };
             let tournament = Arc::clone(&tournament);
             let permits = Arc::clone(&permits);
-            running.spawn(async move { play_game(&tournament, &fixture, &permits).await });
+            let replays = options.replays;
+            running.spawn(async move { play_game(&tournament, &fixture, &permits, replays).await });
         }
         let finished = tokio::select! {
             finished = running.join_next() => finished,
             _ = &mut interrupt => {
+                progress.finish();
                 tracing::warn!("interrupted: stopping the running games");
                 running.shutdown().await;
                 return Ok(RunReport { journal: journal_path, interrupted: true });
             }
         };
         let Some(finished) = finished else { break };
-        let record = finished.context("a game task failed")?;
+        let (record, replay) = finished.context("a game task failed")?;
+        // Before the journal line, so a journaled game always has its replay.
+        if let Some(replay) = replay {
+            write_replay(&replay_path(out, record.index), &replay)?;
+        }
         tracing::debug!(game = record.index, "{}", record.summary);
         progress.record(&record);
         warn_full_folders(&tournament, &folders, record.index);
         journal.append(&Record::Game(record))?;
         done += 1;
-        if last_progress.elapsed() >= PROGRESS_EVERY {
-            last_progress = Instant::now();
-            tracing::info!("{}", progress.line(started.elapsed()));
-        }
     }
+    progress.finish();
     let (runner, bots) = (
         cpu_seconds(libc::RUSAGE_SELF),
         cpu_seconds(libc::RUSAGE_CHILDREN),
@@ -178,6 +211,16 @@ fn warn_full_folders(tournament: &Tournament, folders: &[PathBuf], index: u64) {
             );
         }
     }
+}
+
+/// Writes a replay file whole (through a temporary file and a rename, so a crash never
+/// leaves half a replay under the final name).
+fn write_replay(path: &Path, replay: &Replay) -> Result<(), Error> {
+    let partial = path.with_extension("jsonl.partial");
+    std::fs::write(&partial, replay.to_jsonl())
+        .and_then(|()| std::fs::rename(&partial, path))
+        .with_context(|| format!("cannot write the replay {}", path.display()))?;
+    Ok(())
 }
 
 /// The runner's peak resident memory in KiB.

@@ -7,3 +7,4 @@ mod validate;
 
 pub use error::{ConfigError, Problem};
 pub use validate::{Bot, Tournament};
+pub(crate) use validate::{DEFAULT_SETUP_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, standalone_bot};

@@ -1,7 +1,7 @@
 //! Raw tournament file -> validated [`Tournament`]: every check, including that each bot's
 //! program exists, happens here, before any game starts.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::env;
 use std::ffi::OsStr;
 use std::os::unix::fs::PermissionsExt;
@@ -19,9 +19,9 @@ use crate::games::{GameKind, GameOptions, OptionsParser};
 const DEFAULT_SEED: u64 = 1;
 /// Default time for one request, generous for interpreters on a loaded machine (a game may
 /// set its own, [`GameKind::default_timeout_ms`]).
-const DEFAULT_TIMEOUT_MS: u64 = 5_000;
+pub(crate) const DEFAULT_TIMEOUT_MS: u64 = 5_000;
 /// Default time for a setup request, which includes interpreter or JVM start-up.
-const DEFAULT_SETUP_TIMEOUT_MS: u64 = 30_000;
+pub(crate) const DEFAULT_SETUP_TIMEOUT_MS: u64 = 30_000;
 /// Default cap on one reply; no game's reply comes close.
 const DEFAULT_MAX_REPLY_BYTES: usize = 64 * 1024;
 /// How much of a bot's stderr is kept for diagnostics.
@@ -319,6 +319,27 @@ fn check_bots(
         }
     }
     bots
+}
+
+/// A bot outside any tournament file (`arena check`): the command `words` run in `dir`, its
+/// program found like a tournament file's, with the default limits.
+pub(crate) fn standalone_bot(words: &[String], dir: &Path) -> Result<(BotProgram, Limits), String> {
+    let (program, args) = words.split_first().ok_or("the command is empty")?;
+    let program = BotProgram {
+        program: resolve_program(program, dir)?,
+        args: args.to_vec(),
+        dir: dir.to_path_buf(),
+        env: BTreeMap::new(),
+        rlimits: ResourceLimits {
+            memory_bytes: megabytes(DEFAULT_MEMORY_MB),
+            cpu_seconds: nonzero(DEFAULT_CPU_SECONDS),
+        },
+    };
+    let limits = Limits {
+        max_reply_bytes: DEFAULT_MAX_REPLY_BYTES,
+        max_stderr_bytes: DEFAULT_MAX_STDERR_BYTES,
+    };
+    Ok((program, limits))
 }
 
 /// A limit in megabytes as bytes; 0 means no limit.

@@ -13,7 +13,9 @@ use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
+use crate::check::Plan;
 use crate::engine::{Answer, Game, Step};
+use crate::replay::Snapshot;
 
 /// A game's name, as written in a tournament file (`game = "petri"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -62,6 +64,17 @@ impl GameKind {
             GameKind::Eggs => Scoring::Mean,
             GameKind::Petri => Scoring::Wins,
             GameKind::Slime => Scoring::Mean,
+        }
+    }
+
+    /// `arena check`'s probes: prepared positions with the game's verdict on a reply, given
+    /// the answers to the probes sent so far (each game's `probes.rs`).
+    pub fn probes(self, answers: &[Answer]) -> Plan {
+        match self {
+            GameKind::Cave => cave::probes::probes(answers),
+            GameKind::Eggs => eggs::probes::probes(answers),
+            GameKind::Petri => petri::probes::probes(answers),
+            GameKind::Slime => slime::probes::probes(answers),
         }
     }
 
@@ -341,6 +354,15 @@ impl Game for AnyGame {
             AnyGame::Eggs(game) => game.session_farewell(),
             AnyGame::Petri(game) => game.session_farewell(),
             AnyGame::Slime(game) => game.session_farewell(),
+        }
+    }
+
+    fn snapshot(&self) -> Option<Snapshot> {
+        match self {
+            AnyGame::Cave(game) => game.snapshot(),
+            AnyGame::Eggs(game) => game.snapshot(),
+            AnyGame::Petri(game) => game.snapshot(),
+            AnyGame::Slime(game) => game.snapshot(),
         }
     }
 }

@@ -4,10 +4,11 @@
 //! ones, under their names.
 
 use super::leaderboard::Leaderboard;
+use crate::ratings::Rating;
 
 /// The fixed columns, in order; they never change meaning.
-const COLUMNS: &str =
-    "rank,name,score,games,wins,draws,losses,min,max,requests,timeouts,crashes,invalid_replies";
+const COLUMNS: &str = "rank,name,score,games,wins,draws,losses,min,max,requests,timeouts,crashes,\
+invalid_replies,elo,elo_low,elo_high,score_low,score_high,trueskill_mu,trueskill_sigma";
 
 /// Renders `board` as CSV with a header row and CRLF-free `\n` line ends.
 pub fn render_csv(board: &Leaderboard) -> String {
@@ -18,6 +19,7 @@ pub fn render_csv(board: &Leaderboard) -> String {
     }
     out.push('\n');
     let optional = |value: Option<i64>| value.map(|v| v.to_string()).unwrap_or_default();
+    let figures = |values: &[f64]| values.iter().map(f64::to_string).collect::<Vec<_>>();
     for s in &board.leaderboard {
         let cells = [
             s.rank.to_string(),
@@ -34,6 +36,23 @@ pub fn render_csv(board: &Leaderboard) -> String {
             s.crashes.to_string(),
             s.invalid_replies.to_string(),
         ];
+        let (elo, skill) = match &s.rating {
+            Some(Rating::Elo(r)) => (figures(&[r.elo, r.elo_low, r.elo_high]), Vec::new()),
+            Some(Rating::Skill(r)) => (
+                Vec::new(),
+                figures(&[r.score_low, r.score_high, r.trueskill_mu, r.trueskill_sigma]),
+            ),
+            None => (Vec::new(), Vec::new()),
+        };
+        let padded = |mut cells: Vec<String>, width: usize| {
+            cells.resize(width, String::new());
+            cells
+        };
+        let cells: Vec<String> = cells
+            .into_iter()
+            .chain(padded(elo, 3))
+            .chain(padded(skill, 4))
+            .collect();
         let extra = board
             .stat_columns
             .iter()
@@ -62,9 +81,9 @@ mod tests {
     #[test]
     fn head_to_head_rows_have_results_and_quote_names() {
         let expected = "\
-rank,name,score,games,wins,draws,losses,min,max,requests,timeouts,crashes,invalid_replies
-1,alpha,2,2,2,0,0,,,9,0,1,0
-2,\"b, the second\",0,2,0,0,2,,,9,0,1,0
+rank,name,score,games,wins,draws,losses,min,max,requests,timeouts,crashes,invalid_replies,elo,elo_low,elo_high,score_low,score_high,trueskill_mu,trueskill_sigma
+1,alpha,2,2,2,0,0,,,9,0,1,0,120.5,-79.5,320.5,,,,
+2,\"b, the second\",0,2,0,0,2,,,9,0,1,0,-120.5,-320.5,79.5,,,,
 ";
         assert_eq!(render_csv(&head_to_head()), expected);
     }
@@ -72,6 +91,9 @@ rank,name,score,games,wins,draws,losses,min,max,requests,timeouts,crashes,invali
     #[test]
     fn mean_scored_rows_have_the_range() {
         let text = render_csv(&mean_scored());
-        assert_eq!(text.lines().nth(1), Some("1,a,12.5,2,,,,10,15,9,0,1,0"));
+        assert_eq!(
+            text.lines().nth(1),
+            Some("1,a,12.5,2,,,,10,15,9,0,1,0,,,,10,15,27.125,6.5")
+        );
     }
 }

@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::engine::GameResult;
 use crate::games::{Aggregate, Scoring, StatColumn};
 use crate::journal::{Journal, SeatRecord};
+use crate::ratings::{Rating, rate};
 
 /// Version of the JSON leaderboard document; bumped when a field changes meaning.
 pub const LEADERBOARD_FORMAT_VERSION: u32 = 1;
@@ -68,6 +69,8 @@ impl Leaderboard {
         }
         header.extend(self.stat_columns.iter().map(|column| column.name));
         header.extend(["games", "timeouts", "crashes", "invalid"]);
+        let rated = self.leaderboard.iter().find_map(|s| s.rating.as_ref());
+        header.extend(rating_columns(rated));
         let rows = self
             .leaderboard
             .iter()
@@ -98,6 +101,7 @@ impl Leaderboard {
                         [u64::from(s.games), s.timeouts, s.crashes, s.invalid_replies]
                             .map(|n| n.to_string()),
                     )
+                    .chain(rating_cells(s.rating.as_ref()))
                     .collect()
             })
             .collect();
@@ -110,6 +114,31 @@ impl Leaderboard {
             header,
             rows,
         }
+    }
+}
+
+/// The rating columns of the grid: Elo and its 95% interval, or the 95% interval of the
+/// mean score and TrueSkill's μ ± σ.
+fn rating_columns(rating: Option<&Rating>) -> Vec<&'static str> {
+    match rating {
+        Some(Rating::Elo(_)) => vec!["elo", "elo 95%"],
+        Some(Rating::Skill(_)) => vec!["score 95%", "trueskill"],
+        None => Vec::new(),
+    }
+}
+
+/// One bot's cells under [`rating_columns`].
+fn rating_cells(rating: Option<&Rating>) -> Vec<String> {
+    match rating {
+        Some(Rating::Elo(r)) => vec![
+            format!("{:.0}", r.elo),
+            format!("{:.0}..{:.0}", r.elo_low, r.elo_high),
+        ],
+        Some(Rating::Skill(r)) => vec![
+            format!("{:.3}..{:.3}", r.score_low, r.score_high),
+            format!("{:.1}±{:.1}", r.trueskill_mu, r.trueskill_sigma),
+        ],
+        None => Vec::new(),
     }
 }
 
@@ -151,10 +180,13 @@ pub struct Standing {
     /// a mean per game or a total.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub stats: BTreeMap<String, f64>,
+    /// Ratings with error bars (Elo, or TrueSkill and a score interval), as extra fields.
+    #[serde(flatten)]
+    pub rating: Option<Rating>,
 }
 
 /// One bot's results against one opponent.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PairRecord {
     /// The bot.
     pub bot: String,
@@ -166,6 +198,9 @@ pub struct PairRecord {
     pub draws: u32,
     /// Games the bot lost.
     pub losses: u32,
+    /// The likelihood that the bot is stronger than the opponent, from the Elo fit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub superiority: Option<f64>,
 }
 
 impl Leaderboard {
@@ -203,6 +238,10 @@ impl Leaderboard {
         for standing in &mut leaderboard {
             standing.rank = 1 + scores.iter().filter(|&&s| s > standing.score).count();
         }
+        let mut ratings = rate(scoring, journal, &header.bots);
+        for standing in &mut leaderboard {
+            standing.rating = ratings.bots.remove(&standing.name);
+        }
         let pairwise = match scoring {
             Scoring::Wins => pairs
                 .into_iter()
@@ -212,6 +251,10 @@ impl Leaderboard {
                     wins,
                     draws,
                     losses,
+                    superiority: ratings
+                        .superiority
+                        .get(&(bot.to_owned(), opponent.to_owned()))
+                        .copied(),
                 })
                 .collect(),
             Scoring::Mean => Vec::new(),
@@ -309,6 +352,7 @@ impl Tally {
             crashes: self.crashes,
             invalid_replies: self.invalid_replies,
             stats: BTreeMap::new(),
+            rating: None,
         }
     }
 }
@@ -352,6 +396,7 @@ mod tests {
                 bots: bots.iter().map(|b| b.to_string()).collect(),
                 total_games: 4,
                 config_digest: String::new(),
+                shard: None,
             },
             games: games
                 .into_iter()

@@ -37,10 +37,10 @@ mod tests {
         let expected = "\
 **test**: 2 of 2 games played, seed 7
 
-| rank | bot | score | wins | draws | losses | games | timeouts | crashes | invalid |
-|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|
-| 1 | alpha | 2 | 2 | 0 | 0 | 2 | 0 | 1 | 0 |
-| 2 | b, the second | 0 | 0 | 0 | 2 | 2 | 0 | 1 | 0 |
+| rank | bot | score | wins | draws | losses | games | timeouts | crashes | invalid | elo | elo 95% |
+|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+| 1 | alpha | 2 | 2 | 0 | 0 | 2 | 0 | 1 | 0 | 120 | -80..320 |
+| 2 | b, the second | 0 | 0 | 0 | 2 | 2 | 0 | 1 | 0 | -120 | -320..80 |
 ";
         assert_eq!(render_markdown(&head_to_head()), expected);
     }
@@ -49,7 +49,9 @@ mod tests {
     fn mean_scored_tables_have_three_decimals_and_the_range() {
         let text = render_markdown(&mean_scored());
         assert!(
-            text.contains("| 1 | a | 12.500 | 10 | 15 | 2 | 0 | 1 | 0 |"),
+            text.contains(
+                "| 1 | a | 12.500 | 10 | 15 | 2 | 0 | 1 | 0 | 10.000..15.000 | 27.1±6.5 |"
+            ),
             "{text}"
         );
     }

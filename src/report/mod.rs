@@ -17,6 +17,7 @@ pub use table::render_table;
 #[cfg(test)]
 mod fixtures {
     use super::{Leaderboard, PairRecord, Standing};
+    use crate::ratings::{EloRating, Rating, SkillRating};
 
     /// A standing with 2 games, 9 requests and 1 crash; results and range unset.
     pub(super) fn standing(rank: usize, name: &str, score: f64) -> Standing {
@@ -35,6 +36,7 @@ mod fixtures {
             crashes: 1,
             invalid_replies: 0,
             stats: std::collections::BTreeMap::new(),
+            rating: None,
         }
     }
 
@@ -51,12 +53,23 @@ mod fixtures {
         }
     }
 
+    /// An Elo rating of `elo` with a 95% interval of ± `margin`.
+    pub(super) fn elo(elo: f64, margin: f64) -> Option<Rating> {
+        Some(Rating::Elo(EloRating {
+            elo,
+            elo_low: elo - margin,
+            elo_high: elo + margin,
+        }))
+    }
+
     /// Two bots of a head-to-head game: alpha beat b twice.
     pub(super) fn head_to_head() -> Leaderboard {
         let mut a = standing(1, "alpha", 2.0);
         let mut b = standing(2, "b, the second", 0.0);
         (a.wins, a.draws, a.losses) = (Some(2), Some(0), Some(0));
         (b.wins, b.draws, b.losses) = (Some(0), Some(0), Some(2));
+        a.rating = elo(120.5, 200.0);
+        b.rating = elo(-120.5, 200.0);
         board(vec![a, b], Vec::new())
     }
 
@@ -64,6 +77,12 @@ mod fixtures {
     pub(super) fn mean_scored() -> Leaderboard {
         let mut a = standing(1, "a", 12.5);
         (a.min, a.max) = (Some(10), Some(15));
+        a.rating = Some(Rating::Skill(SkillRating {
+            score_low: 10.0,
+            score_high: 15.0,
+            trueskill_mu: 27.125,
+            trueskill_sigma: 6.5,
+        }));
         board(vec![a], Vec::new())
     }
 }

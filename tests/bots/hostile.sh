@@ -22,6 +22,7 @@ case "$mode" in
     flood) exec yes DIVIDE ;;
     grandchild) sleep 600 & echo "REST" ;;
     garbage) printf '\377\376 MOVE\000 E\r' ;;
+    illegal) echo "ATTACK N 9" ;;
     late) sleep 3; echo "REST" ;;
     children) for i in 1 2 3 4 5 6 7 8 9 10; do sleep 600 & done; echo "REST" ;;
     close-stdout) exec >&-; exec sleep 600 ;;

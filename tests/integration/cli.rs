@@ -281,23 +281,40 @@ fn results_do_not_depend_on_the_number_of_jobs() {
     assert_eq!(bytes("one"), bytes("two"));
 }
 
-/// Runs `tests/data/NAME.toml` and compares its JSON leaderboard with `tests/data/NAME.json`,
-/// or rewrites the golden file under `UPDATE_GOLDEN` (see tests/data/README.md).
+/// Runs `tests/data/NAME.toml` and compares its JSON leaderboard with `tests/data/NAME.json`
+/// and the other export formats of its journal with `NAME.txt` (table), `NAME.csv` and
+/// `NAME.md`, or rewrites the golden files under `UPDATE_GOLDEN` (see tests/data/README.md).
 fn assert_golden_leaderboard(name: &str) {
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    let hint = "to accept a deliberate change, see tests/data/README.md";
     let dir = tempfile::tempdir().unwrap();
     let file = repo().join(format!("tests/data/{name}.toml"));
     let board = run_json(dir.path(), &file, &[]);
     let golden_path = repo().join(format!("tests/data/{name}.json"));
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+    if update {
         let text = serde_json::to_string_pretty(&board).unwrap() + "\n";
         std::fs::write(&golden_path, text).unwrap();
     }
     let golden: Value =
         serde_json::from_str(&std::fs::read_to_string(golden_path).unwrap()).unwrap();
-    assert_eq!(
-        board, golden,
-        "to accept a deliberate change, see tests/data/README.md"
-    );
+    assert_eq!(board, golden, "{hint}");
+    for (format, extension) in [("table", "txt"), ("csv", "csv"), ("markdown", "md")] {
+        let output = arena(
+            dir.path(),
+            &["standings", "results/journal.jsonl", "--format", format],
+        );
+        assert!(
+            output.status.success(),
+            "standings --format {format} failed"
+        );
+        let text = String::from_utf8(output.stdout).unwrap();
+        let golden_path = repo().join(format!("tests/data/{name}.{extension}"));
+        if update {
+            std::fs::write(&golden_path, &text).unwrap();
+        }
+        let golden = std::fs::read_to_string(golden_path).unwrap();
+        assert_eq!(text, golden, "--format {format}: {hint}");
+    }
 }
 
 #[test]

@@ -2,8 +2,11 @@
 //! `arena` binary against tournament files.
 
 mod cave;
+mod check;
 mod cli;
 mod config;
 mod process;
+mod replay;
 mod resume;
+mod shard;
 mod support;

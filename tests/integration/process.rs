@@ -47,6 +47,9 @@ async fn once(script: &str, input: &[u8], limit: Duration) -> (arena::bots::Call
 
 const SHORT: Duration = Duration::from_millis(300);
 const LONG: Duration = Duration::from_secs(10);
+/// For bots that must use real CPU or memory before the kernel stops them: generous, so a
+/// loaded machine cannot turn the kernel's verdict into a timeout.
+const PATIENT: Duration = Duration::from_secs(120);
 
 #[tokio::test]
 async fn a_one_shot_reply_is_all_of_stdout_until_exit() {
@@ -269,10 +272,10 @@ async fn a_bot_over_its_memory_limit_fails_to_allocate() {
     let dir = tempfile::tempdir().unwrap();
     let mut bot = shell_bot(
         dir.path(),
-        "exec /usr/bin/python3 -S -c 'b = bytearray(1 << 30); print(1)'",
+        "exec /usr/bin/python3 -S -c 'b = bytearray(512 << 20); print(1)'",
     );
     bot.rlimits.memory_bytes = Some(256 << 20);
-    let result = call_once(&bot, &ENV, OneShotInput::Stdin(b""), LONG, &LIMITS).await;
+    let result = call_once(&bot, &ENV, OneShotInput::Stdin(b""), PATIENT, &LIMITS).await;
     assert!(
         matches!(result.status, CallStatus::Died { .. }),
         "{:?}",
@@ -283,7 +286,7 @@ async fn a_bot_over_its_memory_limit_fails_to_allocate() {
         "{result:?}"
     );
     bot.rlimits.memory_bytes = None;
-    let result = call_once(&bot, &ENV, OneShotInput::Stdin(b""), LONG, &LIMITS).await;
+    let result = call_once(&bot, &ENV, OneShotInput::Stdin(b""), PATIENT, &LIMITS).await;
     assert_eq!(
         result.output, b"1\n",
         "without the limit the allocation succeeds"
@@ -295,17 +298,14 @@ async fn a_bot_over_its_cpu_limit_is_killed_by_the_kernel() {
     let dir = tempfile::tempdir().unwrap();
     let mut bot = shell_bot(dir.path(), "while :; do :; done");
     bot.rlimits.cpu_seconds = Some(1);
-    let result = call_once(&bot, &ENV, OneShotInput::Stdin(b""), LONG, &LIMITS).await;
+    // SIGXCPU, not a timeout: the kernel stopped it after one second of CPU, however long
+    // that took on a busy machine.
+    let result = call_once(&bot, &ENV, OneShotInput::Stdin(b""), PATIENT, &LIMITS).await;
     assert_eq!(
         result.status,
         CallStatus::Died {
             exit: Exit::Signal(libc::SIGXCPU)
         }
-    );
-    assert!(
-        result.elapsed < Duration::from_secs(5),
-        "took {:?}",
-        result.elapsed
     );
 }
 

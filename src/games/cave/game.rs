@@ -11,13 +11,14 @@ use rand_chacha::ChaCha12Rng;
 
 use crate::engine::{Answer, Game, Input, Outcome, PendingAsk, Phase, Query, SeatOutcome, Step};
 use crate::games::seeded;
+use crate::replay::{Glyph, Snapshot, seat_code};
 
 use super::generate::generate;
 use super::options::{CaveOptions, Order};
 use super::protocol::{encode_input, parse_reply};
 use super::rules::Action;
 use super::view::window;
-use super::world::{Killer, Kind, World};
+use super::world::{Killer, Kind, Pos, World};
 
 /// One game of Cave Rangers (spec: `games/cave.md`) for every seat in one cave.
 #[derive(Debug, Clone)]
@@ -229,9 +230,64 @@ impl Game for Cave {
         for (query, answer) in queries.iter().zip(answers) {
             self.apply(query.seat, answer);
         }
-        let Stage::Bots { next, .. } = &mut self.stage else {
+        let Stage::Bots { order, next } = &mut self.stage else {
             unreachable!("only the bot phase asks");
         };
         *next += queries.len();
+        // The turn ends as soon as its last bot has acted, so a replay frame taken now shows
+        // the whole turn (the next poll would end it anyway).
+        let robots = &self.world.robots;
+        if order[*next..].iter().all(|&seat| !robots[seat].alive()) {
+            self.world.end_turn();
+            self.stage = Stage::BetweenTurns;
+        }
+    }
+
+    /// The cave as everyone's positions show it (bots by seat), the scores as they stand and
+    /// this turn's deaths. A turn counts once its bot phase and end are over.
+    fn snapshot(&self) -> Option<Snapshot> {
+        let world = &self.world;
+        let turn = match self.stage {
+            Stage::Finished(_) => return None,
+            Stage::BetweenTurns => world.turn,
+            Stage::Bots { .. } => world.turn - 1,
+        };
+        let mut cells: Vec<char> = (0..world.side * world.side)
+            .map(|i| char::from(world.symbol(Pos::new(i % world.side, i / world.side), usize::MAX)))
+            .collect();
+        for (seat, robot) in world.robots.iter().enumerate().filter(|(_, r)| r.alive()) {
+            cells[robot.pos.y * world.side + robot.pos.x] = seat_code(seat);
+        }
+        let legend = [
+            ('-', ' ', "bare ground", "#2a2f3a"),
+            ('}', '}', "boulder", "#8a8f98"),
+            ('P', 'P', "pit", "#101216"),
+            ('G', 'G', "gold", "#f2c14e"),
+            ('F', 'F', "food", "#8bc34a"),
+            ('W', 'W', "water", "#4fc3f7"),
+            ('K', 'K', "knife", "#cfd8dc"),
+            ('R', 'R', "revealer", "#ce93d8"),
+            ('C', 'C', "centipede", "#a1887f"),
+            ('B', 'B', "bats", "#7e57c2"),
+            ('L', 'L', "lion", "#ff7043"),
+            ('N', 'N', "Nurse Nina", "#f48fb1"),
+        ]
+        .into_iter()
+        .map(|(code, glyph, name, colour)| Glyph::thing(code, glyph, name, colour))
+        .chain(Glyph::seats(world.robots.len(), "bot"))
+        .collect();
+        Some(Snapshot {
+            turn,
+            width: world.side,
+            height: world.side,
+            cells: cells.into_iter().collect(),
+            legend,
+            scores: world
+                .robots
+                .iter()
+                .map(|r| i64::from(r.gold) + i64::from(r.turns))
+                .collect(),
+            events: Vec::new(),
+        })
     }
 }

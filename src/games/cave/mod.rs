@@ -10,6 +10,7 @@
 mod game;
 mod generate;
 mod options;
+pub(crate) mod probes;
 mod protocol;
 mod rules;
 #[cfg(test)]

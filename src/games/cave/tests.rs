@@ -982,3 +982,37 @@ fn the_replies_in_games_cave_are_read_as_written() {
     }
     assert_eq!(checked, 12);
 }
+
+#[test]
+fn snapshots_show_the_cave_with_bots_by_seat_once_a_turn_is_over() {
+    let cave = world(
+        "0G-
+         -L}
+         -N1",
+    );
+    let mut game = Cave::from_world(CaveOptions::default(), cave, rng());
+    let first = game.snapshot().unwrap();
+    assert_eq!(first.turn, 0);
+    assert_eq!(first.cells, "AG--L}-NB");
+    assert_eq!(first.scores, [0, 0]);
+    let mut answered = 0;
+    while answered < 2 {
+        let Step::Ask(queries) = game.poll() else {
+            panic!("two bots act in turn 1");
+        };
+        assert_eq!(game.snapshot().unwrap().turn, 0, "turn 1 is not over yet");
+        answered += queries.len();
+        game.handle_answers(vec![Answer::Reply(b"HNNHNN".to_vec()); queries.len()]);
+    }
+    let after = game.snapshot().unwrap();
+    assert_eq!(after.turn, 1);
+    assert_eq!(after.scores, [1, 1], "one turn survived each");
+    assert_eq!(
+        after
+            .cells
+            .chars()
+            .filter(|&c| c == 'A' || c == 'B')
+            .count(),
+        2
+    );
+}

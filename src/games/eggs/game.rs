@@ -7,8 +7,9 @@
 use std::collections::BTreeMap;
 
 use crate::engine::{Answer, Game, Input, Outcome, PendingAsk, Phase, Query, SeatOutcome, Step};
+use crate::replay::{Glyph, Snapshot, seat_code};
 
-use super::board::{self, Board};
+use super::board::{self, Board, Cell};
 use super::options::EggsOptions;
 use super::protocol;
 use super::rules::{Hunt, Move};
@@ -27,6 +28,9 @@ pub struct Eggs {
     memories: Vec<String>,
     /// Replies per seat with a present but unusable direction or action.
     invalid: Vec<u32>,
+    /// Eggs collected per seat and eggs destroyed before the last turn, so replays can say
+    /// what the turn did.
+    before_last_turn: (Vec<u32>, usize),
 }
 
 /// Where the run stands.
@@ -69,6 +73,7 @@ impl Eggs {
             pending: PendingAsk::default(),
             memories: vec![String::new(); seats],
             invalid: vec![0; seats],
+            before_last_turn: (vec![0; seats], 0),
         }
     }
 
@@ -79,6 +84,22 @@ impl Eggs {
             Stage::Play(hunt) => Some(hunt),
             Stage::Finished(_) => None,
         }
+    }
+
+    /// What the last turn did to the eggs, for replays.
+    fn last_turn_events(&self, hunt: &Hunt) -> Vec<String> {
+        let (scores, destroyed) = &self.before_last_turn;
+        let mut events: Vec<String> = (1..)
+            .zip(hunt.scores().iter().zip(scores))
+            .filter(|(_, (now, before))| now > before)
+            .map(|(player, _)| format!("{player} collects an egg"))
+            .collect();
+        match hunt.destroyed() - destroyed {
+            0 => {}
+            1 => events.push("an egg is destroyed".to_owned()),
+            n => events.push(format!("{n} eggs are destroyed")),
+        }
+        events
     }
 
     fn finish(&self, hunt: &Hunt) -> Outcome {
@@ -157,6 +178,48 @@ impl Game for Eggs {
                 }
             })
             .collect();
+        self.before_last_turn = (hunt.scores().to_vec(), hunt.destroyed());
         hunt.play(&moves);
+    }
+
+    /// The board with each player on its square; scores are eggs collected; the events say
+    /// who collected an egg in the last turn and how many were destroyed.
+    fn snapshot(&self) -> Option<Snapshot> {
+        let Stage::Play(hunt) = &self.stage else {
+            return None;
+        };
+        let board = hunt.board();
+        let mut cells: Vec<char> = (0..board.rows())
+            .flat_map(|row| (0..board.cols()).map(move |col| board::Pos::new(row, col)))
+            .map(|pos| match board.get(pos) {
+                Some(Cell::Wall) => '#',
+                Some(Cell::Egg) => 'o',
+                Some(Cell::Floor) | None => '_',
+            })
+            .collect();
+        for (seat, pos) in hunt.positions().iter().enumerate() {
+            cells[pos.row * board.cols() + pos.col] = seat_code(seat);
+        }
+        let seats = hunt.positions().len();
+        Some(Snapshot {
+            turn: hunt.turn() as u32,
+            width: board.cols(),
+            height: board.rows(),
+            cells: cells.into_iter().collect(),
+            legend: [
+                Glyph::thing('_', ' ', "floor", "#2a2f3a"),
+                Glyph::thing('#', '#', "wall", "#8a8f98"),
+                Glyph::thing('o', 'o', "egg", "#f4e4b0"),
+            ]
+            .into_iter()
+            .chain(Glyph::seats(seats, "player"))
+            .collect(),
+            scores: hunt
+                .scores()
+                .iter()
+                .map(|&score| i64::from(score))
+                .collect(),
+            events: self.last_turn_events(hunt),
+        })
     }
 }

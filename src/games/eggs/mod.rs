@@ -10,6 +10,7 @@
 mod board;
 mod game;
 mod options;
+pub(crate) mod probes;
 mod protocol;
 mod rules;
 #[cfg(test)]

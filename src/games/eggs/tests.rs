@@ -246,6 +246,7 @@ fn garbage_replies_never_panic_and_eggs_never_come_back() {
         let mut game = Eggs::new(&EggsOptions::default(), seed, 7);
         let mut state = seed + 0x9e37_79b9;
         let mut eggs = game.hunt().unwrap().board().eggs();
+        let mut total = 0;
         let mut turns = 0;
         loop {
             match game.poll() {
@@ -269,7 +270,31 @@ fn garbage_replies_never_panic_and_eggs_never_come_back() {
                     let hunt = game.hunt().unwrap();
                     let now = hunt.board().eggs();
                     assert!(now <= eggs, "egg count never increases");
+                    let gone = eggs - now;
                     eggs = now;
+                    let snapshot = game.snapshot().expect("a run in play has a board");
+                    assert_eq!(snapshot.problems(), Vec::<String>::new());
+                    assert_eq!(snapshot.turn, turns);
+                    let scores: Vec<i64> = hunt.scores().iter().map(|&s| i64::from(s)).collect();
+                    assert_eq!(snapshot.scores, scores);
+                    let collected: i64 = scores.iter().sum::<i64>() - total;
+                    total += collected;
+                    let said = |suffix: &str| snapshot.events.iter().any(|e| e.ends_with(suffix));
+                    let collectors = snapshot.events.iter().filter(|e| e.ends_with("an egg"));
+                    assert_eq!(
+                        collectors.count() as i64,
+                        collected,
+                        "{:?}",
+                        snapshot.events
+                    );
+                    assert_eq!(
+                        said("destroyed"),
+                        gone as i64 > collected,
+                        "{:?}",
+                        snapshot.events
+                    );
+                    let players = snapshot.cells.chars().filter(char::is_ascii_uppercase);
+                    assert_eq!(players.count(), 7, "every player drawn");
                     let squares: BTreeSet<_> = hunt.positions().iter().collect();
                     assert_eq!(squares.len(), 7, "nobody shares a square after a turn");
                     assert!(

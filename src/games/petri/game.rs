@@ -13,9 +13,11 @@ use crate::engine::{
     Answer, Game, GameResult, Input, Outcome, PendingAsk, Phase, Query, SeatOutcome, Step,
 };
 
+use crate::replay::{Glyph, Snapshot, seat_code};
+
 use super::options::PetriOptions;
 use super::protocol::{self, Framing};
-use super::rules::{Action, CellId, Dish, Next, Side, Species, SpeciesError};
+use super::rules::{Action, CellId, Contents, Dish, Next, Side, Species, SpeciesError};
 
 /// One game of Battle for the Petri Dish (spec: `games/petri.md`). Seat 0 is player 1: it
 /// moves first and starts at (1, 1); seat 1 starts at (W-2, H-2).
@@ -273,6 +275,37 @@ impl Game for Petri {
 
     fn session_farewell(&self) -> &'static [u8] {
         protocol::SESSION_END
+    }
+
+    /// The dish once both species are known; scores are living cells, and a turn is one
+    /// side's player turn.
+    fn snapshot(&self) -> Option<Snapshot> {
+        let (Stage::OpenSessions(dish) | Stage::Play(dish)) = &self.stage else {
+            return None;
+        };
+        let (width, height) = dish.size();
+        Some(Snapshot {
+            turn: dish.turns_done(),
+            width: usize::from(width),
+            height: usize::from(height),
+            cells: dish
+                .squares()
+                .map(|contents| match contents {
+                    Contents::Empty => '.',
+                    Contents::Corpse => '+',
+                    Contents::Living(side) => seat_code(side.index()),
+                })
+                .collect(),
+            legend: [
+                Glyph::thing('.', '.', "empty", "#20242c"),
+                Glyph::thing('+', '+', "corpse", "#6b5a4a"),
+            ]
+            .into_iter()
+            .chain(Glyph::seats(2, "cell of seat"))
+            .collect(),
+            scores: dish.living().map(|n| n as i64).to_vec(),
+            events: Vec::new(),
+        })
     }
 }
 

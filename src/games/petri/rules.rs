@@ -443,6 +443,27 @@ impl Dish {
         self.turn.side
     }
 
+    /// Living cells per side.
+    pub(crate) fn living(&self) -> [usize; 2] {
+        self.living
+    }
+
+    /// Player turns completed, both sides counted: the current turn counts once none of its
+    /// cells is left to act (those not reached yet but dead are skipped, spec A9).
+    pub(crate) fn turns_done(&self) -> u32 {
+        let Turn {
+            side,
+            number,
+            len,
+            next,
+        } = self.turn;
+        let order = &self.order[side.index()];
+        let finished = order[next.min(len)..len]
+            .iter()
+            .all(|id| !self.cells[id.0].alive());
+        (number - 1) * 2 + side.index() as u32 + u32::from(finished)
+    }
+
     /// Checks `raw` for the cell [`Dish::next`] named.
     pub(crate) fn validate(&self, raw: RawAction) -> Result<Action, Illegal> {
         self.check(self.actor(), raw)
@@ -701,8 +722,8 @@ impl Species {
     }
 }
 
-/// Test helpers: dishes drawn as pictures, and the invariants every state must keep.
-#[cfg(test)]
+/// Dishes drawn as pictures (test positions and `arena check`'s probes), and for tests the
+/// invariants every state must keep.
 impl Dish {
     /// A dish drawn as rows of `o` (first side), `x` (second side), `c` (corpse) and `.`;
     /// cells are created in reading order with full HP and energy, and the first side's
@@ -743,6 +764,7 @@ impl Dish {
         dish
     }
 
+    #[cfg(test)]
     /// The dish drawn like [`Dish::from_picture`] reads it (`o` is always the first side).
     pub(crate) fn picture(&self) -> Vec<String> {
         let symbols: Vec<char> = self
@@ -761,6 +783,7 @@ impl Dish {
     }
 
     /// The living cell at (x, y).
+    #[cfg(test)]
     pub(crate) fn at(&self, x: u16, y: u16) -> CellId {
         match self.square(Pos { x, y }) {
             Square::Cell(id) => id,
@@ -775,11 +798,7 @@ impl Dish {
         cell.energy = energy;
     }
 
-    /// Living cells per side.
-    pub(crate) fn living(&self) -> [usize; 2] {
-        self.living
-    }
-
+    #[cfg(test)]
     /// Every invariant the rules promise, as a description of the first one broken.
     pub(crate) fn check_invariants(&self) -> Result<(), String> {
         if self.squares.len() != usize::from(self.width) * usize::from(self.height) {

@@ -752,6 +752,7 @@ fn random_and_garbage_replies_never_break_the_rules() {
         let bound = 2 + 2 * options.turns as usize * usize::from(width) * usize::from(height);
         let mut replies = [0_u32; 2];
         let mut steps = 0;
+        let mut turns_done = 0;
         let outcome = loop {
             steps += 1;
             assert!(
@@ -782,6 +783,14 @@ fn random_and_garbage_replies_never_break_the_rules() {
                 if let Err(broken) = dish.check_invariants() {
                     panic!("{broken} in {options:?}");
                 }
+                let snapshot = game.snapshot().expect("a dish to draw");
+                assert_eq!(snapshot.problems(), Vec::<String>::new());
+                assert!(
+                    (turns_done..=turns_done + 1).contains(&snapshot.turn),
+                    "turns are counted one by one"
+                );
+                turns_done = snapshot.turn;
+                assert_eq!(snapshot.scores, dish.living().map(|n| n as i64));
             }
         };
         let seats = &outcome.seats;

@@ -9,10 +9,11 @@
 use std::collections::BTreeMap;
 
 use crate::engine::{Answer, Game, Input, Outcome, PendingAsk, Phase, Query, SeatOutcome, Step};
+use crate::replay::{Glyph, Snapshot, seat_code};
 
 use super::options::{Parsing, SlimeOptions};
 use super::protocol;
-use super::rules::Board;
+use super::rules::{Board, EMPTY, Move, MoveKind, mark};
 
 /// Seats per game: the board has four corners.
 const SEATS: usize = 4;
@@ -30,6 +31,8 @@ pub struct Slime {
     pending: PendingAsk,
     /// Replies per seat that were unparseable or illegal, played as a pass.
     invalid: [u32; SEATS],
+    /// What the last turn's seat did (`None`: passed), for replays.
+    last_move: Option<Move>,
 }
 
 impl Slime {
@@ -53,6 +56,7 @@ impl Slime {
             turns: 0,
             pending: PendingAsk::default(),
             invalid: [0; SEATS],
+            last_move: None,
         }
     }
 
@@ -64,6 +68,7 @@ impl Slime {
     fn handle_answer(&mut self, answer: Answer) {
         let seat = self.mover();
         // The driver counts timeouts and crashes; for the rules they are only a pass.
+        self.last_move = None;
         if let Answer::Reply(reply) = answer {
             let legal = protocol::parse_reply(&reply, self.parsing)
                 .ok()
@@ -72,6 +77,7 @@ impl Slime {
                 Some(mv) => self.board.apply(seat, mv),
                 None => self.invalid[seat] += 1,
             }
+            self.last_move = legal;
         }
         self.turns += 1;
     }
@@ -128,6 +134,51 @@ impl Game for Slime {
             .try_into()
             .expect("one seat asked, checked by PendingAsk");
         self.handle_answer(answer);
+    }
+
+    /// The board with the players' cells coded by seat; scores are cells owned. The event
+    /// is the last move in the protocol's `row col` coordinates, or the pass.
+    fn snapshot(&self) -> Option<Snapshot> {
+        let cells = self
+            .board
+            .rows()
+            .flatten()
+            .map(|&cell| match cell {
+                EMPTY => '.',
+                cell => seat_code(usize::from(cell - mark(0))),
+            })
+            .collect();
+        let events = if self.turns == 0 {
+            Vec::new()
+        } else {
+            let player = (self.turns - 1) % SEATS as u32 + 1;
+            vec![match self.last_move {
+                Some(mv) => {
+                    let verb = match mv.kind {
+                        MoveKind::Spread => "spreads",
+                        MoveKind::Jump => "jumps",
+                        MoveKind::Merge => "merges",
+                    };
+                    let (from, to) = (mv.from, mv.to);
+                    format!("{player} {verb} {},{} → {},{}", from.0, from.1, to.0, to.1)
+                }
+                None => format!("{player} passes"),
+            }]
+        };
+        let (height, width) = self.board.size();
+        Some(Snapshot {
+            turn: self.turns,
+            width,
+            height,
+            cells,
+            legend: std::iter::once(Glyph::thing('.', '.', "empty", "#20242c"))
+                .chain(Glyph::seats(SEATS, "player"))
+                .collect(),
+            scores: (0..SEATS)
+                .map(|seat| self.board.count(seat) as i64)
+                .collect(),
+            events,
+        })
     }
 }
 

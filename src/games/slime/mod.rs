@@ -9,6 +9,7 @@
 
 mod game;
 mod options;
+pub(crate) mod probes;
 mod protocol;
 mod rules;
 #[cfg(test)]

@@ -101,8 +101,8 @@ impl Board {
     ///
     /// # Panics
     ///
-    /// On an empty or ragged list, or another character: this builds test positions.
-    #[cfg(test)]
+    /// On an empty or ragged list, or another character: this builds test positions and
+    /// `arena check`'s probes.
     pub(crate) fn from_rows(rows: &[&str]) -> Board {
         let cols = rows.first().map_or(0, |row| row.len());
         assert!(cols > 0, "a board needs cells");
@@ -117,6 +117,11 @@ impl Board {
             cols,
             cells,
         }
+    }
+
+    /// Rows and columns.
+    pub(crate) fn size(&self) -> (usize, usize) {
+        (self.rows, self.cols)
     }
 
     /// The rows, top first, each as its bytes.

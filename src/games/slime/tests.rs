@@ -327,6 +327,12 @@ fn random_and_garbage_replies_never_break_the_rules() {
                     let board = game.board();
                     let owned: usize = (0..4).map(|seat| board.count(seat)).sum();
                     assert_eq!(owned + board.empty_cells(), size * size);
+                    let snapshot = game.snapshot().expect("slime always has a board");
+                    assert_eq!(snapshot.problems(), Vec::<String>::new());
+                    assert_eq!(snapshot.turn as usize, turns);
+                    let counts: Vec<i64> = (0..4).map(|seat| board.count(seat) as i64).collect();
+                    assert_eq!(snapshot.scores, counts);
+                    assert_eq!(snapshot.events.len(), 1, "the move or the pass");
                 }
             }
         };

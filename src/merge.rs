@@ -1,0 +1,245 @@
+//! Joins the journals of a sharded run (`arena run --shard I/N`) into the journal of the
+//! whole tournament. Refuses anything but one complete journal per shard of one tournament:
+//! a duplicate, overlapping, missing or unfinished shard is an error, never a silent gap.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use crate::journal::{Header, Journal, JournalError};
+use crate::run::JOURNAL_FILE;
+use crate::shard::Shard;
+
+/// Why journals cannot be merged.
+#[derive(Debug, Error)]
+pub enum MergeError {
+    /// A journal could not be read.
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    /// The journals are not the complete shards of one tournament.
+    #[error("cannot merge the shards:\n{}", problems.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n"))]
+    Shards {
+        /// Every problem found, each a sentence.
+        problems: Vec<String>,
+    },
+}
+
+/// The journal in `path`: the file itself, or `journal.jsonl` in a results folder.
+pub fn journal_path(path: &Path) -> PathBuf {
+    if path.is_dir() {
+        path.join(JOURNAL_FILE)
+    } else {
+        path.to_path_buf()
+    }
+}
+
+/// Reads the journals at `paths` (files or results folders) and merges them.
+pub fn merge_paths(paths: &[PathBuf]) -> Result<Journal, MergeError> {
+    let journals = paths
+        .iter()
+        .map(|path| {
+            let path = journal_path(path);
+            Journal::read(&path).map(|journal| (path, journal))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    merge(&journals)
+}
+
+/// Merges the journals of every shard of one tournament into one journal of all its games,
+/// with the header of an unsharded run. `journals` name their files for the messages.
+pub fn merge(journals: &[(PathBuf, Journal)]) -> Result<Journal, MergeError> {
+    let fail = |problems| Err(MergeError::Shards { problems });
+    let Some((first_path, first)) = journals.first() else {
+        return fail(vec!["no journals given".into()]);
+    };
+    let whole = |header: &Header| Header {
+        shard: None,
+        ..header.clone()
+    };
+    let mut problems = Vec::new();
+    let mut by_shard: BTreeMap<u32, Vec<&Path>> = BTreeMap::new();
+    for (path, journal) in journals {
+        let here = path.display();
+        if let Some(why) = whole(&journal.header).mismatch(&whole(&first.header)) {
+            problems.push(format!(
+                "{here} is another tournament than {}: {why}",
+                first_path.display()
+            ));
+            continue;
+        }
+        let Some(shard) = journal.header.shard else {
+            problems.push(format!("{here} is a whole run, not a shard"));
+            continue;
+        };
+        let count = first.header.shard.map_or(shard.count, |s| s.count);
+        if shard.count != count {
+            problems.push(format!(
+                "{here} is shard {shard}, but the first journal splits the tournament in {count}"
+            ));
+            continue;
+        }
+        by_shard.entry(shard.index).or_default().push(path);
+        let stray: Vec<u64> = journal
+            .games
+            .iter()
+            .map(|game| game.index)
+            .filter(|&index| !shard.contains(index) || index >= journal.header.total_games)
+            .collect();
+        if !stray.is_empty() {
+            problems.push(format!(
+                "{here} (shard {shard}) holds games of other shards: {}",
+                list(&stray)
+            ));
+        }
+        let expected = shard.games(journal.header.total_games);
+        let played = journal.games.len() as u64;
+        if played < expected {
+            problems.push(format!(
+                "{here} (shard {shard}) has {played} of its {expected} games: finish it with \
+                 `arena run FILE --shard {shard} --resume DIR`"
+            ));
+        }
+    }
+    if let Some(count) = first.header.shard.map(|s| s.count) {
+        for index in 1..=count {
+            let shard = Shard { index, count };
+            match by_shard.get(&index).map(Vec::as_slice) {
+                None | Some([]) => problems.push(format!("shard {shard} is missing")),
+                Some([_]) => {}
+                Some(paths) => problems.push(format!(
+                    "shard {shard} is given {} times: {}",
+                    paths.len(),
+                    paths
+                        .iter()
+                        .map(|p| p.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return fail(problems);
+    }
+    let mut games: Vec<_> = journals
+        .iter()
+        .flat_map(|(_, journal)| journal.games.iter().cloned())
+        .collect();
+    games.sort_by_key(|game| game.index);
+    Ok(Journal {
+        header: whole(&first.header),
+        games,
+    })
+}
+
+/// Game numbers for a message, the first few only.
+fn list(indexes: &[u64]) -> String {
+    let shown: Vec<String> = indexes.iter().take(8).map(u64::to_string).collect();
+    let more = indexes.len().saturating_sub(shown.len());
+    if more == 0 {
+        shown.join(", ")
+    } else {
+        format!("{} and {more} more", shown.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::journal::{FORMAT_VERSION, GameRecord};
+
+    fn journal(shard: Option<(u32, u32)>, games: &[u64]) -> Journal {
+        Journal {
+            header: Header {
+                format_version: FORMAT_VERSION,
+                arena_version: "test".into(),
+                game: "slime".into(),
+                seed: 1,
+                games: 1,
+                bots: vec!["a".into()],
+                total_games: 5,
+                config_digest: "d".into(),
+                shard: shard.map(|(index, count)| Shard { index, count }),
+            },
+            games: games
+                .iter()
+                .map(|&index| GameRecord {
+                    index,
+                    seed: index,
+                    summary: String::new(),
+                    duration_ms: 0,
+                    seats: Vec::new(),
+                })
+                .collect(),
+        }
+    }
+
+    fn problems(journals: Vec<Journal>) -> Vec<String> {
+        let named: Vec<(PathBuf, Journal)> = journals
+            .into_iter()
+            .enumerate()
+            .map(|(n, j)| (PathBuf::from(format!("j{n}")), j))
+            .collect();
+        match merge(&named) {
+            Ok(_) => Vec::new(),
+            Err(MergeError::Shards { problems }) => problems,
+            Err(other) => panic!("{other}"),
+        }
+    }
+
+    #[test]
+    fn complete_shards_merge_into_one_unsharded_journal_in_index_order() {
+        let named = vec![
+            (PathBuf::from("b"), journal(Some((2, 2)), &[3, 1])),
+            (PathBuf::from("a"), journal(Some((1, 2)), &[0, 2, 4])),
+        ];
+        let merged = merge(&named).unwrap();
+        assert_eq!(merged.header.shard, None);
+        let indexes: Vec<u64> = merged.games.iter().map(|g| g.index).collect();
+        assert_eq!(indexes, [0, 1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn duplicate_missing_unfinished_and_foreign_shards_are_each_reported() {
+        let duplicate = problems(vec![
+            journal(Some((1, 2)), &[0, 2, 4]),
+            journal(Some((1, 2)), &[0, 2, 4]),
+        ]);
+        assert_eq!(
+            duplicate,
+            ["shard 1/2 is given 2 times: j0, j1", "shard 2/2 is missing"]
+        );
+        let unfinished = problems(vec![
+            journal(Some((1, 2)), &[0, 4]),
+            journal(Some((2, 2)), &[1, 3]),
+        ]);
+        assert_eq!(unfinished.len(), 1);
+        assert!(
+            unfinished[0].starts_with("j0 (shard 1/2) has 2 of its 3 games"),
+            "{unfinished:?}"
+        );
+        let overlapping = problems(vec![
+            journal(Some((1, 2)), &[0, 2, 4, 1]),
+            journal(Some((2, 2)), &[1, 3]),
+        ]);
+        assert_eq!(
+            overlapping,
+            ["j0 (shard 1/2) holds games of other shards: 1"]
+        );
+        let mut other = journal(Some((2, 2)), &[1, 3]);
+        other.header.config_digest = "e".into();
+        let foreign = problems(vec![journal(Some((1, 2)), &[0, 2, 4]), other]);
+        assert_eq!(foreign.len(), 2, "{foreign:?}");
+        assert!(foreign[0].contains("j1 is another tournament than j0"));
+        let split = problems(vec![
+            journal(Some((1, 2)), &[0, 2, 4]),
+            journal(Some((2, 3)), &[1, 4]),
+        ]);
+        assert!(split[0].contains("splits the tournament in 2"), "{split:?}");
+        assert_eq!(
+            problems(vec![journal(None, &[0, 1, 2, 3, 4])]),
+            ["j0 is a whole run, not a shard"]
+        );
+    }
+}

@@ -1,0 +1,315 @@
+//! The replay file of one game: JSON Lines, written once when the game ends.
+//!
+//! ```text
+//! {"type":"header","data":{"format_version":1,"game":"slime","index":0,"seed":7,"bots":["a","b","c","d"],"width":6,"height":6,"legend":[...],"message_cap":512}}
+//! {"type":"frame","data":{"turn":0,"cells":"A4.B24.C4.D","scores":[1,1,1,1]}}
+//! {"type":"frame","data":{"turn":1,"cells":"2A3.B...","scores":[2,1,1,1],"events":["1 spreads 0,0 → 1,1"],"messages":[{"seat":0,"request":"...","reply":"0 0 1 1"}]}}
+//! {"type":"end","data":{"summary":"board full after 412 turns; cells 9-8-10-9","scores":[9,8,10,9]}}
+//! ```
+//!
+//! Frame `k` is the position after `k` turns, with the requests and replies that led to it
+//! from frame `k - 1`. A last frame may follow for a game that ended inside a turn. Cells
+//! are run-length encoded row-major: a run is its length in decimal (left out for 1) then
+//! the code, so codes are never digits.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::snapshot::Glyph;
+
+/// Bumped whenever a field changes meaning.
+pub const REPLAY_FORMAT_VERSION: u32 = 1;
+
+/// A whole replay, as read back or as embedded in the HTML viewer.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Replay {
+    /// What the game was.
+    pub header: ReplayHeader,
+    /// One per turn.
+    pub frames: Vec<Frame>,
+    /// How it ended; missing only in a file cut short.
+    pub end: Option<ReplayEnd>,
+}
+
+/// One line of a replay file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "data", rename_all = "kebab-case")]
+pub enum ReplayLine {
+    /// Always the first line.
+    Header(ReplayHeader),
+    /// One turn.
+    Frame(Frame),
+    /// The last line.
+    End(ReplayEnd),
+}
+
+/// The game a replay shows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplayHeader {
+    /// [`REPLAY_FORMAT_VERSION`] of the writer.
+    pub format_version: u32,
+    /// The game's name.
+    pub game: String,
+    /// The game's number in the tournament.
+    pub index: u64,
+    /// The game's seed.
+    pub seed: u64,
+    /// The bot in each seat.
+    pub bots: Vec<String>,
+    /// Grid columns (0 if the engine never showed a board).
+    pub width: usize,
+    /// Grid rows.
+    pub height: usize,
+    /// What the cell codes mean.
+    pub legend: Vec<Glyph>,
+    /// Requests and replies longer than this many bytes are cut (see [`excerpt`]).
+    pub message_cap: usize,
+}
+
+/// The position after one turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Frame {
+    /// Turns completed.
+    pub turn: u32,
+    /// The run-length encoded grid; missing before the engine shows a board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cells: Option<String>,
+    /// Each seat's score as it stands.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scores: Vec<i64>,
+    /// What happened during the turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<String>,
+    /// The requests and replies of the turn, in the order they were sent.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub messages: Vec<Message>,
+}
+
+/// One request to one seat and its reply.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    /// The seat asked.
+    pub seat: usize,
+    /// What it was sent (arguments joined by spaces), cut to the cap.
+    pub request: String,
+    /// What it replied, cut to the cap; `None` for no reply (timeout, crash, too long).
+    pub reply: Option<String>,
+}
+
+/// How the game ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplayEnd {
+    /// The journal's one-line summary.
+    pub summary: String,
+    /// Each seat's final score.
+    pub scores: Vec<i64>,
+}
+
+/// A replay file that cannot be read.
+#[derive(Debug, Error)]
+pub enum ReplayError {
+    /// The file could not be read.
+    #[error("replay {}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        source: io::Error,
+    },
+    /// A line is not a replay record, or is out of place.
+    #[error("replay {}:{line}: {message}", path.display())]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl Replay {
+    /// The file's lines, each ending in `\n`.
+    pub fn to_jsonl(&self) -> String {
+        let mut lines = vec![ReplayLine::Header(self.header.clone())];
+        lines.extend(self.frames.iter().cloned().map(ReplayLine::Frame));
+        lines.extend(self.end.clone().map(ReplayLine::End));
+        lines
+            .iter()
+            .map(|line| serde_json::to_string(line).expect("replay lines always serialize") + "\n")
+            .collect()
+    }
+
+    /// Reads a replay file.
+    pub fn read(path: &Path) -> Result<Replay, ReplayError> {
+        let io_error = |source| ReplayError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let corrupt = |line, message: String| ReplayError::Corrupt {
+            path: path.to_path_buf(),
+            line,
+            message,
+        };
+        let reader = BufReader::new(File::open(path).map_err(io_error)?);
+        let mut header = None;
+        let mut frames = Vec::new();
+        let mut end = None;
+        for (number, line) in (1..).zip(reader.lines()) {
+            let line = line.map_err(io_error)?;
+            let record = serde_json::from_str::<ReplayLine>(&line)
+                .map_err(|error| corrupt(number, format!("not a replay record: {error}")))?;
+            match (record, &header, &end) {
+                (ReplayLine::Header(h), None, _) if number == 1 => header = Some(h),
+                (ReplayLine::Frame(frame), Some(h), None) => {
+                    if let Some(cells) = &frame.cells {
+                        let decoded =
+                            decode_cells(cells).map_err(|message| corrupt(number, message))?;
+                        if decoded.chars().count() != h.width * h.height {
+                            return Err(corrupt(number, "the grid has the wrong size".into()));
+                        }
+                    }
+                    frames.push(frame);
+                }
+                (ReplayLine::End(e), Some(_), None) => end = Some(e),
+                _ => return Err(corrupt(number, "record out of place".into())),
+            }
+        }
+        let header = header.ok_or_else(|| corrupt(1, "no header line".into()))?;
+        Ok(Replay {
+            header,
+            frames,
+            end,
+        })
+    }
+}
+
+/// Run-length encodes a grid of codes (see the module documentation).
+pub fn encode_cells(cells: &str) -> String {
+    let mut out = String::new();
+    let mut chars = cells.chars().peekable();
+    while let Some(code) = chars.next() {
+        let mut run = 1;
+        while chars.next_if_eq(&code).is_some() {
+            run += 1;
+        }
+        if run > 1 {
+            out.push_str(&run.to_string());
+        }
+        out.push(code);
+    }
+    out
+}
+
+/// The grid of codes of an encoded grid, or why it is not one.
+pub fn decode_cells(encoded: &str) -> Result<String, String> {
+    let mut out = String::new();
+    let mut run = String::new();
+    for c in encoded.chars() {
+        if c.is_ascii_digit() {
+            run.push(c);
+            continue;
+        }
+        let count = if run.is_empty() {
+            1
+        } else {
+            run.parse::<usize>()
+                .ok()
+                .filter(|&n| n > 0 && n <= 1 << 24)
+                .ok_or_else(|| format!("bad run length {run}"))?
+        };
+        out.extend(std::iter::repeat_n(c, count));
+        run.clear();
+    }
+    if run.is_empty() {
+        Ok(out)
+    } else {
+        Err("the grid ends in a run length".into())
+    }
+}
+
+/// `bytes` as text for a replay: invalid UTF-8 replaced, and anything past `cap` bytes cut
+/// and replaced by a note of how much was left out.
+pub fn excerpt(bytes: &[u8], cap: usize) -> String {
+    if bytes.len() <= cap {
+        return String::from_utf8_lossy(bytes).into_owned();
+    }
+    format!(
+        "{}…[{} more bytes]",
+        String::from_utf8_lossy(&bytes[..cap]),
+        bytes.len() - cap
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_round_trip_through_run_length_encoding() {
+        for cells in ["", "A", "....AAB", "#####  o A", "ĀĀĀxyz"] {
+            let encoded = encode_cells(cells);
+            assert_eq!(decode_cells(&encoded).unwrap(), cells, "{encoded}");
+        }
+        assert_eq!(encode_cells("....AAB.."), "4.2AB2.");
+        assert!(decode_cells("3A4").is_err());
+        assert!(decode_cells("0A").is_err());
+    }
+
+    #[test]
+    fn excerpts_are_capped_and_say_how_much_is_missing() {
+        assert_eq!(excerpt(b"hello", 5), "hello");
+        assert_eq!(excerpt(b"hello world", 5), "hello…[6 more bytes]");
+        assert_eq!(excerpt(b"a\xffb", 10), "a\u{fffd}b");
+    }
+
+    #[test]
+    fn a_replay_round_trips_and_bad_files_name_the_line() {
+        let replay = Replay {
+            header: ReplayHeader {
+                format_version: REPLAY_FORMAT_VERSION,
+                game: "slime".into(),
+                index: 3,
+                seed: 9,
+                bots: vec!["a".into()],
+                width: 2,
+                height: 1,
+                legend: vec![Glyph::seat(0, "slime")],
+                message_cap: 10,
+            },
+            frames: vec![Frame {
+                turn: 0,
+                cells: Some("2A".into()),
+                scores: vec![2],
+                events: vec!["grew".into()],
+                messages: vec![Message {
+                    seat: 0,
+                    request: "x".into(),
+                    reply: None,
+                }],
+            }],
+            end: Some(ReplayEnd {
+                summary: "done".into(),
+                scores: vec![2],
+            }),
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game-3.jsonl");
+        std::fs::write(&path, replay.to_jsonl()).unwrap();
+        assert_eq!(Replay::read(&path).unwrap(), replay);
+
+        let wrong_size = replay.to_jsonl().replace("\"2A\"", "\"3A\"");
+        std::fs::write(&path, wrong_size).unwrap();
+        let error = Replay::read(&path).unwrap_err().to_string();
+        assert!(
+            error.ends_with(":2: the grid has the wrong size"),
+            "{error}"
+        );
+        std::fs::write(&path, "{}\n").unwrap();
+        assert!(Replay::read(&path).is_err());
+    }
+}

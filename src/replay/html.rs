@@ -1,0 +1,77 @@
+//! The HTML viewer: one self-contained page (no network) that draws a replay on a canvas.
+//! The page, its style and its script live next to this file and are embedded at build
+//! time; the replay goes in as JSON.
+
+use super::file::Replay;
+
+const PAGE: &str = include_str!("viewer.html");
+const STYLE: &str = include_str!("viewer.css");
+const SCRIPT: &str = include_str!("viewer.js");
+
+/// The viewer page for `replay`.
+pub fn render_html(replay: &Replay) -> String {
+    // `<` only occurs inside JSON strings, where `\u003c` means the same; so no `</script>`
+    // in a bot's reply can end the data block early.
+    let data = serde_json::to_string(replay)
+        .expect("replays always serialize")
+        .replace('<', "\\u003c");
+    let title = format!(
+        "{} game {} (seed {})",
+        replay.header.game, replay.header.index, replay.header.seed
+    );
+    // The data goes in last, so nothing in it is ever taken for a placeholder.
+    PAGE.replace("{{TITLE}}", &escape_html(&title))
+        .replace("{{STYLE}}", STYLE)
+        .replace("{{SCRIPT}}", SCRIPT)
+        .replace("{{REPLAY}}", &data)
+}
+
+fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::replay::{Frame, Glyph, Message, ReplayHeader};
+
+    #[test]
+    fn the_page_embeds_everything_and_no_reply_can_close_the_data_block() {
+        let replay = Replay {
+            header: ReplayHeader {
+                format_version: 1,
+                game: "slime".into(),
+                index: 0,
+                seed: 1,
+                bots: vec!["<b>".into()],
+                width: 1,
+                height: 1,
+                legend: vec![Glyph::seat(0, "player")],
+                message_cap: 512,
+            },
+            frames: vec![Frame {
+                turn: 0,
+                cells: Some("A".into()),
+                scores: vec![1],
+                events: Vec::new(),
+                messages: vec![Message {
+                    seat: 0,
+                    request: "x".into(),
+                    reply: Some("</script><script>alert(1)</script>".into()),
+                }],
+            }],
+            end: None,
+        };
+        let page = render_html(&replay);
+        assert_eq!(
+            page.matches("</script>").count(),
+            2,
+            "data and viewer blocks"
+        );
+        assert!(!page.contains("{{"), "a placeholder is left");
+        assert!(!page.contains("http://") && !page.contains("https://"));
+        assert!(page.contains("\\u003c/script>"));
+    }
+}

@@ -1,0 +1,176 @@
+//! The terminal printer: a replay as plain text, one block per turn.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+
+use super::file::{Frame, Replay, decode_cells};
+
+/// Which turns to print, and how much of each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextOptions {
+    /// Only the frame of this turn.
+    pub turn: Option<u32>,
+    /// Every this many turns (the last frame is always printed).
+    pub every: u32,
+    /// Also print the requests and replies.
+    pub messages: bool,
+}
+
+/// The replay as text: the seats and legend, the selected frames, and how the game ended.
+pub fn render_text(replay: &Replay, options: TextOptions) -> String {
+    let header = &replay.header;
+    let mut out = String::new();
+    let seats: Vec<String> = (1..)
+        .zip(&header.bots)
+        .map(|(n, bot)| format!("{n} {bot}"))
+        .collect();
+    let _ = writeln!(
+        out,
+        "{} game {} (seed {}): {}",
+        header.game,
+        header.index,
+        header.seed,
+        seats.join(", ")
+    );
+    let glyphs: HashMap<char, char> = header.legend.iter().map(|g| (g.code, g.glyph)).collect();
+    if !header.legend.is_empty() {
+        let legend: Vec<String> = header
+            .legend
+            .iter()
+            .map(|g| format!("{} {}", g.glyph, g.name))
+            .collect();
+        let _ = writeln!(out, "legend: {}", legend.join(", "));
+    }
+    let every = options.every.max(1);
+    let last = replay.frames.len().saturating_sub(1);
+    for (position, frame) in replay.frames.iter().enumerate() {
+        let chosen = match options.turn {
+            Some(turn) => frame.turn == turn,
+            None => frame.turn % every == 0 || position == last,
+        };
+        if chosen {
+            out.push('\n');
+            render_frame(&mut out, frame, header.width, &glyphs, options.messages);
+        }
+    }
+    if let Some(turn) = options.turn {
+        if !replay.frames.iter().any(|frame| frame.turn == turn) {
+            let last = replay.frames.last().map_or(0, |frame| frame.turn);
+            let _ = writeln!(out, "\nno turn {turn}: the replay has turns 0 to {last}");
+        }
+    }
+    if let Some(end) = &replay.end {
+        let _ = writeln!(out, "\nend: {}", end.summary);
+    }
+    out
+}
+
+fn render_frame(
+    out: &mut String,
+    frame: &Frame,
+    width: usize,
+    glyphs: &HashMap<char, char>,
+    messages: bool,
+) {
+    let scores: Vec<String> = frame.scores.iter().map(i64::to_string).collect();
+    let _ = writeln!(out, "turn {}  scores {}", frame.turn, scores.join(" "));
+    if let Some(cells) = frame.cells.as_deref().and_then(|c| decode_cells(c).ok()) {
+        let row: Vec<char> = cells
+            .chars()
+            .map(|code| glyphs.get(&code).copied().unwrap_or('?'))
+            .collect();
+        for line in row.chunks(width.max(1)) {
+            let _ = writeln!(out, "{}", line.iter().collect::<String>());
+        }
+    }
+    for event in &frame.events {
+        let _ = writeln!(out, "  * {event}");
+    }
+    if messages {
+        for message in &frame.messages {
+            let _ = writeln!(
+                out,
+                "  > {}: {}",
+                message.seat + 1,
+                message.request.escape_debug()
+            );
+            match &message.reply {
+                Some(reply) => {
+                    let _ = writeln!(out, "  < {}: {}", message.seat + 1, reply.escape_debug());
+                }
+                None => {
+                    let _ = writeln!(out, "  < {}: (no reply)", message.seat + 1);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::replay::{Frame, Glyph, ReplayEnd, ReplayHeader};
+
+    fn replay() -> Replay {
+        let frame = |turn, cells: &str| Frame {
+            turn,
+            cells: Some(cells.into()),
+            scores: vec![i64::from(turn)],
+            events: vec![format!("event {turn}")],
+            messages: Vec::new(),
+        };
+        Replay {
+            header: ReplayHeader {
+                format_version: 1,
+                game: "test".into(),
+                index: 2,
+                seed: 3,
+                bots: vec!["bot".into()],
+                width: 2,
+                height: 2,
+                legend: vec![
+                    Glyph::thing('_', ' ', "floor", "#000"),
+                    Glyph::seat(0, "player"),
+                ],
+                message_cap: 512,
+            },
+            frames: (0..5).map(|turn| frame(turn, "A3_")).collect(),
+            end: Some(ReplayEnd {
+                summary: "over".into(),
+                scores: vec![4],
+            }),
+        }
+    }
+
+    #[test]
+    fn every_k_turns_with_the_last_and_the_grid_in_glyphs() {
+        let options = TextOptions {
+            turn: None,
+            every: 3,
+            messages: false,
+        };
+        let text = render_text(&replay(), options);
+        assert_eq!(
+            text,
+            "test game 2 (seed 3): 1 bot\nlegend:   floor, 1 player 1\n\n\
+             turn 0  scores 0\n1 \n  \n  * event 0\n\n\
+             turn 3  scores 3\n1 \n  \n  * event 3\n\n\
+             turn 4  scores 4\n1 \n  \n  * event 4\n\nend: over\n"
+        );
+    }
+
+    #[test]
+    fn a_missing_turn_is_said_so() {
+        let options = TextOptions {
+            turn: Some(9),
+            every: 1,
+            messages: true,
+        };
+        let text = render_text(&replay(), options);
+        assert!(
+            text.contains("\nno turn 9: the replay has turns 0 to 4\n"),
+            "{text}"
+        );
+        assert!(!text.contains("scores"), "{text}");
+    }
+}

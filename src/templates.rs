@@ -1,0 +1,95 @@
+//! `arena new`: minimal bots that read their game's input, parse it and answer legally, in
+//! Python, JavaScript or Rust, embedded in the binary from `templates/<game>/`. Each is a
+//! starting point, not a strategy; the tests check every one with `arena check`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use crate::cli::Lang;
+use crate::errors::Error;
+use crate::games::GameKind;
+
+/// The Cargo manifest of every Rust template.
+const CARGO_TOML: &str = include_str!("../templates/rust/Cargo.toml");
+
+/// The files of a template: paths relative to the bot's folder, and their text.
+pub fn files(game: GameKind, lang: Lang) -> Vec<(&'static str, &'static str)> {
+    let source = match (game, lang) {
+        (GameKind::Cave, Lang::Python) => include_str!("../templates/cave/bot.py"),
+        (GameKind::Cave, Lang::Javascript) => include_str!("../templates/cave/bot.js"),
+        (GameKind::Cave, Lang::Rust) => include_str!("../templates/cave/main.rs"),
+        (GameKind::Eggs, Lang::Python) => include_str!("../templates/eggs/bot.py"),
+        (GameKind::Eggs, Lang::Javascript) => include_str!("../templates/eggs/bot.js"),
+        (GameKind::Eggs, Lang::Rust) => include_str!("../templates/eggs/main.rs"),
+        (GameKind::Petri, Lang::Python) => include_str!("../templates/petri/bot.py"),
+        (GameKind::Petri, Lang::Javascript) => include_str!("../templates/petri/bot.js"),
+        (GameKind::Petri, Lang::Rust) => include_str!("../templates/petri/main.rs"),
+        (GameKind::Slime, Lang::Python) => include_str!("../templates/slime/bot.py"),
+        (GameKind::Slime, Lang::Javascript) => include_str!("../templates/slime/bot.js"),
+        (GameKind::Slime, Lang::Rust) => include_str!("../templates/slime/main.rs"),
+    };
+    match lang {
+        Lang::Python => vec![("bot.py", source)],
+        Lang::Javascript => vec![("bot.js", source)],
+        Lang::Rust => vec![("Cargo.toml", CARGO_TOML), ("src/main.rs", source)],
+    }
+}
+
+/// The command that runs a template written to `dir` (after building it, for Rust).
+pub fn command(lang: Lang, dir: &Path) -> Vec<String> {
+    let path = |file: &str| dir.join(file).display().to_string();
+    match lang {
+        Lang::Python => vec!["python3".into(), path("bot.py")],
+        Lang::Javascript => vec!["node".into(), path("bot.js")],
+        Lang::Rust => vec![path("target/release/bot")],
+    }
+}
+
+/// Writes the template into `dir` (created if needed) and returns the paths written.
+/// Existing files are never overwritten: if any is in the way, nothing is written.
+pub fn write(game: GameKind, lang: Lang, dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    let files = files(game, lang);
+    let taken: Vec<String> = files
+        .iter()
+        .map(|(name, _)| dir.join(name))
+        .filter(|path| path.exists())
+        .map(|path| path.display().to_string())
+        .collect();
+    if !taken.is_empty() {
+        return Err(Error::Usage(format!(
+            "not overwriting {}; choose another folder",
+            taken.join(", ")
+        )));
+    }
+    let mut written = Vec::new();
+    for (name, text) in files {
+        let path = dir.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create {}", parent.display()))?;
+        }
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// What to do after `arena new`: build (Rust), then check the bot.
+pub fn next_steps(game: GameKind, lang: Lang, dir: &Path) -> String {
+    let words: Vec<String> = command(lang, dir)
+        .iter()
+        .map(|word| shlex::try_quote(word).map_or_else(|_| word.clone(), |q| q.into_owned()))
+        .collect();
+    let build = match lang {
+        Lang::Rust => format!(
+            "build it:  cargo build --release --manifest-path {}\n",
+            dir.join("Cargo.toml").display()
+        ),
+        Lang::Python | Lang::Javascript => String::new(),
+    };
+    format!(
+        "{build}check it:  arena check {game} -- {}\nthen add it to a tournament file as its `command` (see games/{game}.md)\n",
+        words.join(" ")
+    )
+}

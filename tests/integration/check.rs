@@ -1,0 +1,194 @@
+//! `arena check` against good, illegal and slow bots, and `arena new`'s templates checked in
+//! every language.
+
+use std::path::Path;
+use std::process::Output;
+
+use crate::support::{arena, repo, surviving_groups};
+
+/// Runs `arena check GAME [options] -- COMMAND...` in `dir`.
+fn check(dir: &Path, game: &str, options: &[&str], command: &[&str]) -> (Output, String) {
+    let mut args = vec!["check", game];
+    args.extend_from_slice(options);
+    args.push("--");
+    args.extend_from_slice(command);
+    let output = arena(dir, &args);
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    (output, text)
+}
+
+fn hostile() -> String {
+    repo().join("tests/bots/hostile.sh").display().to_string()
+}
+
+#[test]
+fn the_sample_bots_pass_every_probe() {
+    let dir = tempfile::tempdir().unwrap();
+    for (game, bot, probes) in [
+        ("petri", "bots/petri/hunter.py", 6),
+        ("petri", "bots/petri/classic.py", 5),
+        ("slime", "bots/slime/greedy.py", 4),
+        ("eggs", "bots/eggs/greedy.py", 4),
+        ("cave", "bots/cave/prospector.py", 4),
+    ] {
+        let bot = repo().join(bot).display().to_string();
+        let (output, text) = check(
+            dir.path(),
+            game,
+            &[],
+            &["/usr/bin/python3", "-S", "-I", &bot],
+        );
+        assert_eq!(output.status.code(), Some(0), "{bot}:\n{text}");
+        assert!(
+            text.ends_with(&format!("\n{probes} of {probes} replies valid\n")),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_loop_bot_is_checked_on_its_persistent_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = repo().join("bots/petri/hunter.py").display().to_string();
+    let (_, text) = check(
+        dir.path(),
+        "petri",
+        &[],
+        &["/usr/bin/python3", "-S", "-I", &bot],
+    );
+    assert!(
+        text.contains("parsed: yes, HP 4, energy 8, acidity 0, persistent (LOOP)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("   sent to the persistent process (6 bytes):\n     | BEGIN\\n\n"),
+        "{text}"
+    );
+    // The exact bytes of the first cell request: in LOOP mode the stats line ends in a
+    // newline too.
+    let request = "     | 10 4\\n\n     | ..........\\n\n     | .o........\\n\n     | \
+                   ..........\\n\n     | ........x.\\n\n     | \\n\n     | 1 1 4 8\\n\n";
+    assert!(text.contains(request), "{text}");
+}
+
+#[test]
+fn an_illegal_reply_is_shown_parsed_but_illegal_and_fails_the_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let hostile = hostile();
+    let (output, text) = check(dir.path(), "petri", &[], &["/bin/sh", &hostile, "illegal"]);
+    assert_eq!(output.status.code(), Some(3), "{text}");
+    assert!(text.contains("1. setup\n"), "{text}");
+    assert!(text.contains("     | 5 6 1\\n\n"), "{text}");
+    assert!(
+        text.contains(
+            "     | ATTACK N 9\\n\n   parsed: yes, Attack(N, 9)\n   legal: no, the attack \
+             strength is not 1, 2 or 3\n   => INVALID\n"
+        ),
+        "{text}"
+    );
+    assert!(text.ends_with("\n1 of 5 replies valid\n"), "{text}");
+
+    let (output, text) = check(dir.path(), "slime", &[], &["/bin/sh", &hostile, "garbage"]);
+    assert_eq!(output.status.code(), Some(3), "{text}");
+    assert!(
+        text.contains("parsed: no, the first line is not four integers"),
+        "{text}"
+    );
+    assert!(text.ends_with("\n0 of 4 replies valid\n"), "{text}");
+}
+
+#[test]
+fn a_bot_that_times_out_fails_the_check_and_leaves_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let hostile = hostile();
+    let (output, text) = check(
+        dir.path(),
+        "petri",
+        &["--timeout-ms", "200"],
+        &["/bin/sh", &hostile, "hang"],
+    );
+    assert_eq!(output.status.code(), Some(3), "{text}");
+    assert_eq!(
+        text.matches("   no reply: timed out after").count(),
+        4,
+        "{text}"
+    );
+    assert!(text.ends_with("\n1 of 5 replies valid\n"), "{text}");
+    assert_eq!(
+        surviving_groups(&dir.path().join("pids")),
+        Vec::<i32>::new()
+    );
+}
+
+#[test]
+fn a_missing_program_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let (output, _) = check(dir.path(), "petri", &[], &["./no-such-bot"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("no-such-bot does not exist"), "{stderr}");
+}
+
+/// Writes the template of `game` in `lang` with `arena new`, builds it if needed, and
+/// checks it with `arena check`.
+fn assert_template_passes(game: &str, lang: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("bot");
+    let output = arena(dir.path(), &["new", game, "--lang", lang, "bot"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(
+        stdout.contains(&format!("check it:  arena check {game} -- ")),
+        "{stdout}"
+    );
+    let command: Vec<String> = match lang {
+        "python" => vec![
+            "/usr/bin/python3".into(),
+            "-S".into(),
+            "-I".into(),
+            "bot/bot.py".into(),
+        ],
+        "javascript" => vec!["node".into(), "bot/bot.js".into()],
+        "rust" => {
+            let compiled = std::process::Command::new("rustc")
+                .args(["--edition", "2021", "src/main.rs", "-o", "bot"])
+                .current_dir(&bot)
+                .output()
+                .expect("rustc runs");
+            assert!(
+                compiled.status.success(),
+                "{}",
+                String::from_utf8_lossy(&compiled.stderr)
+            );
+            vec!["bot/bot".into()]
+        }
+        _ => unreachable!(),
+    };
+    let command: Vec<&str> = command.iter().map(String::as_str).collect();
+    let (output, text) = check(dir.path(), game, &[], &command);
+    assert_eq!(output.status.code(), Some(0), "{game} in {lang}:\n{text}");
+    // Writing again would overwrite: refused, nothing changed.
+    let again = arena(dir.path(), &["new", game, "--lang", lang, "bot"]);
+    assert_eq!(again.status.code(), Some(2));
+}
+
+#[test]
+fn the_python_templates_pass_the_check() {
+    for game in ["petri", "eggs", "slime", "cave"] {
+        assert_template_passes(game, "python");
+    }
+}
+
+#[test]
+fn the_javascript_templates_pass_the_check() {
+    for game in ["petri", "eggs", "slime", "cave"] {
+        assert_template_passes(game, "javascript");
+    }
+}
+
+#[test]
+fn the_rust_templates_pass_the_check() {
+    for game in ["petri", "eggs", "slime", "cave"] {
+        assert_template_passes(game, "rust");
+    }
+}

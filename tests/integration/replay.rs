@@ -1,0 +1,287 @@
+//! Replays end to end: `arena run --replays` records every game, `arena replay` prints one,
+//! and the HTML viewer, opened in headless Chromium, draws exactly the board the replay file
+//! holds (read back from the canvas pixels) after stepping through turns.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::{Mutex, PoisonError};
+
+use arena::replay::Replay;
+use arena::replay::file::decode_cells;
+
+use crate::support::{arena, repo, write_toml};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// Runs `tests/data/<name>.toml` with replays into `dir/out` and returns game 0's replay.
+fn record(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
+    let file = repo().join(format!("tests/data/{name}.toml"));
+    let mut args = vec!["run", file.to_str().unwrap(), "--replays", "--out", "out"];
+    args.extend_from_slice(extra);
+    let output = arena(dir, &args);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    dir.join("out/replays/game-0.jsonl")
+}
+
+/// Runs headless Chromium with `args`, everything that could reach the network switched
+/// off, one browser at a time: each is several processes, and the tests share two cores.
+fn chromium(profile: &Path, args: &[String]) -> Output {
+    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+    assert!(
+        Path::new(CHROMIUM).exists(),
+        "{CHROMIUM} is missing: the browser test needs the Debian package `chromium`, \
+         which .ci/run installs (apt-get install chromium)"
+    );
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
+    let output = Command::new(CHROMIUM)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--window-size=1100,800",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .output()
+        .expect("chromium runs");
+    assert!(output.status.success(), "chromium failed: {output:?}");
+    output
+}
+
+/// The page's DOM after its script ran, opened at `fragment`, after `extra` arguments.
+fn dump_dom(page: &Path, profile: &Path, fragment: &str, extra: &[&str]) -> String {
+    let mut args: Vec<String> = extra.iter().map(|&arg| arg.to_owned()).collect();
+    args.push("--dump-dom".into());
+    args.push(format!("file://{}#{fragment}", page.display()));
+    let output = chromium(profile, &args);
+    String::from_utf8(output.stdout).expect("the DOM is UTF-8")
+}
+
+/// The value of `attribute` and the text of the element with id `id` in `dom`.
+fn element(dom: &str, id: &str, attribute: &str) -> (String, String) {
+    let start = dom
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no #{id} in the page"));
+    let tag_end = start + dom[start..].find('>').unwrap();
+    let tag = &dom[start..tag_end];
+    let value = tag
+        .split(&format!("{attribute}=\""))
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_else(|| panic!("no {attribute} on #{id}: {tag}"))
+        .to_owned();
+    let text_end = tag_end + dom[tag_end..].find("</").unwrap();
+    (value, dom[tag_end + 1..text_end].to_owned())
+}
+
+/// Writes the viewer of `replay_file`, opens it at a few turns, steps with the page's own
+/// step button, and checks that the canvas shows that frame's cells and the page its
+/// scores; then lets it play. Also saves a screenshot under `target/replay-screenshots` for
+/// people to look at.
+fn check_viewer(dir: &Path, replay_file: &Path, name: &str) {
+    let replay = Replay::read(replay_file).unwrap();
+    assert!(replay.frames.len() > 3, "a game of a few turns at least");
+    let page = dir.join("viewer.html");
+    let output = arena(
+        dir,
+        &[
+            "replay",
+            replay_file.to_str().unwrap(),
+            "--html",
+            page.to_str().unwrap(),
+        ],
+    );
+    assert!(output.status.success(), "{output:?}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        !html.contains("http://") && !html.contains("https://"),
+        "no network"
+    );
+
+    let profile = tempfile::tempdir().unwrap();
+    let middle = replay.frames.len() / 2;
+    let last = replay.frames.len() - 1;
+    for (start, steps) in [(1, 2), (middle, 1), (last - 1, 3)] {
+        let turn = replay.frames[start].turn;
+        let dom = dump_dom(
+            &page,
+            profile.path(),
+            &format!("turn={turn}&step={steps}&probe"),
+            &[],
+        );
+        let expected = (start + steps).min(last);
+        let frame = &replay.frames[expected];
+        let (drawn, cells) = element(&dom, "probe", "data-frame");
+        assert_eq!(drawn, expected.to_string(), "{name}: frame after stepping");
+        let want = decode_cells(frame.cells.as_deref().expect("a board")).unwrap();
+        assert_eq!(cells, want, "{name}: the canvas of frame {expected}");
+        let (scores, _) = element(&dom, "state", "data-scores");
+        let want: Vec<String> = frame.scores.iter().map(i64::to_string).collect();
+        assert_eq!(scores, want.join(","), "{name}: scores of frame {expected}");
+    }
+
+    // Playing for two seconds of the browser's virtual time moves on by some frames, and
+    // the canvas shows whichever frame it reached.
+    let dom = dump_dom(
+        &page,
+        profile.path(),
+        "play&probe",
+        &["--virtual-time-budget=2000"],
+    );
+    let (reached, cells) = element(&dom, "probe", "data-frame");
+    let reached: usize = reached.parse().unwrap();
+    assert!(reached > 0, "{name}: playing moved on");
+    let frame = &replay.frames[reached];
+    let want = decode_cells(frame.cells.as_deref().expect("a board")).unwrap();
+    assert_eq!(
+        cells, want,
+        "{name}: the canvas of frame {reached} while playing"
+    );
+
+    let shots = repo().join("target/replay-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let shot = shots.join(format!("{name}.png"));
+    let _ = std::fs::remove_file(&shot);
+    let url = format!(
+        "file://{}#turn={}",
+        page.display(),
+        replay.frames[middle].turn
+    );
+    chromium(
+        profile.path(),
+        &[format!("--screenshot={}", shot.display()), url],
+    );
+    let png = std::fs::read(&shot).expect("a screenshot");
+    assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000, "{name}");
+}
+
+#[test]
+fn the_viewer_draws_the_recorded_slime_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = record(dir.path(), "slime-small", &[]);
+    check_viewer(dir.path(), &file, "slime");
+}
+
+#[test]
+fn the_viewer_draws_the_recorded_petri_dish() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = record(dir.path(), "petri-small", &["--games", "1"]);
+    check_viewer(dir.path(), &file, "petri");
+}
+
+#[test]
+fn the_viewer_draws_the_recorded_egg_hunt() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = record(dir.path(), "eggs-small", &["--games", "1"]);
+    check_viewer(dir.path(), &file, "eggs");
+}
+
+#[test]
+fn every_game_gets_a_replay_that_prints_turn_by_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = record(dir.path(), "petri-small", &["--games", "1"]);
+    let replays: Vec<_> = std::fs::read_dir(file.parent().unwrap())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(replays.len(), 3, "one per game: {replays:?}");
+    let replay = Replay::read(&file).unwrap();
+    let end = replay.end.as_ref().expect("a finished game");
+    let last = replay.frames.last().unwrap();
+    assert_eq!(replay.header.game, "petri");
+    assert_eq!(replay.frames[0].turn, 0);
+    // Frame 0 is the dish the species made: its messages are the two species requests.
+    let setup = &replay.frames[0].messages;
+    assert_eq!(setup.len(), 2, "{setup:?}");
+    assert!(setup.iter().all(|m| m.request == "BEGIN"), "{setup:?}");
+    // The journal's score is the win; the replay's last frame counts living cells, whose
+    // larger side won (or the game ended by elimination).
+    let winner = end.scores.iter().position(|&s| s == 1);
+    if let Some(winner) = winner {
+        assert!(
+            last.scores[winner] > last.scores[1 - winner],
+            "{end:?} {last:?}"
+        );
+    }
+
+    let output = arena(
+        dir.path(),
+        &[
+            "replay",
+            file.to_str().unwrap(),
+            "--turn",
+            "2",
+            "--messages",
+        ],
+    );
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.starts_with("petri game 0 (seed "), "{text}");
+    assert!(text.contains("\nturn 2  scores "), "{text}");
+    assert!(!text.contains("\nturn 1  "), "only turn 2: {text}");
+    assert!(
+        // Turn 2 is the second seat's first player turn.
+        text.contains("  > 2: ") && text.contains("  < 2: ") && !text.contains("  > 1: "),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("\nend: {}\n", end.summary)),
+        "{text}"
+    );
+
+    let missing = arena(dir.path(), &["replay", "nowhere.jsonl"]);
+    assert_eq!(missing.status.code(), Some(2));
+}
+
+#[test]
+fn a_game_without_a_board_still_gets_a_working_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_toml(
+        dir.path(),
+        "forfeit.toml",
+        "game = \"petri\"\ngames = 1\n\
+         [[bots]]\nname = \"silent\"\ncommand = \"/bin/true\"\n\
+         [[bots]]\nname = \"mute\"\ncommand = \"/bin/true\"\n",
+    );
+    let output = arena(
+        dir.path(),
+        &["run", file.to_str().unwrap(), "--replays", "--out", "out"],
+    );
+    assert!(output.status.success(), "{output:?}");
+    let replay_file = dir.path().join("out/replays/game-0.jsonl");
+    let replay = Replay::read(&replay_file).unwrap();
+    assert_eq!(replay.header.width, 0, "both forfeited: no dish");
+    assert_eq!(replay.frames.len(), 1, "the setup requests: {replay:?}");
+    let page = dir.path().join("forfeit.html");
+    let output = arena(
+        dir.path(),
+        &[
+            "replay",
+            replay_file.to_str().unwrap(),
+            "--html",
+            page.to_str().unwrap(),
+        ],
+    );
+    assert!(output.status.success(), "{output:?}");
+    let profile = tempfile::tempdir().unwrap();
+    let dom = dump_dom(&page, profile.path(), "probe", &[]);
+    assert_eq!(
+        element(&dom, "probe", "data-frame"),
+        ("0".into(), String::new())
+    );
+    let summary = &replay.end.unwrap().summary;
+    assert!(
+        dom.contains(&format!("<p id=\"summary\">{summary}</p>")),
+        "{dom}"
+    );
+}

@@ -1,0 +1,108 @@
+//! Sharded runs: the shards of a tournament, merged, give byte for byte the leaderboard of a
+//! run on one machine; a duplicate, missing or foreign shard is refused.
+
+use std::path::Path;
+
+use crate::support::{arena, repo};
+
+const SMALL: &str = "tests/data/petri-small.toml";
+
+fn run(dir: &Path, extra: &[&str]) {
+    let file = repo().join(SMALL);
+    let mut args = vec!["run", file.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let output = arena(dir, &args);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn merged_shards_give_the_single_machine_leaderboard_and_bad_sets_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    run(dir, &["--out", "whole"]);
+    for shard in ["1/3", "2/3", "3/3"] {
+        let out = format!("shard-{}", &shard[..1]);
+        run(dir, &["--shard", shard, "--out", &out]);
+        let journal = String::from_utf8(read(&dir.join(&out).join("journal.jsonl"))).unwrap();
+        let header = journal.lines().next().unwrap();
+        let index = &shard[..1];
+        assert!(
+            header.contains(&format!("\"shard\":{{\"index\":{index},\"count\":3}}")),
+            "{header}"
+        );
+        assert_eq!(journal.lines().count(), 1 + 2, "two of the six games");
+    }
+
+    let output = arena(
+        dir,
+        &[
+            "merge", "shard-3", "shard-1", "shard-2", "--out", "merged", "--format", "json",
+        ],
+    );
+    assert!(output.status.success(), "{output:?}");
+    let whole = read(&dir.join("whole/leaderboard.json"));
+    assert_eq!(read(&dir.join("merged/leaderboard.json")), whole);
+    assert_eq!(output.stdout, whole, "the printed JSON is the file's");
+    let standings = arena(
+        dir,
+        &["standings", "merged/journal.jsonl", "--format", "json"],
+    );
+    assert_eq!(
+        standings.stdout, whole,
+        "the merged journal is a whole run's"
+    );
+
+    let refused = |dirs: &[&str], problem: &str| {
+        let mut args = vec!["merge"];
+        args.extend_from_slice(dirs);
+        let output = arena(dir, &args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{dirs:?}: {stderr}");
+        assert!(stderr.contains(problem), "{dirs:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "no leaderboard from a bad merge");
+    };
+    refused(&["shard-1", "shard-2"], "shard 3/3 is missing");
+    refused(
+        &["shard-1", "shard-2", "shard-3", "shard-2/journal.jsonl"],
+        "shard 2/3 is given 2 times",
+    );
+    refused(
+        &["shard-1", "shard-2", "shard-3", "whole"],
+        "whole/journal.jsonl is a whole run, not a shard",
+    );
+    run(
+        dir,
+        &["--shard", "3/3", "--seed", "5", "--out", "other-seed"],
+    );
+    refused(
+        &["shard-1", "shard-2", "other-seed"],
+        "the seed is 5 in the journal but 2014 now",
+    );
+    // A shard resumes only as itself; a refused resume creates nothing, replays folder included.
+    let file = repo().join(SMALL);
+    let file = file.to_str().unwrap();
+    let wrong = arena(dir, &["run", file, "--shard", "1/3", "--resume", "shard-2"]);
+    let stderr = String::from_utf8_lossy(&wrong.stderr);
+    assert_eq!(wrong.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the shard is 2/3 in the journal but 1/3 now"),
+        "{stderr}"
+    );
+    let nothing = arena(dir, &["run", file, "--replays", "--resume", "nothing"]);
+    assert_eq!(nothing.status.code(), Some(2));
+    assert!(!dir.join("nothing").exists());
+    // A shard cut short (its last game lost) is unfinished, not silently merged.
+    let journal = dir.join("shard-2/journal.jsonl");
+    let text = String::from_utf8(read(&journal)).unwrap();
+    let kept: Vec<&str> = text.lines().take(2).collect();
+    std::fs::write(&journal, kept.join("\n") + "\n").unwrap();
+    refused(&["shard-1", "shard-2", "shard-3"], "has 1 of its 2 games");
+}
