@@ -186,7 +186,7 @@ pub async fn run_tournament(
         cpu_seconds(libc::RUSAGE_CHILDREN),
     );
     tracing::info!(
-        "{done} games in {:.1} s; CPU time: runner {runner:.1} s, bots {bots:.1} s; \
+        "{done} games in {:.1} s; CPU time: runner {runner:.2} s, bots {bots:.2} s; \
          runner peak memory {} MiB",
         started.elapsed().as_secs_f64(),
         peak_memory_kib() / 1024

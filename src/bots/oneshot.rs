@@ -73,11 +73,16 @@ pub async fn call_once(
     });
     let mut errors = pin!(drain_tail(stderr, limits.max_stderr_bytes));
     let mut exited = pin!(child.wait());
+    // Two timers for the whole call, not a new one per turn of the loop: each costs a
+    // registration in the runtime's timer wheel.
+    let mut timed_out = pin!(sleep_until(deadline));
+    let mut leak_grace = pin!(sleep_until(deadline));
 
     let mut captured: Option<Vec<u8>> = None;
     let mut exit: Option<Exit> = None;
     let mut stderr_tail = None;
-    let mut leak_deadline = None;
+    // Whether the bot exited while its stdout is still open (the leak grace is running).
+    let mut leaking = false;
     let status = loop {
         if let (Some(bytes), Some(exit)) = (&captured, exit) {
             // A crash that printed nothing is a crash, not an (invalid) empty reply.
@@ -96,15 +101,16 @@ pub async fn call_once(
             }
             status = &mut exited, if exit.is_none() => {
                 exit = Some(status.map_or(Exit::Unknown, Exit::from_status));
-                leak_deadline = Some(Instant::now() + LEAK_GRACE);
+                leak_grace.as_mut().reset(Instant::now() + LEAK_GRACE);
+                leaking = true;
             }
             tail = &mut errors, if stderr_tail.is_none() => stderr_tail = Some(tail),
-            () = sleep_until(leak_deadline.unwrap_or(deadline)), if leak_deadline.is_some() => {
+            () = &mut leak_grace, if leaking => {
                 // The bot exited but something it started still holds stdout open.
                 group.kill();
-                leak_deadline = None;
+                leaking = false;
             }
-            () = sleep_until(deadline) => break CallStatus::TimedOut,
+            () = &mut timed_out => break CallStatus::TimedOut,
         }
     };
     group.kill();

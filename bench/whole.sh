@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Whole-process benchmarks of the release build (BENCHMARKS.md, figures d, e and f).
+#
+#   bench/whole.sh jobs [GAMES] [ROUNDS]  --jobs 1 against --jobs 2: tournaments/petri.toml
+#                                         with GAMES games per pair (default 4), ROUNDS
+#                                         alternating pairs of runs (default 3)
+#   bench/whole.sh share                  the runner's share of all CPU time in tournaments of
+#                                         the sample bots (petri LOOP, petri one-shot, slime),
+#                                         and of a minimal loop driving the Petri LOOP bots
+#   bench/whole.sh memory [GAMES ...]     the runner's peak memory for bench/petri-c.toml with
+#                                         each number of games (default 1000 10000 30000)
+#   bench/whole.sh startup [ROUNDS]       CPU time of a Python start: plain, -S -I, and through
+#                                         a pyenv shim if there is one (README, Speed)
+#   bench/whole.sh all                    jobs, share and memory with their defaults
+#
+# Needs cargo, cc, GNU time (/usr/bin/time) and /usr/bin/python3. Results go to a scratch
+# folder that is removed at the end. Absolute times vary with the machine and its load: the
+# script prints the load average, and quote the ratios.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+cargo build --release --locked --quiet
+# GNU time wraps every run, for its peak memory (figure f).
+arena_binary="$root/target/release/arena"
+arena() { /usr/bin/time -f '%M' -o "$scratch/rss" "$arena_binary" "$@"; }
+mkdir -p target/tmp/bench-bots
+for bot in petri_rest loop_floor; do
+    cc -O2 -o "target/tmp/bench-bots/$bot" "bench/bots/$bot.c"
+done
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+run=0
+
+# Runs arena with the given arguments into a fresh results folder and stops the script if it
+# fails. Leaves the wall seconds in $scratch/wall, arena's log in $scratch/log and its JSON
+# leaderboard in $scratch/board.json.
+timed() {
+    run=$((run + 1))
+    local start end
+    start=$(date +%s.%N)
+    if ! arena run "$@" --out "$scratch/out-$run" --format json >"$scratch/board.json" \
+        2>"$scratch/log"; then
+        echo "arena run $* failed:" >&2
+        tail -5 "$scratch/log" >&2
+        exit 1
+    fi
+    end=$(date +%s.%N)
+    awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f\n", b - a }' >"$scratch/wall"
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+load() { echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"; }
+
+jobs_bench() {
+    local games="${1:-4}" rounds="${2:-3}" one=() two=()
+    echo "== d. parallel scaling: tournaments/petri.toml --games $games, $rounds rounds"
+    load
+    for _ in $(seq "$rounds"); do
+        timed tournaments/petri.toml --games "$games" --jobs 1
+        one+=("$(cat "$scratch/wall")")
+        timed tournaments/petri.toml --games "$games" --jobs 2
+        two+=("$(cat "$scratch/wall")")
+    done
+    local m1 m2
+    m1=$(printf '%s\n' "${one[@]}" | median)
+    m2=$(printf '%s\n' "${two[@]}" | median)
+    echo "--jobs 1: ${one[*]} s (median $m1)"
+    echo "--jobs 2: ${two[*]} s (median $m2)"
+    echo "throughput ratio jobs 2 / jobs 1: $(awk -v a="$m1" -v b="$m2" 'BEGIN { printf "%.2f", a / b }')"
+    load
+}
+
+# Prints the runner's share of CPU from arena's closing log line, and its CPU per request
+# (the requests counted from the leaderboard).
+share_of() {
+    timed "$@"
+    local requests
+    requests=$(/usr/bin/python3 -c 'import json, sys
+print(sum(s["requests"] for s in json.load(sys.stdin)["leaderboard"]))' <"$scratch/board.json")
+    grep -o 'CPU time: runner [0-9.]* s, bots [0-9.]* s' "$scratch/log" |
+        awk -v n="$requests" '{ printf "runner %s s, bots %s s, %d requests: runner share %.1f%%, runner %.1f µs per request\n", $4, $7, n, 100 * $4 / ($4 + $7), 1e6 * $4 / n }'
+}
+
+share_bench() {
+    echo "== e. runner share of CPU time"
+    load
+    echo -n "petri, LOOP bots (tournaments/petri.toml --games 10): "
+    share_of tournaments/petri.toml --games 10
+    echo "the floor: a minimal blocking C loop sending one request 20000 times to each bot:"
+    for bot in grower hunter bomber; do
+        echo -n "  $bot: "
+        (cd bots/petri && "$root/target/tmp/bench-bots/loop_floor" 20000 /usr/bin/python3 -S -I "$bot.py")
+    done
+    echo -n "petri, with a one-shot bot (tournaments/petri-classic.toml --games 1): "
+    share_of tournaments/petri-classic.toml --games 1
+    echo -n "slime, one-shot (tournaments/slime.toml --games 1): "
+    share_of tournaments/slime.toml --games 1
+    echo -n "petri, compiled LOOP bots (bench/petri-c.toml): "
+    share_of bench/petri-c.toml
+    load
+}
+
+memory_bench() {
+    [ $# -gt 0 ] || set -- 1000 10000 30000
+    echo "== f. runner peak memory: bench/petri-c.toml"
+    load
+    for games in "$@"; do
+        timed bench/petri-c.toml --games "$games"
+        local during
+        during=$(grep -o 'runner peak memory [0-9]* MiB' "$scratch/log" | grep -o '[0-9]*')
+        echo "$games games: peak RSS $(($(cat "$scratch/rss") / 1024)) MiB for the whole process" \
+            "(leaderboard included), $during MiB at the end of the games"
+    done
+}
+
+# Milliseconds of CPU (user + system, from GNU time) per start of the command, over 20
+# starts in a row (GNU time counts in hundredths of a second).
+cpu_of() {
+    /usr/bin/time -f '%U %S' -o "$scratch/cpu" \
+        bash -c 'for _ in $(seq 20); do "$@" </dev/null >/dev/null 2>&1; done' - "$@"
+    awk '{ printf "%.1f\n", ($1 + $2) * 1000 / 20 }' "$scratch/cpu"
+}
+
+startup_bench() {
+    local rounds="${1:-5}" shim
+    shim="$(command -v pyenv >/dev/null && echo "$(pyenv root)/shims/python3" || true)"
+    echo "== interpreter start-up: CPU per start, median of $rounds rounds of 20, in turn"
+    load
+    local plain=() isolated=() shimmed=()
+    for _ in $(seq "$rounds"); do
+        plain+=("$(cpu_of /usr/bin/python3 -c pass)")
+        isolated+=("$(cpu_of /usr/bin/python3 -S -I -c pass)")
+        if [ -x "$shim" ]; then shimmed+=("$(cpu_of "$shim" -c pass)"); fi
+    done
+    echo "/usr/bin/python3 -c pass: $(printf '%s\n' "${plain[@]}" | median) ms"
+    echo "/usr/bin/python3 -S -I -c pass: $(printf '%s\n' "${isolated[@]}" | median) ms"
+    if [ -x "$shim" ]; then
+        echo "$shim -c pass: $(printf '%s\n' "${shimmed[@]}" | median) ms"
+    fi
+}
+
+case "${1:-all}" in
+jobs) shift; jobs_bench "$@" ;;
+share) share_bench ;;
+memory) shift; memory_bench "$@" ;;
+startup) shift; startup_bench "$@" ;;
+all) jobs_bench; share_bench; memory_bench ;;
+*) sed -n '2,19p' "$0"; exit 2 ;;
+esac

@@ -1,0 +1,252 @@
+//! The cost of one bot request through `arena`'s process layer, against the least a program
+//! can do for the same request, in the same run (see BENCHMARKS.md, figures a and b):
+//!
+//! - `one_shot`: start the bot, write the request to its stdin, read its stdout to the end,
+//!   reap it. `arena` is [`arena::bots::call_once`] (process group, clean environment, rlimits,
+//!   stderr drained, deadline) on the one-thread runtime the runner uses; `minimal` is a
+//!   blocking `std::process` loop with none of that.
+//! - `session`: one line to a running line-echo bot and one line back. `arena` is
+//!   [`arena::bots::Session::request`] (deadline, size cap); `minimal` is a blocking write and
+//!   `read_until` on the same kind of pipes.
+//!
+//! Run with `cargo bench --bench process`; the bots are compiled with `cc` first.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use arena::bots::{BotProgram, CallEnv, Limits, OneShotInput, ResourceLimits, Session, call_once};
+use divan::Bencher;
+use tokio::runtime::Runtime;
+
+fn main() {
+    divan::main();
+}
+
+/// A Petri-sized request: a 10x4 board and the acting cell.
+const REQUEST: &[u8] = b"10 4\n..........\n.o........\n........x.\n..........\n\n1 1 4 4\n";
+
+/// The echo bot's request: one line, as a persistent bot gets it.
+const LINE: &[u8] = b"1 1 4 4 .o......x.\n";
+
+/// The per-request deadline (the tournament default); never reached here.
+const LIMIT: Duration = Duration::from_secs(5);
+
+/// The tournament defaults for what the runner keeps from a bot.
+const LIMITS: Limits = Limits {
+    max_reply_bytes: 65536,
+    max_stderr_bytes: 4096,
+};
+
+static ONE_SHOT_BOT: LazyLock<PathBuf> = LazyLock::new(|| support::compile("oneshot"));
+static ECHO_BOT: LazyLock<PathBuf> = LazyLock::new(|| support::compile("echo"));
+
+/// The bot as a tournament would launch it, with the default kernel limits.
+fn program(path: &Path) -> BotProgram {
+    BotProgram {
+        program: path.to_owned(),
+        args: Vec::new(),
+        dir: std::env::temp_dir(),
+        env: BTreeMap::new(),
+        rlimits: ResourceLimits {
+            memory_bytes: Some(4096 << 20),
+            cpu_seconds: Some(600),
+        },
+    }
+}
+
+const ENV: CallEnv = CallEnv {
+    game: "bench",
+    seed: 1,
+    seat: 0,
+};
+
+/// The runner's runtime: one thread (see `app.rs`).
+fn runtime() -> Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime")
+}
+
+/// One one-shot request through arena's process layer.
+fn one_shot_arena(runtime: &Runtime, bot: &BotProgram) {
+    let result = runtime.block_on(call_once(
+        bot,
+        &ENV,
+        OneShotInput::Stdin(REQUEST),
+        LIMIT,
+        &LIMITS,
+    ));
+    assert_eq!(result.output, b"REST\n");
+}
+
+/// One one-shot request the least a program can do it: spawn, write, read to the end, wait.
+fn one_shot_minimal(bot: &Path) {
+    // The environment arena gives a bot (a clean one), so that exec costs the same.
+    let mut child = Command::new(bot)
+        .env_clear()
+        .envs(std::env::var_os("PATH").map(|path| ("PATH", path)))
+        .envs([
+            ("ARENA_GAME", "bench"),
+            ("ARENA_SEED", "1"),
+            ("ARENA_SEAT", "0"),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(REQUEST)
+        .expect("write");
+    let mut output = Vec::new();
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_to_end(&mut output)
+        .expect("read");
+    child.wait().expect("wait");
+    assert_eq!(output, b"REST\n");
+}
+
+/// A running echo bot driven by arena's [`Session`].
+struct ArenaSession {
+    runtime: Runtime,
+    session: Option<Session>,
+}
+
+impl ArenaSession {
+    fn start() -> ArenaSession {
+        let runtime = runtime();
+        let session = runtime.block_on(async {
+            Session::start(&program(&ECHO_BOT), &ENV, &LIMITS).expect("start the echo bot")
+        });
+        ArenaSession {
+            runtime,
+            session: Some(session),
+        }
+    }
+
+    fn request(&mut self) {
+        let session = self.session.as_mut().expect("a running session");
+        let result = self.runtime.block_on(session.request(LINE, LIMIT, &LIMITS));
+        assert_eq!(result.output, &LINE[..LINE.len() - 1]);
+    }
+}
+
+impl Drop for ArenaSession {
+    fn drop(&mut self) {
+        if let Some(session) = self.session.take() {
+            self.runtime.block_on(session.close(b""));
+        }
+    }
+}
+
+/// A running echo bot driven by blocking pipes: write a line, read a line.
+struct MinimalSession {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    line: Vec<u8>,
+}
+
+impl MinimalSession {
+    fn start() -> MinimalSession {
+        let mut child = Command::new(&*ECHO_BOT)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        MinimalSession {
+            child,
+            stdin,
+            stdout,
+            line: Vec::new(),
+        }
+    }
+
+    fn request(&mut self) {
+        let stdin = self.stdin.as_mut().expect("a running session");
+        stdin.write_all(LINE).expect("write");
+        self.line.clear();
+        self.stdout.read_until(b'\n', &mut self.line).expect("read");
+        assert_eq!(self.line, LINE);
+    }
+}
+
+impl Drop for MinimalSession {
+    fn drop(&mut self) {
+        drop(self.stdin.take());
+        let _ = self.child.wait();
+    }
+}
+
+mod one_shot {
+    use super::*;
+
+    #[divan::bench(sample_count = 40, sample_size = 20)]
+    fn arena(bencher: Bencher) {
+        let (runtime, bot) = (runtime(), program(&ONE_SHOT_BOT));
+        support::bench_with_cpu("one_shot::arena", bencher, || {
+            one_shot_arena(&runtime, &bot);
+        });
+    }
+
+    #[divan::bench(sample_count = 40, sample_size = 20)]
+    fn minimal(bencher: Bencher) {
+        support::bench_with_cpu("one_shot::minimal", bencher, || {
+            one_shot_minimal(&ONE_SHOT_BOT);
+        });
+    }
+
+    /// Both in turn, one pair per iteration: the ratio pair by pair holds when the machine's
+    /// speed drifts (the time divan prints is a pair's).
+    #[divan::bench(sample_count = 40, sample_size = 10)]
+    fn paired(bencher: Bencher) {
+        let (runtime, bot) = (runtime(), program(&ONE_SHOT_BOT));
+        let mut pairs = support::Pairs::default();
+        bencher.bench_local(|| {
+            pairs.time(
+                || one_shot_arena(&runtime, &bot),
+                || one_shot_minimal(&ONE_SHOT_BOT),
+            );
+        });
+        pairs.report("one_shot arena / minimal");
+    }
+}
+
+mod session {
+    use super::*;
+
+    #[divan::bench(sample_count = 100, sample_size = 200)]
+    fn arena(bencher: Bencher) {
+        let mut session = ArenaSession::start();
+        support::bench_with_cpu("session::arena", bencher, || session.request());
+    }
+
+    #[divan::bench(sample_count = 100, sample_size = 200)]
+    fn minimal(bencher: Bencher) {
+        let mut session = MinimalSession::start();
+        support::bench_with_cpu("session::minimal", bencher, || session.request());
+    }
+
+    /// Both in turn, one pair per iteration (see `one_shot::paired`).
+    #[divan::bench(sample_count = 100, sample_size = 100)]
+    fn paired(bencher: Bencher) {
+        let (mut arena, mut minimal) = (ArenaSession::start(), MinimalSession::start());
+        let mut pairs = support::Pairs::default();
+        bencher.bench_local(|| pairs.time(|| arena.request(), || minimal.request()));
+        pairs.report("session arena / minimal");
+    }
+}
