@@ -233,7 +233,11 @@ fn leaderboard(journal: &Journal) -> Result<Leaderboard, Error> {
             journal.header.game
         )
     })?;
-    Ok(Leaderboard::compute(kind.scoring(), journal))
+    Ok(Leaderboard::compute(
+        kind.scoring(),
+        kind.stat_columns(),
+        journal,
+    ))
 }
 
 fn print(board: &Leaderboard, format: Format) -> Result<(), Error> {

@@ -14,7 +14,7 @@ use crate::shard::Shard;
 #[command(
     name = "arena",
     version,
-    after_help = "Games: alienwar, eggs, petri, slime (rules and protocols in games/<game>.md).\n\nExamples:\n  arena run tournaments/petri.toml\n  arena run tournaments/petri.toml --games 10 --jobs 2 --format json\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl\n  arena run tournaments/slime.toml --replays --out results && arena replay results/replays/game-0.jsonl --html game-0.html\n  arena check petri -- python3 my-bot.py\n  arena new slime --lang python my-slime-bot\n  arena run tournaments/petri.toml --shard 1/4 --out shard-1   (one per machine), then\n  arena merge shard-1 shard-2 shard-3 shard-4 --out merged\n\nExit status: 0 success, 1 run failed (I/O, journal), 2 bad command line, tournament file,\njournal to resume, replay file or shards to merge, 3 bot failures under --strict or in check, 130\ninterrupted."
+    after_help = "Games: alienwar, cave, eggs, petri, slime (rules and protocols in games/<game>.md).\n\nExamples:\n  arena run tournaments/petri.toml\n  arena run tournaments/petri.toml --games 10 --jobs 2 --format json\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl\n  arena run tournaments/slime.toml --replays --out results && arena replay results/replays/game-0.jsonl --html game-0.html\n  arena check petri -- python3 my-bot.py\n  arena new slime --lang python my-slime-bot\n  arena run tournaments/petri.toml --shard 1/4 --out shard-1   (one per machine), then\n  arena merge shard-1 shard-2 shard-3 shard-4 --out merged\n\nExit status: 0 success, 1 run failed (I/O, journal), 2 bad command line, tournament file,\njournal to resume, replay file or shards to merge, 3 bot failures under --strict or in check, 130\ninterrupted."
 )]
 pub struct Cli {
     /// What to do.
@@ -82,7 +82,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
     /// Games in parallel (and bot processes working at once), overriding the file's `jobs`;
-    /// 0 = number of cores.
+    /// 0 = number of cores. Cave games run one at a time (bots keep a folder across games).
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Results folder for the journal and leaderboard [default: arena-results/<file>-<time>].

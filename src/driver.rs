@@ -117,6 +117,7 @@ pub async fn play_game(
                 crashes: seat.tally.crashes,
                 invalid_replies: result.invalid_replies + seat.tally.oversized,
                 built_in: false,
+                stats: result.stats,
             })
             .chain(outcome.house.into_iter().map(|house| SeatRecord {
                 bot: house.name,
@@ -127,6 +128,7 @@ pub async fn play_game(
                 crashes: 0,
                 invalid_replies: 0,
                 built_in: true,
+                stats: std::collections::BTreeMap::new(),
             }))
             .collect(),
     };

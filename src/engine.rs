@@ -12,6 +12,8 @@
 //! parses the exact bytes it sends. Bot failures reach it as [`Answer::NoReply`] and the game's
 //! rules decide what they mean (usually the same fallback as an invalid reply).
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::replay::Snapshot;
@@ -125,6 +127,10 @@ pub struct SeatOutcome {
     pub result: Option<GameResult>,
     /// Replies the rules rejected (unparseable or illegal) and replaced by the fallback.
     pub invalid_replies: u32,
+    /// Named figures of the game beyond the score (Cave Rangers: `gold`, `turns`, `died`),
+    /// aggregated into the leaderboard's extra columns ([`crate::games::GameKind::stat_columns`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub stats: BTreeMap<String, i64>,
 }
 
 /// The result of a head-to-head game for one side.

@@ -10,10 +10,12 @@
 //! {"type":"game","data":{"index":0,"seed":123,"summary":"...","duration_ms":84,"seats":[{"bot":"a","score":1,"result":"win","requests":40,"timeouts":0,"crashes":0,"invalid_replies":0},{"bot":"b",...}]}}
 //! ```
 //!
+//! Games with figures beyond the score add them per seat as `"stats":{"gold":3,...}`.
+//!
 //! Game lines appear in completion order; readers order them by `index`. Players built into
 //! a game (AlienWar's prey) follow the bots' seats, marked `"built_in":true`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -145,6 +147,10 @@ pub struct SeatRecord {
     /// is not in the header's bot list.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub built_in: bool,
+    /// The game's named figures beyond the score (see `SeatOutcome::stats`); absent for
+    /// games without them.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub stats: BTreeMap<String, i64>,
 }
 
 /// A journal that cannot be written or read.
@@ -366,6 +372,7 @@ mod tests {
             crashes: 0,
             invalid_replies: 1,
             built_in: false,
+            stats: BTreeMap::from([("gold".to_owned(), score)]),
         };
         GameRecord {
             index,

@@ -15,6 +15,7 @@ pub mod config;
 pub mod driver;
 pub mod engine;
 pub mod errors;
+pub mod folders;
 pub mod games;
 pub mod journal;
 pub mod merge;

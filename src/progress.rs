@@ -278,6 +278,7 @@ mod tests {
                     crashes: 0,
                     invalid_replies: 2,
                     built_in: false,
+                    stats: std::collections::BTreeMap::new(),
                 })
                 .collect(),
         }

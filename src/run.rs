@@ -17,6 +17,7 @@ use tokio::task::JoinSet;
 use crate::config::Tournament;
 use crate::driver::play_game;
 use crate::errors::Error;
+use crate::folders::{CAP_BYTES, folder_bytes, with_private_folders};
 use crate::journal::{FORMAT_VERSION, Header, JournalWriter, Record};
 use crate::progress::{Display, Progress, Style};
 use crate::replay::Replay;
@@ -120,10 +121,19 @@ pub async fn run_tournament(
             finished.len()
         );
     }
+    // A bot's private folder carries state from one game to the next, so such games are
+    // played one at a time in index order: results then do not depend on `jobs`.
+    let (tournament, folders) = if kind.private_folders() {
+        let (relocated, folders) = with_private_folders(&tournament, out)?;
+        (Arc::new(relocated), folders)
+    } else {
+        (tournament, Vec::new())
+    };
     let jobs = effective_jobs(tournament.jobs);
+    let games_at_once = if kind.private_folders() { 1 } else { jobs };
     let part = shard.map_or_else(String::new, |shard| format!(" (shard {shard})"));
     tracing::info!(
-        "{kind}: {total} games{part}, {jobs} at a time; results in {}",
+        "{kind}: {total} games{part}, {games_at_once} at a time; results in {}",
         out.display()
     );
     let permits = Arc::new(Semaphore::new(jobs));
@@ -142,7 +152,7 @@ pub async fn run_tournament(
     let interrupt = tokio::signal::ctrl_c();
     tokio::pin!(interrupt);
     loop {
-        while running.len() < jobs {
+        while running.len() < games_at_once {
             let Some(fixture) = pending.next() else { break };
             let tournament = Arc::clone(&tournament);
             let permits = Arc::clone(&permits);
@@ -166,6 +176,7 @@ pub async fn run_tournament(
         }
         tracing::debug!(game = record.index, "{}", record.summary);
         progress.record(&record);
+        warn_full_folders(&tournament, &folders, record.index);
         journal.append(&Record::Game(record))?;
         done += 1;
     }
@@ -184,6 +195,22 @@ pub async fn run_tournament(
         journal: journal_path,
         interrupted: false,
     })
+}
+
+/// Names every bot whose private folder holds more than the cap after game `index` (R24: the
+/// cap is reported, not enforced).
+fn warn_full_folders(tournament: &Tournament, folders: &[PathBuf], index: u64) {
+    for (bot, folder) in tournament.bots.iter().zip(folders) {
+        let bytes = folder_bytes(folder);
+        if bytes > CAP_BYTES {
+            tracing::warn!(
+                "bot `{}` keeps {bytes} bytes in {} after game {index}, over the \
+                 {CAP_BYTES}-byte cap",
+                bot.name,
+                folder.display()
+            );
+        }
+    }
 }
 
 /// Writes a replay file whole (through a temporary file and a rename, so a crash never

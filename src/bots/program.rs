@@ -1,7 +1,7 @@
 //! How to start one bot: its validated command, folder and environment.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::Once;
 
@@ -108,6 +108,29 @@ pub struct Limits {
 }
 
 impl BotProgram {
+    /// This program run with `folder` as its current directory instead of `dir`. Arguments
+    /// that are relative paths of files or folders in `dir` become absolute, so they still
+    /// name what they named (options starting with `-` are left alone).
+    pub fn run_in(&self, folder: &Path) -> BotProgram {
+        let args = self
+            .args
+            .iter()
+            .map(|arg| {
+                let path = self.dir.join(arg);
+                if arg.starts_with('-') || Path::new(arg).is_absolute() || !path.exists() {
+                    arg.clone()
+                } else {
+                    path.display().to_string()
+                }
+            })
+            .collect();
+        BotProgram {
+            args,
+            dir: folder.to_path_buf(),
+            ..self.clone()
+        }
+    }
+
     /// A command for one process of this bot: its own process group, a clean environment,
     /// stdout and stderr piped, stdin as the caller needs.
     pub(crate) fn command(&self, env: &CallEnv, stdin: Stdio) -> Command {

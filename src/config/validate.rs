@@ -17,7 +17,8 @@ use crate::games::{GameKind, GameOptions, OptionsParser};
 
 /// The master seed when the file sets none: fixed, so two runs of one file agree.
 const DEFAULT_SEED: u64 = 1;
-/// Default time for one request, generous for interpreters on a loaded machine.
+/// Default time for one request, generous for interpreters on a loaded machine (a game may
+/// set its own, [`GameKind::default_timeout_ms`]).
 pub(crate) const DEFAULT_TIMEOUT_MS: u64 = 5_000;
 /// Default time for a setup request, which includes interpreter or JVM start-up.
 pub(crate) const DEFAULT_SETUP_TIMEOUT_MS: u64 = 30_000;
@@ -194,7 +195,10 @@ impl Tournament {
                 .games
                 .map_or(kind.default_games(), toml::Spanned::into_inner),
             jobs: first.jobs.unwrap_or(0),
-            timeout: millis(first.timeout_ms, DEFAULT_TIMEOUT_MS),
+            timeout: millis(
+                first.timeout_ms,
+                kind.default_timeout_ms().unwrap_or(DEFAULT_TIMEOUT_MS),
+            ),
             setup_timeout: millis(first.setup_timeout_ms, DEFAULT_SETUP_TIMEOUT_MS),
             limits: Limits {
                 max_reply_bytes: first

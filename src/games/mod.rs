@@ -3,9 +3,10 @@
 //! maps a game's name to its engine, its options and its tournament shape.
 
 pub mod alienwar;
+pub mod cave;
 pub mod eggs;
 pub mod petri;
-pub mod random;
+pub mod seeded;
 pub mod slime;
 
 use std::fmt;
@@ -23,6 +24,8 @@ use crate::replay::Snapshot;
 pub enum GameKind {
     /// Survival Game - AlienWar.
     AlienWar,
+    /// Cave Rangers - Exploring the Darkness.
+    Cave,
     /// Easter Egg Hunt on the Hill.
     Eggs,
     /// Battle for the Petri Dish.
@@ -35,6 +38,7 @@ impl GameKind {
     /// Every game, in the order they are listed to users.
     pub const ALL: &[GameKind] = &[
         GameKind::AlienWar,
+        GameKind::Cave,
         GameKind::Eggs,
         GameKind::Petri,
         GameKind::Slime,
@@ -44,6 +48,7 @@ impl GameKind {
     pub fn name(self) -> &'static str {
         match self {
             GameKind::AlienWar => "alienwar",
+            GameKind::Cave => "cave",
             GameKind::Eggs => "eggs",
             GameKind::Petri => "petri",
             GameKind::Slime => "slime",
@@ -61,7 +66,7 @@ impl GameKind {
     /// How results are summed up into a leaderboard.
     pub fn scoring(self) -> Scoring {
         match self {
-            GameKind::AlienWar | GameKind::Eggs => Scoring::Mean,
+            GameKind::AlienWar | GameKind::Cave | GameKind::Eggs => Scoring::Mean,
             GameKind::Petri => Scoring::Wins,
             GameKind::Slime => Scoring::Mean,
         }
@@ -72,6 +77,7 @@ impl GameKind {
     pub fn probes(self, answers: &[Answer]) -> Plan {
         match self {
             GameKind::AlienWar => alienwar::probes::probes(answers),
+            GameKind::Cave => cave::probes::probes(answers),
             GameKind::Eggs => eggs::probes::probes(answers),
             GameKind::Petri => petri::probes::probes(answers),
             GameKind::Slime => slime::probes::probes(answers),
@@ -82,6 +88,7 @@ impl GameKind {
     pub fn default_games(self) -> u32 {
         match self {
             GameKind::AlienWar | GameKind::Eggs => 10,
+            GameKind::Cave => 4,
             GameKind::Petri => 100,
             // The original played each combination once: its engine has no randomness.
             GameKind::Slime => 1,
@@ -93,7 +100,49 @@ impl GameKind {
     pub fn java_host(self) -> Option<&'static JavaHost> {
         match self {
             GameKind::AlienWar => Some(&alienwar::JAVA_HOST),
-            GameKind::Eggs | GameKind::Petri | GameKind::Slime => None,
+            GameKind::Cave | GameKind::Eggs | GameKind::Petri | GameKind::Slime => None,
+        }
+    }
+
+    /// The game's own default time for one request, where its specification sets one
+    /// (Cave Rangers: 2 s, R23); `None` for the runner's default.
+    pub fn default_timeout_ms(self) -> Option<u64> {
+        match self {
+            GameKind::Cave => Some(2_000),
+            GameKind::AlienWar | GameKind::Eggs | GameKind::Petri | GameKind::Slime => None,
+        }
+    }
+
+    /// Whether each bot gets one private working folder for the whole tournament, kept across
+    /// turns and games, as its current directory (Cave Rangers' 1 KB file store, R24). Such
+    /// games run one at a time, so a folder carries state from game to game in index order
+    /// and results do not depend on `jobs`.
+    pub fn private_folders(self) -> bool {
+        self == GameKind::Cave
+    }
+
+    /// The game's figures beyond the score ([`crate::engine::SeatOutcome::stats`]) that the
+    /// leaderboard shows, in display order, with how each adds up over a bot's games.
+    pub fn stat_columns(self) -> &'static [StatColumn] {
+        match self {
+            GameKind::Cave => &[
+                StatColumn {
+                    name: "gold",
+                    stat: "gold",
+                    aggregate: Aggregate::Mean,
+                },
+                StatColumn {
+                    name: "turns",
+                    stat: "turns",
+                    aggregate: Aggregate::Mean,
+                },
+                StatColumn {
+                    name: "deaths",
+                    stat: "died",
+                    aggregate: Aggregate::Total,
+                },
+            ],
+            GameKind::AlienWar | GameKind::Eggs | GameKind::Petri | GameKind::Slime => &[],
         }
     }
 }
@@ -102,6 +151,26 @@ impl fmt::Display for GameKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// An extra leaderboard column made from one named per-game figure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StatColumn {
+    /// The column's name (also its key in a standing's `stats`).
+    pub name: &'static str,
+    /// The key in [`crate::engine::SeatOutcome::stats`] it is made from.
+    pub stat: &'static str,
+    /// How a bot's per-game values add up.
+    pub aggregate: Aggregate,
+}
+
+/// How a per-game figure adds up over a bot's games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Aggregate {
+    /// The mean over the games played (a game without the figure counts as 0).
+    Mean,
+    /// The sum over the games played.
+    Total,
 }
 
 /// Who plays whom in a tournament.
@@ -157,6 +226,8 @@ impl Scoring {
 pub enum GameOptions {
     /// Options of AlienWar.
     AlienWar(alienwar::AlienWarOptions),
+    /// Options of Cave Rangers.
+    Cave(cave::CaveOptions),
     /// Options of Easter Egg Hunt.
     Eggs(eggs::EggsOptions),
     /// Options of Battle for the Petri Dish.
@@ -170,6 +241,7 @@ impl GameOptions {
     pub fn kind(&self) -> GameKind {
         match self {
             GameOptions::AlienWar(_) => GameKind::AlienWar,
+            GameOptions::Cave(_) => GameKind::Cave,
             GameOptions::Eggs(_) => GameKind::Eggs,
             GameOptions::Petri(_) => GameKind::Petri,
             GameOptions::Slime(_) => GameKind::Slime,
@@ -179,7 +251,9 @@ impl GameOptions {
     /// Who plays whom.
     pub fn format(&self) -> Format {
         match self {
-            GameOptions::AlienWar(_) | GameOptions::Eggs(_) => Format::FreeForAll,
+            GameOptions::AlienWar(_) | GameOptions::Cave(_) | GameOptions::Eggs(_) => {
+                Format::FreeForAll
+            }
             GameOptions::Petri(_) => Format::HeadToHead,
             GameOptions::Slime(options) => Format::Combinations {
                 size: 4,
@@ -193,7 +267,10 @@ impl GameOptions {
     pub fn min_bots(&self) -> usize {
         let game = match self {
             GameOptions::Eggs(options) => options.min_bots(),
-            GameOptions::AlienWar(_) | GameOptions::Petri(_) | GameOptions::Slime(_) => 1,
+            GameOptions::AlienWar(_)
+            | GameOptions::Cave(_)
+            | GameOptions::Petri(_)
+            | GameOptions::Slime(_) => 1,
         };
         self.format().min_bots().max(game)
     }
@@ -202,6 +279,7 @@ impl GameOptions {
     pub fn validate(&self) -> Vec<String> {
         match self {
             GameOptions::AlienWar(options) => options.validate(),
+            GameOptions::Cave(options) => options.validate(),
             GameOptions::Eggs(_) => Vec::new(),
             GameOptions::Petri(options) => options.validate(),
             GameOptions::Slime(options) => options.validate(),
@@ -214,7 +292,10 @@ impl GameOptions {
     pub fn data_file(&self) -> Option<&Path> {
         match self {
             GameOptions::Eggs(options) => options.map.as_deref(),
-            GameOptions::AlienWar(_) | GameOptions::Petri(_) | GameOptions::Slime(_) => None,
+            GameOptions::AlienWar(_)
+            | GameOptions::Cave(_)
+            | GameOptions::Petri(_)
+            | GameOptions::Slime(_) => None,
         }
     }
 
@@ -223,7 +304,10 @@ impl GameOptions {
     pub fn use_data_file(&mut self, path: &Path, text: &str, entries: usize) -> Vec<String> {
         match self {
             GameOptions::Eggs(options) => options.use_map(path, text, entries),
-            GameOptions::AlienWar(_) | GameOptions::Petri(_) | GameOptions::Slime(_) => Vec::new(),
+            GameOptions::AlienWar(_)
+            | GameOptions::Cave(_)
+            | GameOptions::Petri(_)
+            | GameOptions::Slime(_) => Vec::new(),
         }
     }
 
@@ -232,7 +316,10 @@ impl GameOptions {
     pub fn house_names(&self) -> Vec<&'static str> {
         match self {
             GameOptions::AlienWar(_) => alienwar::house_names(),
-            GameOptions::Eggs(_) | GameOptions::Petri(_) | GameOptions::Slime(_) => Vec::new(),
+            GameOptions::Cave(_)
+            | GameOptions::Eggs(_)
+            | GameOptions::Petri(_)
+            | GameOptions::Slime(_) => Vec::new(),
         }
     }
 
@@ -241,6 +328,9 @@ impl GameOptions {
         match self {
             GameOptions::AlienWar(options) => {
                 AnyGame::AlienWar(alienwar::AlienWar::new(options, seed, seats))
+            }
+            GameOptions::Cave(options) => {
+                AnyGame::Cave(Box::new(cave::Cave::new(options, seed, seats)))
             }
             GameOptions::Eggs(options) => AnyGame::Eggs(eggs::Eggs::new(options, seed, seats)),
             GameOptions::Petri(options) => AnyGame::Petri(petri::Petri::new(options)),
@@ -264,6 +354,7 @@ impl GameKind {
     pub fn parse_options<P: OptionsParser>(self, parser: &mut P) -> Result<GameOptions, P::Error> {
         match self {
             GameKind::AlienWar => parser.parse().map(GameOptions::AlienWar),
+            GameKind::Cave => parser.parse().map(GameOptions::Cave),
             GameKind::Eggs => parser.parse().map(GameOptions::Eggs),
             GameKind::Petri => parser.parse().map(GameOptions::Petri),
             GameKind::Slime => parser.parse().map(GameOptions::Slime),
@@ -276,6 +367,8 @@ impl GameKind {
 pub enum AnyGame {
     /// A game of AlienWar.
     AlienWar(alienwar::AlienWar),
+    /// A game of Cave Rangers (boxed: its RNG makes it far larger than the others).
+    Cave(Box<cave::Cave>),
     /// A run of Easter Egg Hunt.
     Eggs(eggs::Eggs),
     /// A game of Battle for the Petri Dish.
@@ -288,6 +381,7 @@ impl Game for AnyGame {
     fn poll(&mut self) -> Step {
         match self {
             AnyGame::AlienWar(game) => game.poll(),
+            AnyGame::Cave(game) => game.poll(),
             AnyGame::Eggs(game) => game.poll(),
             AnyGame::Petri(game) => game.poll(),
             AnyGame::Slime(game) => game.poll(),
@@ -297,6 +391,7 @@ impl Game for AnyGame {
     fn handle_answers(&mut self, answers: Vec<Answer>) {
         match self {
             AnyGame::AlienWar(game) => game.handle_answers(answers),
+            AnyGame::Cave(game) => game.handle_answers(answers),
             AnyGame::Eggs(game) => game.handle_answers(answers),
             AnyGame::Petri(game) => game.handle_answers(answers),
             AnyGame::Slime(game) => game.handle_answers(answers),
@@ -306,6 +401,7 @@ impl Game for AnyGame {
     fn session_farewell(&self) -> &'static [u8] {
         match self {
             AnyGame::AlienWar(game) => game.session_farewell(),
+            AnyGame::Cave(game) => game.session_farewell(),
             AnyGame::Eggs(game) => game.session_farewell(),
             AnyGame::Petri(game) => game.session_farewell(),
             AnyGame::Slime(game) => game.session_farewell(),
@@ -315,6 +411,7 @@ impl Game for AnyGame {
     fn snapshot(&self) -> Option<Snapshot> {
         match self {
             AnyGame::AlienWar(game) => game.snapshot(),
+            AnyGame::Cave(game) => game.snapshot(),
             AnyGame::Eggs(game) => game.snapshot(),
             AnyGame::Petri(game) => game.snapshot(),
             AnyGame::Slime(game) => game.snapshot(),

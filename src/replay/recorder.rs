@@ -164,6 +164,7 @@ mod tests {
                 score: 3,
                 result: None,
                 invalid_replies: 0,
+                stats: std::collections::BTreeMap::new(),
             }],
             summary: "over".into(),
             house: Vec::new(),

@@ -1,16 +1,22 @@
 //! The leaderboard as CSV (RFC 4180): one row per bot, a fixed column order, empty cells for
 //! figures the game does not have (wins in a mean-scored game, min/max in a head-to-head one).
+//! A game with extra columns (Cave Rangers: gold, turns, deaths) adds them after the fixed
+//! ones, under their names.
 
 use super::leaderboard::Leaderboard;
 use crate::ratings::Rating;
 
-/// The columns, in order; they never change meaning.
+/// The fixed columns, in order; they never change meaning.
 const COLUMNS: &str = "rank,name,score,games,wins,draws,losses,min,max,requests,timeouts,crashes,\
 invalid_replies,elo,elo_low,elo_high,score_low,score_high,trueskill_mu,trueskill_sigma";
 
 /// Renders `board` as CSV with a header row and CRLF-free `\n` line ends.
 pub fn render_csv(board: &Leaderboard) -> String {
     let mut out = String::from(COLUMNS);
+    for column in &board.stat_columns {
+        out.push(',');
+        out.push_str(column.name);
+    }
     out.push('\n');
     let optional = |value: Option<i64>| value.map(|v| v.to_string()).unwrap_or_default();
     let figures = |values: &[f64]| values.iter().map(f64::to_string).collect::<Vec<_>>();
@@ -47,6 +53,11 @@ pub fn render_csv(board: &Leaderboard) -> String {
             .chain(padded(elo, 3))
             .chain(padded(skill, 4))
             .collect();
+        let extra = board
+            .stat_columns
+            .iter()
+            .map(|column| s.stats.get(column.name).copied().unwrap_or(0.0).to_string());
+        let cells: Vec<String> = cells.into_iter().chain(extra).collect();
         out.push_str(&cells.join(","));
         out.push('\n');
     }

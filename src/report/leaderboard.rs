@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::engine::GameResult;
-use crate::games::Scoring;
+use crate::games::{Aggregate, Scoring, StatColumn};
 use crate::journal::{Journal, SeatRecord};
 use crate::ratings::{Rating, rate};
 
@@ -31,6 +31,9 @@ pub struct Leaderboard {
     /// Head-to-head results for every ordered pair of bots (head-to-head games only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pairwise: Vec<PairRecord>,
+    /// The game's extra columns, in display order (each standing's `stats` has their values).
+    #[serde(skip)]
+    pub stat_columns: Vec<StatColumn>,
 }
 
 /// The standings as a grid of text cells, the common ground of the human-readable
@@ -55,7 +58,7 @@ impl Grid {
 impl Leaderboard {
     /// The standings as a [`Grid`]: head-to-head games show wins, draws and losses and an
     /// integral score; mean-scored games show the range and three decimals, as the original
-    /// tables did.
+    /// tables did. The game's extra columns follow, means with two decimals, totals whole.
     pub(crate) fn grid(&self) -> Grid {
         let head_to_head = self.leaderboard.iter().any(|s| s.wins.is_some());
         let mut header = vec!["rank", "bot", "score"];
@@ -64,6 +67,7 @@ impl Leaderboard {
         } else {
             header.extend(["min", "max"]);
         }
+        header.extend(self.stat_columns.iter().map(|column| column.name));
         header.extend(["games", "timeouts", "crashes", "invalid"]);
         let rated = self.leaderboard.iter().find_map(|s| s.rating.as_ref());
         header.extend(rating_columns(rated));
@@ -91,6 +95,13 @@ impl Leaderboard {
                             .flatten()
                             .map(|n| n.to_string()),
                     )
+                    .chain(self.stat_columns.iter().map(|column| {
+                        let value = s.stats.get(column.name).copied().unwrap_or(0.0);
+                        match column.aggregate {
+                            Aggregate::Mean => format!("{value:.2}"),
+                            Aggregate::Total => format!("{value:.0}"),
+                        }
+                    }))
                     .chain(
                         [u64::from(s.games), s.timeouts, s.crashes, s.invalid_replies]
                             .map(|n| n.to_string()),
@@ -173,6 +184,10 @@ pub struct Standing {
     /// A player built into the game (AlienWar's prey), not a bot.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub built_in: bool,
+    /// The game's extra figures by column name ([`crate::games::GameKind::stat_columns`]):
+    /// a mean per game or a total.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub stats: BTreeMap<String, f64>,
     /// Ratings with error bars (Elo, or TrueSkill and a score interval), as extra fields.
     #[serde(flatten)]
     pub rating: Option<Rating>,
@@ -197,9 +212,10 @@ pub struct PairRecord {
 }
 
 impl Leaderboard {
-    /// Computes the standings of `journal` with the game's `scoring`. Unknown bot names in
-    /// game records (a journal edited by hand) are counted under their own names.
-    pub fn compute(scoring: Scoring, journal: &Journal) -> Leaderboard {
+    /// Computes the standings of `journal` with the game's `scoring` and extra `columns`.
+    /// Unknown bot names in game records (a journal edited by hand) are counted under their
+    /// own names.
+    pub fn compute(scoring: Scoring, columns: &[StatColumn], journal: &Journal) -> Leaderboard {
         let header = &journal.header;
         let mut tallies: BTreeMap<&str, Tally> = header
             .bots
@@ -220,7 +236,10 @@ impl Leaderboard {
         }
         let mut leaderboard: Vec<Standing> = tallies
             .into_iter()
-            .map(|(name, tally)| tally.standing(name, scoring))
+            .map(|(name, tally)| Standing {
+                stats: tally.stats(columns),
+                ..tally.standing(name, scoring)
+            })
             .collect();
         leaderboard.sort_by(Standing::by_rank);
         let scores: Vec<f64> = leaderboard.iter().map(|s| s.score).collect();
@@ -256,6 +275,7 @@ impl Leaderboard {
             total_games: header.total_games,
             leaderboard,
             pairwise,
+            stat_columns: columns.to_vec(),
         }
     }
 }
@@ -275,6 +295,8 @@ pub(crate) struct Tally {
     crashes: u64,
     invalid_replies: u64,
     built_in: bool,
+    /// Sums of the games' named figures.
+    stats: BTreeMap<String, i64>,
 }
 
 impl Standing {
@@ -300,6 +322,25 @@ impl Tally {
         self.crashes += u64::from(seat.crashes);
         self.invalid_replies += u64::from(seat.invalid_replies);
         self.built_in |= seat.built_in;
+        for (name, value) in &seat.stats {
+            *self.stats.entry(name.clone()).or_default() += value;
+        }
+    }
+
+    /// The extra `columns` of the bot's line, by column name.
+    pub(crate) fn stats(&self, columns: &[StatColumn]) -> BTreeMap<String, f64> {
+        columns
+            .iter()
+            .map(|column| {
+                let sum = self.stats.get(column.stat).copied().unwrap_or(0) as f64;
+                let value = match column.aggregate {
+                    Aggregate::Total => sum,
+                    Aggregate::Mean if self.games == 0 => 0.0,
+                    Aggregate::Mean => sum / f64::from(self.games),
+                };
+                (column.name.to_owned(), value)
+            })
+            .collect()
     }
 
     /// The bot's line on the leaderboard (rank still 0).
@@ -321,6 +362,7 @@ impl Tally {
             crashes: self.crashes,
             invalid_replies: self.invalid_replies,
             built_in: self.built_in,
+            stats: BTreeMap::new(),
             rating: None,
         }
     }
@@ -351,6 +393,7 @@ mod tests {
             crashes: 0,
             invalid_replies: 2,
             built_in: false,
+            stats: BTreeMap::new(),
         }
     }
 
@@ -389,7 +432,7 @@ mod tests {
             vec![seat("b", 1, Some(Win)), seat("a", 0, Some(Loss))],
             vec![seat("a", 0, Some(Draw)), seat("c", 0, Some(Draw))],
         ];
-        let board = Leaderboard::compute(Scoring::Wins, &journal(&["a", "b", "c"], games));
+        let board = Leaderboard::compute(Scoring::Wins, &[], &journal(&["a", "b", "c"], games));
         let ranks: Vec<_> = board
             .leaderboard
             .iter()
@@ -418,7 +461,8 @@ mod tests {
             vec![seat("a", 10, None), seat("b", 3, None), seat("c", 0, None)],
             vec![seat("a", 2, None), seat("b", 5, None), seat("c", 0, None)],
         ];
-        let board = Leaderboard::compute(Scoring::Mean, &journal(&["a", "b", "c", "d"], games));
+        let board =
+            Leaderboard::compute(Scoring::Mean, &[], &journal(&["a", "b", "c", "d"], games));
         let rows: Vec<_> = board
             .leaderboard
             .iter()
@@ -454,7 +498,7 @@ mod tests {
             ..seat("prey.Cow", 7, None)
         };
         let games = vec![vec![seat("a", 3, None), house]];
-        let board = Leaderboard::compute(Scoring::Mean, &journal(&["a"], games));
+        let board = Leaderboard::compute(Scoring::Mean, &[], &journal(&["a"], games));
         let cow = &board.leaderboard[0];
         assert_eq!(
             (cow.name.as_str(), cow.built_in, cow.score),

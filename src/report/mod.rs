@@ -36,6 +36,7 @@ mod fixtures {
             crashes: 1,
             invalid_replies: 0,
             built_in: false,
+            stats: std::collections::BTreeMap::new(),
             rating: None,
         }
     }
@@ -49,6 +50,7 @@ mod fixtures {
             total_games: 2,
             leaderboard,
             pairwise,
+            stat_columns: Vec::new(),
         }
     }
 

@@ -30,6 +30,7 @@ fn the_sample_bots_pass_every_probe() {
         ("slime", "bots/slime/greedy.py", 4),
         ("eggs", "bots/eggs/greedy.py", 4),
         ("alienwar", "bots/alienwar/hermit.py", 6),
+        ("cave", "bots/cave/prospector.py", 4),
     ] {
         let bot = repo().join(bot).display().to_string();
         let (output, text) = check(
@@ -242,21 +243,21 @@ fn assert_template_passes(game: &str, lang: &str) {
 
 #[test]
 fn the_python_templates_pass_the_check() {
-    for game in ["alienwar", "petri", "eggs", "slime"] {
+    for game in ["alienwar", "petri", "eggs", "slime", "cave"] {
         assert_template_passes(game, "python");
     }
 }
 
 #[test]
 fn the_javascript_templates_pass_the_check() {
-    for game in ["alienwar", "petri", "eggs", "slime"] {
+    for game in ["alienwar", "petri", "eggs", "slime", "cave"] {
         assert_template_passes(game, "javascript");
     }
 }
 
 #[test]
 fn the_rust_templates_pass_the_check() {
-    for game in ["alienwar", "petri", "eggs", "slime"] {
+    for game in ["alienwar", "petri", "eggs", "slime", "cave"] {
         assert_template_passes(game, "rust");
     }
 }

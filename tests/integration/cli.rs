@@ -45,7 +45,7 @@ dir = "{dir}"
 
 /// Runs a tournament file with results in `dir/results` (unless `extra` names an `--out`)
 /// and returns the parsed JSON leaderboard.
-fn run_json(dir: &Path, file: &Path, extra: &[&str]) -> Value {
+pub(crate) fn run_json(dir: &Path, file: &Path, extra: &[&str]) -> Value {
     let mut args = vec!["run", file.to_str().unwrap(), "--format", "json"];
     if !extra.contains(&"--out") {
         args.extend(["--out", "results"]);
@@ -60,7 +60,7 @@ fn run_json(dir: &Path, file: &Path, extra: &[&str]) -> Value {
     serde_json::from_slice(&output.stdout).expect("stdout is one JSON document")
 }
 
-fn standing<'a>(board: &'a Value, name: &str) -> &'a Value {
+pub(crate) fn standing<'a>(board: &'a Value, name: &str) -> &'a Value {
     board["leaderboard"]
         .as_array()
         .unwrap()
@@ -336,6 +336,11 @@ fn the_egg_hunt_sample_bots_reproduce_the_golden_leaderboard() {
 #[test]
 fn the_alienwar_sample_aliens_reproduce_the_golden_leaderboard() {
     assert_golden_leaderboard("alienwar-small");
+}
+
+#[test]
+fn the_cave_sample_bots_reproduce_the_golden_leaderboard() {
+    assert_golden_leaderboard("cave-small");
 }
 
 /// A fixed map is read relative to the tournament file, so two entries can play on it.

@@ -1,6 +1,7 @@
 //! End-to-end tests: the process layer against real (tiny, often hostile) processes, and the
 //! `arena` binary against tournament files.
 
+mod cave;
 mod check;
 mod cli;
 mod config;

@@ -222,6 +222,7 @@ fn finish(seats: usize, invalid: &[u32], planet: &Planet, rounds: u32) -> Outcom
             score: scores[seat],
             result: None,
             invalid_replies: invalid[seat],
+            stats: std::collections::BTreeMap::new(),
         })
         .collect();
     let house = Prey::ALL

@@ -13,7 +13,7 @@
 use rand_chacha::ChaCha12Rng;
 
 use super::rules::{self, Levels, Move, View};
-use crate::games::random::{below, rng};
+use crate::games::seeded::{below, rng};
 
 /// One alien or prey animal.
 #[derive(Debug, Clone, PartialEq)]

@@ -5,7 +5,7 @@
 use rand_chacha::ChaCha12Rng;
 
 use super::rules::{CLEVERNESS, DEFENSE, LIFE, Move, STRENGTH, VISION, View};
-use crate::games::random::below;
+use crate::games::seeded::below;
 
 /// A prey species, in the original roster's order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 
 use rand_chacha::ChaCha12Rng;
 
-use crate::games::random::below;
+use crate::games::seeded::below;
 
 /// Ability indexes, in the order of every array of the original API.
 pub const LIFE: usize = 0;

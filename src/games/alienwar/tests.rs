@@ -5,7 +5,7 @@
 
 use crate::engine::testing::{XorShift, play, vector_records as records};
 use crate::engine::{Answer, Game, Input, Outcome, Phase, Query, Step};
-use crate::games::random::rng;
+use crate::games::seeded::rng;
 
 use super::game::AlienWar;
 use super::options::AlienWarOptions;

@@ -2,15 +2,14 @@
 //! generator (spec §3 and its "default reproducible generator"), and fixed maps in the
 //! original `map.txt` format.
 //!
-//! Everything random here draws from one `ChaCha12Rng` through the two small helpers
-//! [`below`] and [`sample`], written here rather than taken from `rand`, so that a board
-//! depends only on the seed and the ChaCha12 stream, never on a library's sampling code.
+//! Everything random here draws from one `ChaCha12Rng` through the shared helpers in
+//! [`crate::games::seeded`], so that a board depends only on the seed and the ChaCha12 stream.
 
 use std::collections::VecDeque;
 
 use rand_chacha::ChaCha12Rng;
 
-pub use crate::games::random::{below, rng};
+use crate::games::seeded::{below, sample};
 
 /// The shortest and longest inner wall segment (spec §3.3).
 const WALL_LENGTHS: (u32, u32) = (2, 10);
@@ -226,19 +225,6 @@ impl Board {
         }
         text
     }
-}
-
-/// `k` distinct items of `items` chosen uniformly, in a uniformly random order (the first
-/// `k` steps of a Fisher-Yates shuffle).
-pub fn sample<T: Copy>(rng: &mut ChaCha12Rng, items: &[T], k: usize) -> Vec<T> {
-    assert!(k <= items.len(), "cannot choose {k} of {}", items.len());
-    let mut items = items.to_vec();
-    for i in 0..k {
-        let j = i + below(rng, items.len() - i);
-        items.swap(i, j);
-    }
-    items.truncate(k);
-    items
 }
 
 /// Generates a board sized for `size` entries and start squares for `players` of them

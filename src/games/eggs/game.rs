@@ -4,6 +4,8 @@
 //! It ties `protocol.rs` (bytes) to `rules.rs` (state). Like every engine it does no I/O;
 //! the board comes from the seed or from a map the tournament loader has already read.
 
+use std::collections::BTreeMap;
+
 use crate::engine::{Answer, Game, Input, Outcome, PendingAsk, Phase, Query, SeatOutcome, Step};
 use crate::replay::{Glyph, Snapshot, seat_code};
 
@@ -11,6 +13,7 @@ use super::board::{self, Board, Cell};
 use super::options::EggsOptions;
 use super::protocol;
 use super::rules::{Hunt, Move};
+use crate::games::seeded;
 
 /// One run of Easter Egg Hunt (spec: `games/eggs.md`) for every seat on one board.
 ///
@@ -48,13 +51,13 @@ impl Eggs {
     /// If a fixed map is named but was not loaded, or it has too few start squares: the
     /// tournament loader checks both before any game is built.
     pub fn new(options: &EggsOptions, seed: u64, seats: usize) -> Eggs {
-        let mut rng = board::rng(seed);
+        let mut rng = seeded::rng(seed);
         let size = options.size(seats);
         let (board, starts) = match (&options.map, &options.fixed_map) {
             (None, _) => board::generate(&mut rng, size, seats),
             (Some(_), Some(map)) => {
                 let cells = map.start_cells().expect("a loaded map has reachable eggs");
-                let starts = board::sample(&mut rng, &cells, seats);
+                let starts = seeded::sample(&mut rng, &cells, seats);
                 (Board::clone(map), starts)
             }
             (Some(path), None) => panic!("map {} was not loaded", path.display()),
@@ -108,6 +111,7 @@ impl Eggs {
                 score: i64::from(score),
                 result: None,
                 invalid_replies,
+                stats: BTreeMap::new(),
             })
             .collect();
         let collected: u32 = hunt.scores().iter().sum();

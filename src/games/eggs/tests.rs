@@ -13,6 +13,7 @@ use super::game::Eggs;
 use super::options::EggsOptions;
 use super::protocol::parse_reply;
 use super::rules::{Action, Direction, Hunt};
+use crate::games::seeded;
 
 const REQUESTS: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -129,7 +130,7 @@ fn the_byte_exact_run_in_games_eggs_plays_as_written() {
 #[test]
 fn generated_boards_have_the_spec_dimensions_and_counts() {
     for (seed, n) in [(1, 7), (2, 7), (3, 8), (4, 12), (5, 20)] {
-        let (board, starts) = board::generate(&mut board::rng(seed), n, n);
+        let (board, starts) = board::generate(&mut seeded::rng(seed), n, n);
         assert_eq!((board.rows(), board.cols()), (3 * n, 3 * n));
         assert_eq!(board.eggs(), 4 * n, "seed {seed}");
         for i in 0..3 * n {
@@ -156,7 +157,7 @@ fn generated_boards_have_the_spec_dimensions_and_counts() {
 #[test]
 fn every_egg_is_reachable_from_every_start() {
     for seed in 0..40 {
-        let (board, starts) = board::generate(&mut board::rng(seed), 7, 7);
+        let (board, starts) = board::generate(&mut seeded::rng(seed), 7, 7);
         for start in starts {
             let reach = board.component(start);
             for egg in board.positions(Cell::Egg) {
@@ -171,9 +172,9 @@ fn every_egg_is_reachable_from_every_start() {
 
 #[test]
 fn the_same_seed_gives_the_same_board_and_another_seed_another() {
-    let first = board::generate(&mut board::rng(42), 7, 7);
-    assert_eq!(board::generate(&mut board::rng(42), 7, 7), first);
-    assert_ne!(board::generate(&mut board::rng(43), 7, 7), first);
+    let first = board::generate(&mut seeded::rng(42), 7, 7);
+    assert_eq!(board::generate(&mut seeded::rng(42), 7, 7), first);
+    assert_ne!(board::generate(&mut seeded::rng(43), 7, 7), first);
 }
 
 #[test]
@@ -213,7 +214,7 @@ fn a_fixed_map_is_kept_and_players_start_on_its_free_squares() {
 
 #[test]
 fn generated_board_text_round_trips_through_the_map_format() {
-    let (board, _) = board::generate(&mut board::rng(7), 7, 7);
+    let (board, _) = board::generate(&mut seeded::rng(7), 7, 7);
     assert_eq!(Board::parse(&board.render()).unwrap(), board);
 }
 

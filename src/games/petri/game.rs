@@ -5,6 +5,7 @@
 //! each is talked to, how its failures are counted, and who won. Like every engine it does
 //! no I/O; the driver runs the processes.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::mem;
 
@@ -182,6 +183,7 @@ impl Petri {
                     score: i64::from(result == GameResult::Win),
                     result: Some(result),
                     invalid_replies: self.invalid[side.index()],
+                    stats: BTreeMap::new(),
                 }
             })
             .to_vec();

@@ -6,6 +6,8 @@
 //! every turn, and no shortcut for eliminated players, whose turns still count towards the
 //! cap. Like every engine it does no I/O; the driver runs the processes.
 
+use std::collections::BTreeMap;
+
 use crate::engine::{Answer, Game, Input, Outcome, PendingAsk, Phase, Query, SeatOutcome, Step};
 use crate::replay::{Glyph, Snapshot, seat_code};
 
@@ -102,6 +104,7 @@ impl Slime {
                     score: scores[seat] as i64,
                     result: None,
                     invalid_replies: self.invalid[seat],
+                    stats: BTreeMap::new(),
                 })
                 .collect(),
             summary: format!("{reason}; cells {}", listed.join("-")),

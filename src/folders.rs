@@ -1,0 +1,102 @@
+//! Private working folders: for games that give each bot a file store (Cave Rangers, R24),
+//! one folder per bot under the results folder, kept for the whole tournament (across turns,
+//! games and a resume) and used as the bot's current directory. The 1 KB cap is reported,
+//! not enforced: after every game, a bot whose folder holds more is named in a warning.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use crate::config::Tournament;
+
+/// The folder under the results folder that holds the bots' folders.
+pub const WORK_DIR: &str = "work";
+
+/// The most a bot may keep in its folder, in bytes (R24).
+pub const CAP_BYTES: u64 = 1024;
+
+/// Creates (or, on a resume, keeps) a folder per bot under `out/work/` and returns a copy of
+/// `tournament` whose bots run there, with the folders in bot order. Arguments that name
+/// files in a bot's `dir` are made absolute, so `python3 bot.py` still finds `bot.py`.
+pub fn with_private_folders(
+    tournament: &Tournament,
+    out: &Path,
+) -> anyhow::Result<(Tournament, Vec<PathBuf>)> {
+    let root = std::path::absolute(out.join(WORK_DIR))
+        .with_context(|| format!("cannot locate {}", out.display()))?;
+    let mut tournament = tournament.clone();
+    let mut folders: Vec<PathBuf> = Vec::new();
+    for bot in &mut tournament.bots {
+        let base = folder_name(&bot.name);
+        let mut folder = root.join(&base);
+        for n in 2.. {
+            if !folders.contains(&folder) {
+                break;
+            }
+            folder = root.join(format!("{base}-{n}"));
+        }
+        std::fs::create_dir_all(&folder)
+            .with_context(|| format!("cannot create the bot folder {}", folder.display()))?;
+        bot.program = bot.program.run_in(&folder);
+        folders.push(folder);
+    }
+    Ok((tournament, folders))
+}
+
+/// A bot's name as a folder name: ASCII letters, digits, `-`, `_` and `.` are kept, anything
+/// else becomes `_`; a name of dots only gets a leading `_`.
+fn folder_name(name: &str) -> String {
+    let mut folder: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if folder.chars().all(|c| c == '.') {
+        folder.insert(0, '_');
+    }
+    folder
+}
+
+/// The bytes of all files under `folder`, recursively; symbolic links count as their own
+/// size and are not followed. Unreadable entries count as nothing.
+pub fn folder_bytes(folder: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|entry| match entry.metadata() {
+            Ok(meta) if meta.is_dir() => folder_bytes(&entry.path()),
+            Ok(meta) => meta.len(),
+            Err(_) => 0,
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_become_safe_folder_names() {
+        assert_eq!(folder_name("Indiana Jones"), "Indiana_Jones");
+        assert_eq!(folder_name("../up/and-out.v2"), ".._up_and-out.v2");
+        assert_eq!(folder_name(".."), "_..");
+        assert_eq!(folder_name("été"), "_t_");
+    }
+
+    #[test]
+    fn folder_bytes_add_up_files_in_subfolders() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a"), [0u8; 1000]).unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        std::fs::write(dir.path().join("sub/b"), [0u8; 25]).unwrap();
+        assert_eq!(folder_bytes(dir.path()), 1025);
+        assert_eq!(folder_bytes(&dir.path().join("missing")), 0);
+    }
+}
