@@ -46,6 +46,7 @@ async fn once(script: &str, input: &[u8], limit: Duration) -> (arena::bots::Call
 }
 
 const SHORT: Duration = Duration::from_millis(300);
+/// Long enough for any honest reply; tests that must not wait for it check `elapsed < LONG / 2`.
 const LONG: Duration = Duration::from_secs(10);
 /// For bots that must use real CPU or memory before the kernel stops them: generous, so a
 /// loaded machine cannot turn the kernel's verdict into a timeout.
@@ -69,8 +70,9 @@ async fn a_bot_that_hangs_is_killed_at_the_deadline() {
     let (result, survivors) = once("exec sleep 600", b"", SHORT).await;
     assert_eq!(result.status, CallStatus::TimedOut);
     assert!(result.output.is_empty());
+    // Far below the bot's 600 s, with room for a loaded machine.
     assert!(
-        result.elapsed < Duration::from_secs(2),
+        result.elapsed < Duration::from_secs(30),
         "took {:?}",
         result.elapsed
     );
@@ -130,11 +132,7 @@ async fn a_bot_that_never_reads_stdin_still_replies() {
 async fn a_flood_of_output_is_cut_at_the_cap_and_killed() {
     let (result, survivors) = once("exec yes DIVIDE", b"", LONG).await;
     assert_eq!(result.status, CallStatus::TooLong);
-    assert!(
-        result.elapsed < Duration::from_secs(2),
-        "took {:?}",
-        result.elapsed
-    );
+    assert!(result.elapsed < LONG / 2, "took {:?}", result.elapsed);
     assert!(survivors.is_empty(), "left running: {survivors:?}");
 }
 
@@ -148,11 +146,7 @@ async fn a_child_left_holding_stdout_is_killed_and_the_reply_kept() {
         }
     );
     assert_eq!(result.output, b"REST\n");
-    assert!(
-        result.elapsed < Duration::from_secs(2),
-        "took {:?}",
-        result.elapsed
-    );
+    assert!(result.elapsed < LONG / 2, "took {:?}", result.elapsed);
     assert!(survivors.is_empty(), "left running: {survivors:?}");
 }
 
