@@ -154,7 +154,7 @@ pub struct StandingsArgs {
 /// `arena check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The game whose protocol to check (alienwar, eggs, petri, slime).
+    /// The game whose protocol to check (alienwar, cave, eggs, petri, slime).
     #[arg(value_parser = game_kind)]
     pub game: GameKind,
     /// The bot's command and its arguments, after `--`.
@@ -174,7 +174,7 @@ pub struct CheckArgs {
 /// `arena new`.
 #[derive(Debug, Args)]
 pub struct NewArgs {
-    /// The game the bot plays (alienwar, eggs, petri, slime).
+    /// The game the bot plays (alienwar, cave, eggs, petri, slime).
     #[arg(value_parser = game_kind)]
     pub game: GameKind,
     /// The bot's language.

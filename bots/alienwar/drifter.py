@@ -9,37 +9,26 @@ import os
 import random
 import sys
 
-MOVES = ["NORTH", "NORTHEAST", "EAST", "SOUTHEAST", "SOUTH", "SOUTHWEST", "WEST",
-         "NORTHWEST", "STAY"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import alienlib as alien  # noqa: E402
+
+HEADINGS = [name for name, _, _ in alien.MOVES]
+RNG = random.Random(f"{os.environ.get('ARENA_SEED', '0')}/{os.environ.get('ARENA_SEAT', '0')}")
+# Instance number -> (heading, rounds left on it).
+headings = {}
 
 
-def main():
-    rng = random.Random(f"{os.environ.get('ARENA_SEED', '0')}/{os.environ.get('ARENA_SEAT', '0')}")
-    headings = {}
-    read, write = sys.stdin.readline, sys.stdout.write
-    while True:
-        header = read().split()
-        if not header or header[0] == "END":
-            return
-        word, count = header[0], int(header[1])
-        if word == "CREATE":
-            reply = ["5,0,5,0,0"] * count
-        elif word == "MOVE":
-            reply = []
-            for _ in range(count):
-                instance = read().split()[0]
-                heading, left = headings.get(instance, ("STAY", 0))
-                if left == 0:
-                    heading, left = rng.choice(MOVES), rng.randint(2, 6)
-                headings[instance] = (heading, left - 1)
-                reply.append(heading)
-        else:
-            reply = []
-            for _ in range(count):
-                read()
-                reply.append("N")
-        write(" ".join(reply) + "\n")
-        sys.stdout.flush()
+def move(fields):
+    instance = fields[0]
+    heading, left = headings.get(instance, ("STAY", 0))
+    if left == 0:
+        heading, left = RNG.choice(HEADINGS), RNG.randint(2, 6)
+    headings[instance] = (heading, left - 1)
+    return heading
 
 
-main()
+def fight(fields):
+    return "N"
+
+
+alien.serve("5,0,5,0,0", move, fight)

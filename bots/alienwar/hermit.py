@@ -4,20 +4,17 @@ Uses the rounding trick (life 4.5 + strength 5.5 = 10 points, levels 6 and 7, 35
 to the neighbouring cell with the fewest aliens around it, and fights only what looks
 weaker than itself. Protocol: games/alienwar.md (one process hosts every instance).
 """
+import os
 import sys
 
-MOVES = [("NORTH", 0, -1), ("NORTHEAST", 1, -1), ("EAST", 1, 0), ("SOUTHEAST", 1, 1),
-         ("SOUTH", 0, 1), ("SOUTHWEST", -1, 1), ("WEST", -1, 0), ("NORTHWEST", -1, -1),
-         ("STAY", 0, 0)]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import alienlib as alien  # noqa: E402
 
 
 def move(fields):
-    r = int(fields[7])
-    rows = fields[9].split("/")
-    aliens = [(x - r, y - r) for y, row in enumerate(rows) for x, c in enumerate(row)
-              if c == "A" and (x, y) != (r, r)]
+    aliens = [(dx, dy) for c, dx, dy in alien.seen(fields) if c == "A"]
     best, best_crowd = "STAY", None
-    for name, dx, dy in MOVES:
+    for name, dx, dy in alien.MOVES:
         crowd = sum(1 for ax, ay in aliens if max(abs(ax - dx), abs(ay - dy)) <= 1)
         if best_crowd is None or crowd < best_crowd:
             best, best_crowd = name, crowd
@@ -31,21 +28,4 @@ def fight(fields):
     return "Y" if enemy_strength < strength and 5 * life + 5 < hp else "N"
 
 
-def main():
-    read, write = sys.stdin.readline, sys.stdout.write
-    while True:
-        header = read().split()
-        if not header or header[0] == "END":
-            return
-        word, count = header[0], int(header[1])
-        if word == "CREATE":
-            reply = ["4.5,5.5,0,0,0"] * count
-        elif word == "MOVE":
-            reply = [move(read().split()) for _ in range(count)]
-        else:
-            reply = [fight(read().split()) for _ in range(count)]
-        write(" ".join(reply) + "\n")
-        sys.stdout.flush()
-
-
-main()
+alien.serve("4.5,5.5,0,0,0", move, fight)

@@ -5,11 +5,13 @@ nearest prey it sees (a kill pays a fifth of the victim's levels), keeps away fr
 otherwise, and fights anything whose blurred strength is below its own.
 Protocol: games/alienwar.md (one process hosts every instance).
 """
+import os
 import sys
 
-MOVES = {(0, -1): "NORTH", (1, -1): "NORTHEAST", (1, 0): "EAST", (1, 1): "SOUTHEAST",
-         (0, 1): "SOUTH", (-1, 1): "SOUTHWEST", (-1, 0): "WEST", (-1, -1): "NORTHWEST",
-         (0, 0): "STAY"}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import alienlib as alien  # noqa: E402
+
+MOVES = {(dx, dy): name for name, dx, dy in alien.MOVES}
 # Whales are slow and rich but have 60 HP; Cows hit hard. Lower is preferred.
 PREY_COST = {"H": 0, "T": 1, "E": 1, "W": 2, "C": 3}
 
@@ -19,17 +21,12 @@ def sign(v):
 
 
 def move(fields):
-    r = int(fields[7])
-    rows = fields[9].split("/")
     prey, aliens = [], []
-    for y, row in enumerate(rows):
-        for x, c in enumerate(row):
-            if (x, y) == (r, r):
-                continue
-            if c in PREY_COST:
-                prey.append((max(abs(x - r), abs(y - r)) + PREY_COST[c], x - r, y - r))
-            elif c == "A":
-                aliens.append((x - r, y - r))
+    for c, dx, dy in alien.seen(fields):
+        if c in PREY_COST:
+            prey.append((max(abs(dx), abs(dy)) + PREY_COST[c], dx, dy))
+        elif c == "A":
+            aliens.append((dx, dy))
     if prey:
         _, dx, dy = min(prey)
         return MOVES[(sign(dx), sign(dy))]
@@ -45,21 +42,4 @@ def fight(fields):
     return "Y" if int(fields[10]) < strength else "N"
 
 
-def main():
-    read, write = sys.stdin.readline, sys.stdout.write
-    while True:
-        header = read().split()
-        if not header or header[0] == "END":
-            return
-        word, count = header[0], int(header[1])
-        if word == "CREATE":
-            reply = ["3,5,0,2,0"] * count
-        elif word == "MOVE":
-            reply = [move(read().split()) for _ in range(count)]
-        else:
-            reply = [fight(read().split()) for _ in range(count)]
-        write(" ".join(reply) + "\n")
-        sys.stdout.flush()
-
-
-main()
+alien.serve("3,5,0,2,0", move, fight)

@@ -29,12 +29,7 @@ def flee(state, danger):
     return best[1] if best else None
 
 
-def main():
-    state = cave.read_state()
-    attacks = cave.kill_biters(state)
-    if attacks:
-        cave.answer(attacks)
-        return
+def choose(state):
     goals = []
     if state.poison:
         goals = state.cells("W")
@@ -42,19 +37,16 @@ def main():
         goals = state.cells("N")
     path = state.path(goals) if goals else None
     if path:
-        cave.answer(cave.moves(path))
-        return
+        return cave.moves(path)
     danger = threats(state)
     if danger:
         code = flee(state, danger)
         if code:
-            cave.answer(["M" + code])
-            return
+            return ["M" + code]
     path = state.path(state.cells("G"))
     if path and len(path) <= 2:
-        cave.answer(cave.moves(path))
-        return
-    cave.answer([])
+        return cave.moves(path)
+    return []
 
 
-main()
+cave.play(choose)

@@ -9,21 +9,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cavelib as cave  # noqa: E402
 
 
-def main():
-    state = cave.read_state()
-    attacks = cave.kill_biters(state)
-    if attacks:
-        cave.answer(attacks)
-        return
+def choose(state):
     bots = state.near("@")
     if bots and state.knife:
-        cave.answer(["A" + bots[0], "A" + bots[0]])
-        return
+        return ["A" + bots[0], "A" + bots[0]]
     if not state.knife:
         path = state.path(state.cells("K"))
         if path:
-            cave.answer(cave.moves(path))
-            return
+            return cave.moves(path)
     if state.knife:
         # Free cells next to a bot: step there, then strike.
         beside = set()
@@ -37,20 +30,15 @@ def main():
                 dx, dy = dict(cave.DIRS)[path[0]]
                 there = (state.me[0] + dx, state.me[1] + dy)
                 target = state.near("@", there)
-                cave.answer(["M" + path[0], "A" + target[0] if target else cave.HOLD])
-            else:
-                cave.answer(cave.moves(path))
-            return
+                return ["M" + path[0], "A" + target[0] if target else cave.HOLD]
+            return cave.moves(path)
     path = state.path(state.cells("G"))
     if path:
-        cave.answer(cave.moves(path))
-        return
+        return cave.moves(path)
     steps = cave.safe_steps(state)
     if steps:
-        code = cave.rng(state, "hunter").choice(steps)
-        cave.answer(["M" + code])
-    else:
-        cave.answer([])
+        return ["M" + cave.rng(state, "hunter").choice(steps)]
+    return []
 
 
-main()
+cave.play(choose)

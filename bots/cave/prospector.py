@@ -10,12 +10,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cavelib as cave  # noqa: E402
 
 
-def main():
-    state = cave.read_state()
-    attacks = cave.kill_biters(state)
-    if attacks:
-        cave.answer(attacks)
-        return
+def choose(state):
     wanted = "G"
     if not state.revealer:
         wanted += "R"
@@ -25,17 +20,15 @@ def main():
         wanted += "W"
     path = state.path(state.cells(wanted))
     if path:
-        cave.answer(cave.moves(path))
-        return
+        return cave.moves(path)
     steps = cave.safe_steps(state)
     if not steps:
-        cave.answer([])
-        return
+        return []
     # A heading kept for six turns, so the wandering covers ground.
     heading = cave.rng(state, "heading-%d" % (state.turns // 6)).choice(
         [code for code, _ in cave.DIRS])
     code = heading if heading in steps else cave.rng(state, "prospector").choice(steps)
-    cave.answer(["M" + code, "M" + code])
+    return ["M" + code, "M" + code]
 
 
-main()
+cave.play(choose)

@@ -59,3 +59,27 @@ pub struct Plan {
     /// The game's farewell to a persistent process.
     pub farewell: &'static [u8],
 }
+
+impl Plan {
+    /// The plan of a game that starts its bots afresh every turn: one play-phase probe per
+    /// prepared position (name, request, judgement), and no persistent process to bid
+    /// farewell.
+    pub fn one_shot<J>(positions: impl IntoIterator<Item = (String, Input, J)>) -> Plan
+    where
+        J: Fn(&[u8]) -> Verdict + Send + Sync + 'static,
+    {
+        let probes = positions
+            .into_iter()
+            .map(|(name, input, judge)| Probe {
+                name,
+                input,
+                phase: Phase::Play,
+                judge: Box::new(judge),
+            })
+            .collect();
+        Plan {
+            probes,
+            farewell: b"",
+        }
+    }
+}

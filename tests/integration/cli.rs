@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::support::{arena, repo, surviving_groups, write_toml};
+use crate::support::{arena, repo, run_ok, surviving_groups, write_toml};
 
 /// A tournament of two test bots on a small board with few turns: each bot is a script in
 /// `tests/bots` and its arguments, run by `/bin/sh` in `dir`.
@@ -46,17 +46,12 @@ dir = "{dir}"
 /// Runs a tournament file with results in `dir/results` (unless `extra` names an `--out`)
 /// and returns the parsed JSON leaderboard.
 pub(crate) fn run_json(dir: &Path, file: &Path, extra: &[&str]) -> Value {
-    let mut args = vec!["run", file.to_str().unwrap(), "--format", "json"];
+    let mut args = vec!["--format", "json"];
     if !extra.contains(&"--out") {
         args.extend(["--out", "results"]);
     }
     args.extend_from_slice(extra);
-    let output = arena(dir, &args);
-    assert!(
-        output.status.success(),
-        "arena failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let output = run_ok(dir, file, &args);
     serde_json::from_slice(&output.stdout).expect("stdout is one JSON document")
 }
 

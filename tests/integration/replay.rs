@@ -9,21 +9,16 @@ use std::sync::{Mutex, PoisonError};
 use arena::replay::Replay;
 use arena::replay::file::decode_cells;
 
-use crate::support::{arena, repo, write_toml};
+use crate::support::{arena, repo, run_ok, write_toml};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 
 /// Runs `tests/data/<name>.toml` with replays into `dir/out` and returns game 0's replay.
 fn record(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
     let file = repo().join(format!("tests/data/{name}.toml"));
-    let mut args = vec!["run", file.to_str().unwrap(), "--replays", "--out", "out"];
+    let mut args = vec!["--replays", "--out", "out"];
     args.extend_from_slice(extra);
-    let output = arena(dir, &args);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    run_ok(dir, &file, &args);
     dir.join("out/replays/game-0.jsonl")
 }
 

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::{arena, repo, write_toml};
+use crate::support::{arena, repo, run_ok, write_toml};
 
 const SMALL: &str = "tests/data/petri-small.toml";
 
@@ -24,13 +24,7 @@ fn run_to(dir: &Path, out: &str, extra: &[&str]) -> std::process::Output {
 /// Resumes the run in `dir/cut` and checks that it ends with the leaderboard of the
 /// uninterrupted run in `dir/whole`, byte for byte.
 fn resume_and_compare(dir: &Path) {
-    let file = repo().join(SMALL);
-    let output = arena(dir, &["run", file.to_str().unwrap(), "--resume", "cut"]);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    run_ok(dir, &repo().join(SMALL), &["--resume", "cut"]);
     assert_eq!(
         leaderboard(&dir.join("cut")),
         leaderboard(&dir.join("whole"))

@@ -3,20 +3,12 @@
 
 use std::path::Path;
 
-use crate::support::{arena, repo};
+use crate::support::{arena, repo, run_ok};
 
 const SMALL: &str = "tests/data/petri-small.toml";
 
 fn run(dir: &Path, extra: &[&str]) {
-    let file = repo().join(SMALL);
-    let mut args = vec!["run", file.to_str().unwrap()];
-    args.extend_from_slice(extra);
-    let output = arena(dir, &args);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    run_ok(dir, &repo().join(SMALL), extra);
 }
 
 fn read(path: &Path) -> Vec<u8> {

@@ -43,6 +43,20 @@ pub fn arena(dir: &Path, args: &[&str]) -> Output {
         .expect("the arena binary runs")
 }
 
+/// Runs `arena run <file> <extra...>` in `dir` and fails the test, showing arena's errors,
+/// unless the run succeeds.
+pub fn run_ok(dir: &Path, file: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["run", file.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let output = arena(dir, &args);
+    assert!(
+        output.status.success(),
+        "arena failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
 /// A tournament file in `dir` with the given text.
 pub fn write_toml(dir: &Path, name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);

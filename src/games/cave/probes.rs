@@ -3,8 +3,8 @@
 //! Every well-formed reply is legal in this game (a blocked move simply fails), so a reply is
 //! valid when it parses as two actions.
 
-use crate::check::{Plan, Probe, Verdict};
-use crate::engine::{Answer, Input, Phase};
+use crate::check::{Plan, Verdict};
+use crate::engine::{Answer, Input};
 use crate::games::seeded;
 
 use super::protocol::{encode_input, parse_reply};
@@ -70,22 +70,11 @@ fn caves() -> Vec<(&'static str, World)> {
 /// One probe per cave in [`caves`]; the revealer's noise is drawn from a fixed seed.
 pub(crate) fn probes(_answers: &[Answer]) -> Plan {
     let mut rng = seeded::rng(0);
-    let probes = caves()
-        .into_iter()
-        .map(|(name, world)| {
-            let rows = window(&world, 0, 25, &mut rng);
-            Probe {
-                name: name.into(),
-                input: Input::Stdin(encode_input(&world.robots[0], &rows)),
-                phase: Phase::Play,
-                judge: Box::new(judge),
-            }
-        })
-        .collect();
-    Plan {
-        probes,
-        farewell: b"",
-    }
+    Plan::one_shot(caves().into_iter().map(|(name, world)| {
+        let rows = window(&world, 0, 25, &mut rng);
+        let input = Input::Stdin(encode_input(&world.robots[0], &rows));
+        (name.into(), input, judge)
+    }))
 }
 
 fn judge(reply: &[u8]) -> Verdict {

@@ -3,8 +3,8 @@
 //! this game (a move into a wall is cancelled by the rules), so a reply is valid when its
 //! direction and action lines, where present, are usable.
 
-use crate::check::{Plan, Probe, Verdict};
-use crate::engine::{Answer, Input, Phase};
+use crate::check::{Plan, Verdict};
+use crate::engine::{Answer, Input};
 
 use super::protocol;
 
@@ -35,19 +35,10 @@ const VIEWS: &[(&str, [&[u8; 5]; 5], &str)] = &[
 
 /// One probe per view in [`VIEWS`].
 pub(crate) fn probes(_answers: &[Answer]) -> Plan {
-    let probes = VIEWS
-        .iter()
-        .map(|&(name, rows, memory)| Probe {
-            name: name.into(),
-            input: Input::Stdin(protocol::encode_request(&rows.map(|row| *row), memory)),
-            phase: Phase::Play,
-            judge: Box::new(judge),
-        })
-        .collect();
-    Plan {
-        probes,
-        farewell: b"",
-    }
+    Plan::one_shot(VIEWS.iter().map(|&(name, rows, memory)| {
+        let input = Input::Stdin(protocol::encode_request(&rows.map(|row| *row), memory));
+        (name.into(), input, judge)
+    }))
 }
 
 fn judge(reply: &[u8]) -> Verdict {

@@ -411,20 +411,14 @@ impl Dish {
             if let Some(ending) = self.elimination() {
                 return Next::Over(ending);
             }
-            let Turn {
-                side,
-                number,
-                len,
-                next,
-            } = self.turn;
-            if next < len {
-                let id = self.order[side.index()][next];
+            if let Some(&id) = self.waiting().first() {
                 if self.cells[id.0].alive() {
                     return Next::Act(id);
                 }
                 self.turn.next += 1;
                 continue;
             }
+            let Turn { side, number, .. } = self.turn;
             if side == Side::Second && number == self.turns {
                 return Next::Over(Ending::TurnLimit {
                     turns: self.turns,
@@ -451,16 +445,8 @@ impl Dish {
     /// Player turns completed, both sides counted: the current turn counts once none of its
     /// cells is left to act (those not reached yet but dead are skipped, spec A9).
     pub(crate) fn turns_done(&self) -> u32 {
-        let Turn {
-            side,
-            number,
-            len,
-            next,
-        } = self.turn;
-        let order = &self.order[side.index()];
-        let finished = order[next.min(len)..len]
-            .iter()
-            .all(|id| !self.cells[id.0].alive());
+        let Turn { side, number, .. } = self.turn;
+        let finished = self.waiting().iter().all(|id| !self.cells[id.0].alive());
         (number - 1) * 2 + side.index() as u32 + u32::from(finished)
     }
 
@@ -477,11 +463,21 @@ impl Dish {
     }
 
     fn actor(&self) -> CellId {
-        let id = *self.order[self.turn.side.index()]
-            .get(self.turn.next)
+        let id = *self
+            .waiting()
+            .first()
             .expect("a cell acts only after next() named it");
         debug_assert!(self.cells[id.0].alive(), "next() names living cells only");
         id
+    }
+
+    /// The current turn's cells that have not acted yet, in order (the dead among them
+    /// included; cells born during the turn excluded).
+    fn waiting(&self) -> &[CellId] {
+        let Turn {
+            side, len, next, ..
+        } = self.turn;
+        &self.order[side.index()][next.min(len)..len]
     }
 
     fn begin_turn(&mut self, side: Side, number: u32) {

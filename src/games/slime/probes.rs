@@ -2,8 +2,8 @@
 //! rendered and judged by `protocol.rs` and `rules.rs` exactly as in a game (with the
 //! default, strict parsing).
 
-use crate::check::{Plan, Probe, Verdict};
-use crate::engine::{Answer, Input, Phase};
+use crate::check::{Plan, Verdict};
+use crate::engine::{Answer, Input};
 
 use super::options::Parsing;
 use super::protocol;
@@ -47,22 +47,13 @@ const BOARDS: &[(&str, [&str; 8], usize)] = &[
 
 /// One probe per board in [`BOARDS`].
 pub(crate) fn probes(_answers: &[Answer]) -> Plan {
-    let probes = BOARDS
-        .iter()
-        .map(|&(name, rows, seat)| {
-            let board = Board::from_rows(&rows);
-            Probe {
-                name: name.into(),
-                input: Input::Args(vec![protocol::encode_request(&board, seat)]),
-                phase: Phase::Play,
-                judge: Box::new(move |reply| judge(&board, seat, reply)),
-            }
+    Plan::one_shot(BOARDS.iter().map(|&(name, rows, seat)| {
+        let board = Board::from_rows(&rows);
+        let input = Input::Args(vec![protocol::encode_request(&board, seat)]);
+        (name.into(), input, move |reply: &[u8]| {
+            judge(&board, seat, reply)
         })
-        .collect();
-    Plan {
-        probes,
-        farewell: b"",
-    }
+    }))
 }
 
 fn judge(board: &Board, seat: usize, reply: &[u8]) -> Verdict {
