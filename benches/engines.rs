@@ -8,7 +8,7 @@
 //! Run with `cargo bench --bench engines`.
 
 use arena::engine::{Answer, Game, Input, Query, Step};
-use arena::games::{GameOptions, eggs, petri, slime};
+use arena::games::{GameOptions, alienwar, cave, eggs, petri, slime};
 use divan::counter::ItemsCount;
 use divan::{Bencher, black_box};
 
@@ -76,6 +76,40 @@ fn eggs(bencher: Bencher, players: usize) {
     );
 }
 
+/// Cave Rangers with `bots` bots; the cave's side grows with them (30 + 10 per bot).
+#[divan::bench(args = [2, 4, 8])]
+fn cave(bencher: Bencher, bots: usize) {
+    play(
+        bencher,
+        GameOptions::Cave(cave::CaveOptions::default()),
+        bots,
+        cave_player,
+    );
+}
+
+/// AlienWar (default 1000 rounds, 100 instances per species) with `species` species besides
+/// the built-in prey; the planet grows with them.
+#[divan::bench(args = [1, 2, 4], sample_count = 10)]
+fn alienwar_species(bencher: Bencher, species: usize) {
+    let options = alienwar::AlienWarOptions::default();
+    play(
+        bencher,
+        GameOptions::AlienWar(options),
+        species,
+        alien_player,
+    );
+}
+
+/// AlienWar with two species of `instances` instances each (100 is the default).
+#[divan::bench(args = [25, 100, 400], sample_count = 10)]
+fn alienwar_instances(bencher: Bencher, instances: u32) {
+    let options = alienwar::AlienWarOptions {
+        instances,
+        ..alienwar::AlienWarOptions::default()
+    };
+    play(bencher, GameOptions::AlienWar(options), 2, alien_player);
+}
+
 /// A balanced species, then random actions in random directions (illegal ones rest).
 fn petri_player(query: &Query, rng: &mut Rng) -> Answer {
     const ACTIONS: &[&str] = &["MOVE", "DIVIDE", "DIVIDE", "ATTACK", "EAT", "REST"];
@@ -126,6 +160,57 @@ fn eggs_player(_query: &Query, rng: &mut Rng) -> Answer {
         rng.pick(&["A", "C", "N"]),
         rng.below(100)
     );
+    Answer::Reply(reply.into_bytes())
+}
+
+/// Two random actions, mostly moves, in random directions.
+fn cave_player(_query: &Query, rng: &mut Rng) -> Answer {
+    const ACTIONS: &[&str] = &["M", "M", "M", "A", "H"];
+    const DIRECTIONS: &[&str] = &["NN", "NE", "EE", "SE", "SS", "SW", "WW", "NW"];
+    let reply = format!(
+        "{}{}{}{}\n",
+        rng.pick(ACTIONS),
+        rng.pick(DIRECTIONS),
+        rng.pick(ACTIONS),
+        rng.pick(DIRECTIONS)
+    );
+    Answer::Reply(reply.into_bytes())
+}
+
+/// Answers an AlienWar request (`CREATE <count> <side>`, `MOVE <k>` or `FIGHT <k>`, read
+/// from its header line) with one legal word per instance: a 10-point allocation, a random
+/// move, a random choice to fight.
+fn alien_player(query: &Query, rng: &mut Rng) -> Answer {
+    const POINTS: &[&str] = &["2,2,2,2,2", "3.5,6.5,0,0,0", "4,3,3,0,0", "1,2,2,3,2"];
+    const MOVES: &[&str] = &[
+        "NORTH",
+        "NORTHEAST",
+        "EAST",
+        "SOUTHEAST",
+        "SOUTH",
+        "SOUTHWEST",
+        "WEST",
+        "NORTHWEST",
+        "STAY",
+    ];
+    let Input::Session(request) = &query.input else {
+        return Answer::NoReply;
+    };
+    let header = request.split(|&b| b == b'\n').next().unwrap_or_default();
+    let header = String::from_utf8_lossy(header);
+    let mut fields = header.split(' ');
+    let words: &[&str] = match fields.next() {
+        Some("CREATE") => POINTS,
+        Some("MOVE") => MOVES,
+        _ => &["Y", "N"],
+    };
+    let count: usize = fields.next().and_then(|n| n.parse().ok()).unwrap_or(0);
+    let mut reply = String::new();
+    for _ in 0..count {
+        reply.push_str(rng.pick(words));
+        reply.push(' ');
+    }
+    reply.push('\n');
     Answer::Reply(reply.into_bytes())
 }
 

@@ -15,13 +15,15 @@ use crate::config::Tournament;
 use crate::config::standalone_bot;
 use crate::errors::{EXIT_INTERRUPTED, EXIT_OK, EXIT_STRICT, Error};
 use crate::games::GameKind;
-use crate::journal::{Journal, JournalWriter, Record};
+use crate::journal::{Header, Journal, JournalReader, JournalWriter, Record};
 use crate::merge::merge_paths;
 use crate::progress;
 use crate::replay::Replay;
 use crate::replay::html::render_html;
 use crate::replay::text::{TextOptions, render_text};
-use crate::report::{Leaderboard, render_csv, render_json, render_markdown, render_table};
+use crate::report::{
+    Leaderboard, LeaderboardBuilder, render_csv, render_json, render_markdown, render_table,
+};
 use crate::run::{JOURNAL_FILE, RunOptions, Start, run_tournament};
 use crate::templates;
 
@@ -220,24 +222,33 @@ fn merge_command(args: &MergeArgs) -> Result<u8, Error> {
     Ok(EXIT_OK)
 }
 
-/// Reads a journal and computes its leaderboard.
+/// Computes the leaderboard of a journal as it reads it, one game at a time: its memory does
+/// not grow with the games (BENCHMARKS.md, figure f).
 fn standings(journal: &Path) -> Result<Leaderboard, Error> {
-    leaderboard(&Journal::read(journal)?)
+    let reader = JournalReader::open(journal)?;
+    let kind = game_kind(reader.header())?;
+    let header = reader.header().clone();
+    let mut builder = LeaderboardBuilder::new(kind.scoring(), kind.stat_columns(), header);
+    for game in reader {
+        builder.add(&game?);
+    }
+    Ok(builder.finish())
 }
 
-/// The leaderboard of a journal read or merged.
+/// The leaderboard of a journal merged in memory.
 fn leaderboard(journal: &Journal) -> Result<Leaderboard, Error> {
-    let kind = GameKind::from_name(&journal.header.game).with_context(|| {
-        format!(
-            "the journal is for an unknown game `{}`",
-            journal.header.game
-        )
-    })?;
+    let kind = game_kind(&journal.header)?;
     Ok(Leaderboard::compute(
         kind.scoring(),
         kind.stat_columns(),
         journal,
     ))
+}
+
+/// The game a journal is for.
+fn game_kind(header: &Header) -> Result<GameKind, Error> {
+    Ok(GameKind::from_name(&header.game)
+        .with_context(|| format!("the journal is for an unknown game `{}`", header.game))?)
 }
 
 fn print(board: &Leaderboard, format: Format) -> Result<(), Error> {

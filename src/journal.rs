@@ -255,14 +255,17 @@ impl JournalWriter {
             tracing::warn!("{}: dropping a torn last line", path.display());
             file.set_len(complete as u64).map_err(io_error)?;
         }
-        let journal = Journal::read(path)?;
-        if let Some(why) = journal.header.mismatch(expected) {
+        let mut reader = JournalReader::open(path)?;
+        let done = reader
+            .by_ref()
+            .map(|game| game.map(|game| game.index))
+            .collect::<Result<_, _>>()?;
+        if let Some(why) = reader.header.mismatch(expected) {
             return Err(JournalError::Mismatch {
                 path: path.to_path_buf(),
                 why,
             });
         }
-        let done = journal.games.iter().map(|game| game.index).collect();
         let writer = JournalWriter {
             path: path.to_path_buf(),
             file,
@@ -293,50 +296,165 @@ pub struct Journal {
 }
 
 impl Journal {
-    /// Reads a journal. A last line without its newline is a write cut short by a crash and
-    /// is ignored; any other unreadable line is an error.
+    /// Reads a whole journal (see [`JournalReader`]).
     pub fn read(path: &Path) -> Result<Journal, JournalError> {
-        let io_error = |source| JournalError::Io {
+        let mut reader = JournalReader::open(path)?;
+        let mut games = reader.by_ref().collect::<Result<Vec<_>, _>>()?;
+        games.sort_by_key(|game| game.index);
+        Ok(Journal {
+            header: reader.header,
+            games,
+        })
+    }
+}
+
+/// A journal read one game at a time, in file (completion) order, so that what is computed
+/// from it need not hold its records. A last line without its newline is a write cut short
+/// by a crash and ends the games; any other unreadable line is an error. A game is never
+/// given twice, even if a journal was concatenated by hand: the first record of an index
+/// counts.
+#[derive(Debug)]
+pub struct JournalReader {
+    lines: Lines,
+    header: Header,
+    seen: SeenGames,
+    /// Past the last game, or past an error.
+    finished: bool,
+}
+
+impl JournalReader {
+    /// Opens the journal at `path` and reads its header.
+    pub fn open(path: &Path) -> Result<JournalReader, JournalError> {
+        let file = File::open(path).map_err(|source| JournalError::Io {
             path: path.to_path_buf(),
             source,
+        })?;
+        let mut lines = Lines {
+            path: path.to_path_buf(),
+            reader: BufReader::new(file),
+            line: String::new(),
+            number: 0,
         };
-        let mut reader = BufReader::new(File::open(path).map_err(io_error)?);
-        let mut header = None;
-        let mut games = Vec::new();
-        let mut line = String::new();
-        for number in 1.. {
-            line.clear();
-            if reader.read_line(&mut line).map_err(io_error)? == 0 {
-                break;
+        let header = match lines.next()? {
+            Some(Record::Header(header)) => header,
+            Some(Record::Game(_)) => return Err(lines.out_of_place()),
+            None => {
+                return Err(JournalError::NoHeader {
+                    path: path.to_path_buf(),
+                });
             }
-            let complete = line.ends_with('\n');
-            match serde_json::from_str::<Record>(line.trim_end()) {
-                Ok(Record::Header(h)) if number == 1 => header = Some(h),
-                Ok(Record::Game(game)) if header.is_some() => games.push(game),
-                Ok(_) | Err(_) if !complete => break,
-                Ok(_) => {
-                    return Err(JournalError::Corrupt {
-                        path: path.to_path_buf(),
-                        line: number,
-                        message: "record out of place".into(),
-                    });
+        };
+        Ok(JournalReader {
+            lines,
+            header,
+            seen: SeenGames::default(),
+            finished: false,
+        })
+    }
+
+    /// The tournament.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The next game not read before, `None` at the end.
+    fn next_game(&mut self) -> Result<Option<GameRecord>, JournalError> {
+        loop {
+            match self.lines.next()? {
+                Some(Record::Game(game)) => {
+                    if self.seen.insert(game.index, self.header.total_games) {
+                        return Ok(Some(game));
+                    }
                 }
-                Err(error) => {
-                    return Err(JournalError::Corrupt {
-                        path: path.to_path_buf(),
-                        line: number,
-                        message: error.to_string(),
-                    });
-                }
+                Some(Record::Header(_)) => return Err(self.lines.out_of_place()),
+                None => return Ok(None),
             }
         }
-        let header = header.ok_or_else(|| JournalError::NoHeader {
-            path: path.to_path_buf(),
-        })?;
-        // A game is never counted twice, even if a journal was concatenated by hand.
-        games.sort_by_key(|game| game.index);
-        games.dedup_by_key(|game| game.index);
-        Ok(Journal { header, games })
+    }
+}
+
+impl Iterator for JournalReader {
+    type Item = Result<GameRecord, JournalError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.finished {
+            return None;
+        }
+        let next = self.next_game().transpose();
+        self.finished = !matches!(next, Some(Ok(_)));
+        next
+    }
+}
+
+/// The records of a journal file, line by line.
+#[derive(Debug)]
+struct Lines {
+    path: PathBuf,
+    reader: BufReader<File>,
+    line: String,
+    /// 1-based number of the last line read.
+    number: usize,
+}
+
+impl Lines {
+    /// The next record; `None` at the end of the file or at a torn last line.
+    fn next(&mut self) -> Result<Option<Record>, JournalError> {
+        self.line.clear();
+        self.number += 1;
+        self.reader
+            .read_line(&mut self.line)
+            .map_err(|source| JournalError::Io {
+                path: self.path.clone(),
+                source,
+            })?;
+        if !self.line.ends_with('\n') {
+            return Ok(None);
+        }
+        serde_json::from_str(self.line.trim_end())
+            .map(Some)
+            .map_err(|error| JournalError::Corrupt {
+                path: self.path.clone(),
+                line: self.number,
+                message: error.to_string(),
+            })
+    }
+
+    /// The error of a record where it cannot be: a header after the first line, a game
+    /// before the header.
+    fn out_of_place(&self) -> JournalError {
+        JournalError::Corrupt {
+            path: self.path.clone(),
+            line: self.number,
+            message: "record out of place".into(),
+        }
+    }
+}
+
+/// The indexes of the games read so far: a bit per game of the tournament (an arena journal
+/// numbers its games below the header's total), and a set for any other index (a journal
+/// edited by hand).
+#[derive(Debug, Default)]
+struct SeenGames {
+    bits: Vec<u64>,
+    others: BTreeSet<u64>,
+}
+
+impl SeenGames {
+    /// The most games kept as bits (16 MiB of them); beyond, indexes go to the set.
+    const MAX_BITS: u64 = 1 << 27;
+
+    /// Records `index` of a tournament of `total` games; false if it was there already.
+    fn insert(&mut self, index: u64, total: u64) -> bool {
+        if index >= total.min(Self::MAX_BITS) {
+            return self.others.insert(index);
+        }
+        let (word, bit) = ((index / 64) as usize, 1u64 << (index % 64));
+        if word >= self.bits.len() {
+            self.bits.resize(word + 1, 0);
+        }
+        let new = self.bits[word] & bit == 0;
+        self.bits[word] |= bit;
+        new
     }
 }
 

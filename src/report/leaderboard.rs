@@ -7,8 +7,8 @@ use serde::Serialize;
 
 use crate::engine::GameResult;
 use crate::games::{Aggregate, Scoring, StatColumn};
-use crate::journal::{Journal, SeatRecord};
-use crate::ratings::{Rating, rate};
+use crate::journal::{GameRecord, Header, Journal, SeatRecord};
+use crate::ratings::{Rater, Rating};
 
 /// Version of the JSON leaderboard document; bumped when a field changes meaning.
 pub const LEADERBOARD_FORMAT_VERSION: u32 = 1;
@@ -213,32 +213,80 @@ pub struct PairRecord {
 
 impl Leaderboard {
     /// Computes the standings of `journal` with the game's `scoring` and extra `columns`.
-    /// Unknown bot names in game records (a journal edited by hand) are counted under their
-    /// own names.
     pub fn compute(scoring: Scoring, columns: &[StatColumn], journal: &Journal) -> Leaderboard {
-        let header = &journal.header;
-        let mut tallies: BTreeMap<&str, Tally> = header
-            .bots
-            .iter()
-            .map(|name| (name.as_str(), Tally::default()))
-            .collect();
-        let mut pairs: BTreeMap<(&str, &str), [u32; 3]> = BTreeMap::new();
+        let mut builder = LeaderboardBuilder::new(scoring, columns, journal.header.clone());
         for game in &journal.games {
-            for seat in &game.seats {
-                tallies.entry(seat.bot.as_str()).or_default().add(seat);
-            }
-            if let [first, second] = game.seats.as_slice() {
-                for (seat, other) in [(first, second), (second, first)] {
-                    let pair = pairs.entry((&seat.bot, &other.bot)).or_default();
-                    count_result(seat.result, pair);
-                }
+            builder.add(game);
+        }
+        builder.finish()
+    }
+}
+
+/// A leaderboard computed one game at a time, the games in any order (a journal read as a
+/// stream, in completion order): it keeps per-bot tallies, per-pair counts and what the
+/// ratings need ([`Rater`]), never the game records. Unknown bot names in game records (a
+/// journal edited by hand) are counted under their own names.
+#[derive(Debug, Clone)]
+pub struct LeaderboardBuilder {
+    scoring: Scoring,
+    columns: Vec<StatColumn>,
+    header: Header,
+    tallies: BTreeMap<String, Tally>,
+    /// Head-to-head: wins, draws and losses of each bot against each opponent.
+    pairs: BTreeMap<(String, String), [u32; 3]>,
+    games_played: u64,
+    rater: Rater,
+}
+
+impl LeaderboardBuilder {
+    /// No games yet of the tournament in `header`, a game with `scoring` and extra `columns`.
+    pub fn new(scoring: Scoring, columns: &[StatColumn], header: Header) -> LeaderboardBuilder {
+        LeaderboardBuilder {
+            scoring,
+            columns: columns.to_vec(),
+            tallies: header
+                .bots
+                .iter()
+                .map(|name| (name.clone(), Tally::default()))
+                .collect(),
+            pairs: BTreeMap::new(),
+            games_played: 0,
+            rater: Rater::new(scoring, &header.bots),
+            header,
+        }
+    }
+
+    /// Counts one game; each game must come once.
+    pub fn add(&mut self, game: &GameRecord) {
+        self.games_played += 1;
+        for seat in &game.seats {
+            self.tallies.entry(seat.bot.clone()).or_default().add(seat);
+        }
+        if let [first, second] = game.seats.as_slice() {
+            for (seat, other) in [(first, second), (second, first)] {
+                let pair = (seat.bot.clone(), other.bot.clone());
+                count_result(seat.result, self.pairs.entry(pair).or_default());
             }
         }
+        self.rater.add(game);
+    }
+
+    /// The standings of the games counted.
+    pub fn finish(self) -> Leaderboard {
+        let LeaderboardBuilder {
+            scoring,
+            columns,
+            header,
+            tallies,
+            pairs,
+            games_played,
+            rater,
+        } = self;
         let mut leaderboard: Vec<Standing> = tallies
             .into_iter()
             .map(|(name, tally)| Standing {
-                stats: tally.stats(columns),
-                ..tally.standing(name, scoring)
+                stats: tally.stats(&columns),
+                ..tally.standing(&name, scoring)
             })
             .collect();
         leaderboard.sort_by(Standing::by_rank);
@@ -246,7 +294,7 @@ impl Leaderboard {
         for standing in &mut leaderboard {
             standing.rank = 1 + scores.iter().filter(|&&s| s > standing.score).count();
         }
-        let mut ratings = rate(scoring, journal, &header.bots);
+        let mut ratings = rater.finish(header.seed);
         for standing in &mut leaderboard {
             standing.rating = ratings.bots.remove(&standing.name);
         }
@@ -254,28 +302,28 @@ impl Leaderboard {
             Scoring::Wins => pairs
                 .into_iter()
                 .map(|((bot, opponent), [wins, draws, losses])| PairRecord {
-                    bot: bot.to_owned(),
-                    opponent: opponent.to_owned(),
+                    superiority: ratings
+                        .superiority
+                        .get(&(bot.clone(), opponent.clone()))
+                        .copied(),
+                    bot,
+                    opponent,
                     wins,
                     draws,
                     losses,
-                    superiority: ratings
-                        .superiority
-                        .get(&(bot.to_owned(), opponent.to_owned()))
-                        .copied(),
                 })
                 .collect(),
             Scoring::Mean => Vec::new(),
         };
         Leaderboard {
             format_version: LEADERBOARD_FORMAT_VERSION,
-            game: header.game.clone(),
+            game: header.game,
             seed: header.seed,
-            games_played: journal.games.len() as u64,
+            games_played,
             total_games: header.total_games,
             leaderboard,
             pairwise,
-            stat_columns: columns.to_vec(),
+            stat_columns: columns,
         }
     }
 }
@@ -381,7 +429,6 @@ fn count_result(result: Option<GameResult>, counts: &mut [u32; 3]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::journal::{GameRecord, Header};
 
     fn seat(bot: &str, score: i64, result: Option<GameResult>) -> SeatRecord {
         SeatRecord {
@@ -511,5 +558,35 @@ mod tests {
         let json = serde_json::to_value(&board).unwrap();
         assert_eq!(json["leaderboard"][0]["built_in"], true);
         assert!(json["leaderboard"][1].get("built_in").is_none());
+    }
+
+    #[test]
+    fn games_in_any_order_give_the_leaderboard_of_the_games_in_index_order() {
+        use GameResult::{Draw, Loss, Win};
+        let scored = vec![
+            vec![seat("a", 10, None), seat("x", 3, None), seat("c", 0, None)],
+            vec![seat("y", 2, None), seat("b", 5, None), seat("a", 0, None)],
+            vec![seat("c", 7, None), seat("a", 5, None), seat("x", 1, None)],
+            vec![seat("b", 4, None), seat("c", 4, None), seat("y", 9, None)],
+        ];
+        let head_to_head = vec![
+            vec![seat("a", 1, Some(Win)), seat("b", 0, Some(Loss))],
+            vec![seat("x", 0, Some(Draw)), seat("a", 0, Some(Draw))],
+            vec![seat("b", 1, Some(Win)), seat("x", 0, Some(Loss))],
+            vec![seat("a", 0, Some(Loss)), seat("x", 1, Some(Win))],
+        ];
+        for (scoring, games, bots) in [(Scoring::Mean, scored, 5), (Scoring::Wins, head_to_head, 4)]
+        {
+            let journal = journal(&["a", "b", "c"], games);
+            let in_order = Leaderboard::compute(scoring, &[], &journal);
+            let mut builder = LeaderboardBuilder::new(scoring, &[], journal.header.clone());
+            for game in journal.games.iter().rev() {
+                builder.add(game);
+            }
+            let reversed = builder.finish();
+            assert_eq!(reversed, in_order);
+            assert!(in_order.leaderboard.iter().all(|s| s.rating.is_some()));
+            assert_eq!(in_order.leaderboard.len(), bots);
+        }
     }
 }

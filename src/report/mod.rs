@@ -9,7 +9,7 @@ mod table;
 pub use csv::render_csv;
 pub use json::render_json;
 pub(crate) use leaderboard::Tally;
-pub use leaderboard::{Leaderboard, PairRecord, Standing};
+pub use leaderboard::{Leaderboard, LeaderboardBuilder, PairRecord, Standing};
 pub use markdown::render_markdown;
 pub use table::render_table;
 
