@@ -64,7 +64,6 @@ const ENV: CallEnv = CallEnv {
     game: "bench",
     seed: 1,
     seat: 0,
-    core: None,
 };
 
 /// The runner's runtime: one thread (see `app.rs`).

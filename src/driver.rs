@@ -42,13 +42,11 @@ struct Tally {
 
 /// Plays `fixture` with `tournament`'s bots. `permits` bounds how many bot processes work at
 /// once across all games; each request holds one permit, so a timeout is never caused by
-/// waiting for a core. The bots' processes are kept on `core` if one is given. With
-/// `replay`, also records the game's [`Replay`].
+/// waiting for a core. With `replay`, also records the game's [`Replay`].
 pub async fn play_game(
     tournament: &Tournament,
     fixture: &Fixture,
     permits: &Semaphore,
-    core: Option<usize>,
     replay: bool,
 ) -> (GameRecord, Option<Replay>) {
     let started = Instant::now();
@@ -66,7 +64,6 @@ pub async fn play_game(
                 game: kind.name(),
                 seed: fixture.seed,
                 seat,
-                core,
             },
             session: SessionState::NotStarted,
             tally: Tally::default(),

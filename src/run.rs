@@ -14,7 +14,6 @@ use anyhow::Context;
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
-use crate::bots::lane_cores;
 use crate::config::Tournament;
 use crate::driver::play_game;
 use crate::errors::Error;
@@ -146,9 +145,6 @@ pub async fn run_tournament(
     )
     .filter(|fixture| shard.is_none_or(|shard| shard.contains(fixture.index)))
     .filter(|fixture| !finished.contains(&fixture.index));
-    // Lanes of parallel games, each with its core; a finished game frees its lane.
-    let lanes = lane_cores(games_at_once);
-    let mut free_lanes: Vec<usize> = (0..lanes.len()).rev().collect();
     let mut running = JoinSet::new();
     let mut done = finished.len() as u64;
     let mut progress = Display::start(Progress::new(kind.scoring(), total, done), options.progress);
@@ -156,16 +152,12 @@ pub async fn run_tournament(
     let interrupt = tokio::signal::ctrl_c();
     tokio::pin!(interrupt);
     loop {
-        while let Some(&lane) = free_lanes.last() {
+        while running.len() < games_at_once {
             let Some(fixture) = pending.next() else { break };
-            free_lanes.pop();
             let tournament = Arc::clone(&tournament);
             let permits = Arc::clone(&permits);
-            let (core, replays) = (lanes[lane], options.replays);
-            running.spawn(async move {
-                let played = play_game(&tournament, &fixture, &permits, core, replays).await;
-                (lane, played)
-            });
+            let replays = options.replays;
+            running.spawn(async move { play_game(&tournament, &fixture, &permits, replays).await });
         }
         let finished = tokio::select! {
             finished = running.join_next() => finished,
@@ -177,8 +169,7 @@ pub async fn run_tournament(
             }
         };
         let Some(finished) = finished else { break };
-        let (lane, (record, replay)) = finished.context("a game task failed")?;
-        free_lanes.push(lane);
+        let (record, replay) = finished.context("a game task failed")?;
         // Before the journal line, so a journaled game always has its replay.
         if let Some(replay) = replay {
             write_replay(&replay_path(out, record.index), &replay)?;

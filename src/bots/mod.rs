@@ -4,7 +4,6 @@
 
 mod call;
 mod capture;
-mod cores;
 mod group;
 mod java;
 mod oneshot;
@@ -12,7 +11,6 @@ mod program;
 mod session;
 
 pub use call::{CallResult, CallStatus, Exit};
-pub use cores::lane_cores;
 pub use java::{JavaBuild, JavaHost, cache_root};
 pub use oneshot::{OneShotInput, call_once};
 pub use program::{BotProgram, CallEnv, Limits, ResourceLimits};

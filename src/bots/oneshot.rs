@@ -9,7 +9,6 @@ use tokio::time::{Instant, sleep_until, timeout};
 
 use super::call::{CallResult, CallStatus, Exit};
 use super::capture::{drain_tail, read_capped};
-use super::cores::keep_on_core;
 use super::group::ProcessGroup;
 use super::program::{BotProgram, CallEnv, Limits};
 
@@ -56,7 +55,6 @@ pub async fn call_once(
         }
     };
     bot.rlimits.apply_to(child.id());
-    keep_on_core(child.id(), env.core);
     let group = ProcessGroup::led_by(child.id());
     let stdin = child.stdin.take();
     let stdout = child.stdout.take().expect("stdout is piped");

@@ -96,9 +96,6 @@ pub struct CallEnv {
     pub seed: u64,
     /// The bot's seat in this game, 0-based (`ARENA_SEAT`).
     pub seat: usize,
-    /// The core the game's bot processes are kept on, when parallel games are spread over
-    /// cores (see [`super::lane_cores`]); not passed to the bot.
-    pub core: Option<usize>,
 }
 
 /// Size limits on what the runner keeps from a bot.

@@ -10,7 +10,6 @@ use tokio::time::{Instant, timeout, timeout_at};
 
 use super::call::{CallResult, CallStatus, Exit};
 use super::capture::{Line, drain_tail, read_line_capped};
-use super::cores::keep_on_core;
 use super::group::ProcessGroup;
 use super::program::{BotProgram, CallEnv, Limits};
 
@@ -45,7 +44,6 @@ impl Session {
     pub fn start(bot: &BotProgram, env: &CallEnv, limits: &Limits) -> std::io::Result<Session> {
         let mut child = bot.command(env, Stdio::piped()).spawn()?;
         bot.rlimits.apply_to(child.id());
-        keep_on_core(child.id(), env.core);
         let group = ProcessGroup::led_by(child.id());
         let stdin = child.stdin.take();
         let stdout = BufReader::new(child.stdout.take().expect("stdout is piped"));

@@ -58,7 +58,6 @@ pub async fn check_bot(
         game: kind.name(),
         seed: 1,
         seat: 0,
-        core: None,
     };
     let mut answers: Vec<Answer> = Vec::new();
     let mut reports = Vec::new();

@@ -20,7 +20,6 @@ const ENV: CallEnv = CallEnv {
     game: "test",
     seed: 42,
     seat: 1,
-    core: None,
 };
 
 /// A bot that runs `script` with `/bin/sh` in `dir`; it should record `$$` in `./pids`.
