@@ -10,10 +10,11 @@ import os
 import sys
 import zlib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from petrilib import DIRS, serve  # noqa: E402
+
 SPEC = "4 8 0"
 EMAX = 8
-DIRS = (("N", 0, -1), ("NE", 1, -1), ("E", 1, 0), ("SE", 1, 1),
-        ("S", 0, 1), ("SW", -1, 1), ("W", -1, 0), ("NW", -1, -1))
 
 
 def decide(w, h, rows, x, y, hp, en, salt):
@@ -52,62 +53,15 @@ def decide(w, h, rows, x, y, hp, en, salt):
     return "REST"
 
 
-def act(req):
-    """Answer one cell request (the text of the request); REST on anything odd."""
+def answer(w, h, rows, x, y, hp, en, request):
+    """Decide with a salt from ARENA_SEED and the request, for seeded tie-breaks."""
     try:
-        lines = req.replace("\r", "").split("\n")
-        w, h = map(int, lines[0].split())
-        rows = lines[1:1 + h]
-        x, y, hp, en = map(int, lines[h + 2].split())
-        if len(rows) != h or lines[h + 1] or any(len(r) != w for r in rows) \
-                or not (0 <= x < w and 0 <= y < h) or rows[y][x] != "o":
-            return "REST"
-        try:
-            seed = int(os.environ.get("ARENA_SEED", "0"))
-        except ValueError:
-            seed = 0
-        text = "\n".join(lines[:h + 3]).encode()  # the same bytes in one-shot and LOOP mode
-        salt = zlib.crc32(text, seed & 0xFFFFFFFF) ^ (seed >> 32 & 0xFFFFFFFF)
-        return decide(w, h, rows, x, y, hp, en, salt)
-    except Exception:
-        return "REST"
-
-
-def main():
-    """One-shot: one request, then EOF. LOOP: BEGIN, requests, END (or EOF)."""
-    read = sys.stdin.buffer.readline
-    answered = junk = False
-    while True:
-        line = read()
-        if not line:
-            break
-        text = line.decode("latin-1").strip()
-        t = text.split()
-        if text == "END":
-            return
-        if text == "BEGIN":
-            reply, junk = SPEC + " LOOP", False
-        elif len(t) == 2 and t[0].isdecimal() and t[1].isdecimal() and len(t[1]) < 5:
-            parts = [line]
-            for _ in range(int(t[1]) + 2):  # H rows, the blank line, the stats line
-                more = read()
-                if not more:
-                    break
-                parts.append(more)
-            reply, junk = act(b"".join(parts).decode("latin-1")), False
-        elif junk or not text:  # blank lines, and the rest of a garbled request
-            continue
-        else:  # a garbled request: one REST, then skip lines until the next header
-            reply, junk = "REST", True
-        sys.stdout.write(reply + "\n")
-        sys.stdout.flush()
-        answered = True
-    if not answered:
-        sys.stdout.write("REST\n")
+        seed = int(os.environ.get("ARENA_SEED", "0"))
+    except ValueError:
+        seed = 0
+    salt = zlib.crc32(request.encode(), seed & 0xFFFFFFFF) ^ (seed >> 32 & 0xFFFFFFFF)
+    return decide(w, h, rows, x, y, hp, en, salt)
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except (BrokenPipeError, KeyboardInterrupt):
-        pass
+    serve(SPEC, answer)
