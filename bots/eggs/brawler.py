@@ -5,11 +5,11 @@ races for empty squares against bots that play N; boxed in, it stays and plays C
 Memory: the turn number, for reproducible randomness. Input and output as in greedy.py."""
 
 import os
-import random
 import sys
 
-STEPS = {1: (-1, -1), 2: (-1, 0), 3: (-1, 1), 4: (0, 1), 5: (1, 1),
-         6: (1, 0), 7: (1, -1), 8: (0, -1)}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from eggslib import STEPS, read_input, turn_rng  # noqa: E402
+
 
 
 def sign(x):
@@ -17,12 +17,9 @@ def sign(x):
 
 
 def main():
-    lines = sys.stdin.read().split("\n")
-    view = [line.ljust(5, "X")[:5] for line in (lines + [""] * 6)[:5]]
-    memory = lines[5] if len(lines) > 5 else ""
+    view, memory = read_input()
     turn = int(memory) + 1 if memory.isdigit() else 1
-    rng = random.Random("%s:%s:%d" % (os.environ.get("ARENA_SEED", "0"),
-                                      os.environ.get("ARENA_SEAT", "0"), turn))
+    rng = turn_rng(turn)
     cells = [(r - 2, c - 2, view[r][c]) for r in range(5) for c in range(5)]
     eggs = sorted((max(abs(r), abs(c)), r, c) for r, c, s in cells if s == "o")
     for _, r, c in eggs:

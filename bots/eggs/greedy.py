@@ -6,21 +6,17 @@ Input on stdin: five 5-character view lines and the memory line. Output: a direc
 digit (keypad, 9 = stay), an action (A/C/N) and the memory line."""
 
 import os
-import random
 import sys
 
-# Keypad digit -> (d_row, d_col).
-STEPS = {1: (-1, -1), 2: (-1, 0), 3: (-1, 1), 4: (0, 1), 5: (1, 1),
-         6: (1, 0), 7: (1, -1), 8: (0, -1)}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from eggslib import STEPS, read_input, turn_rng  # noqa: E402
+
 
 
 def main():
-    lines = sys.stdin.read().split("\n")
-    view = [line.ljust(5, "X")[:5] for line in (lines + [""] * 6)[:5]]
-    memory = lines[5] if len(lines) > 5 else ""
+    view, memory = read_input()
     turn = int(memory) + 1 if memory.isdigit() else 1
-    rng = random.Random("%s:%s:%d" % (os.environ.get("ARENA_SEED", "0"),
-                                      os.environ.get("ARENA_SEAT", "0"), turn))
+    rng = turn_rng(turn)
     eggs = [(r - 2, c - 2) for r in range(5) for c in range(5) if view[r][c] == "o"]
     if eggs:
         # Chebyshev distance is the number of moves, since diagonals are allowed.

@@ -9,11 +9,13 @@ A move can be bounced back, so each turn the bot checks which of its intended sq
 its previous square fits the walls it sees now. Deterministic: it uses no randomness, so
 ARENA_SEED changes nothing. Input and output as in greedy.py."""
 
+import os
 import sys
 from collections import deque
 
-STEPS = {1: (-1, -1), 2: (-1, 0), 3: (-1, 1), 4: (0, 1), 5: (1, 1),
-         6: (1, 0), 7: (1, -1), 8: (0, -1)}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from eggslib import STEPS, read_input  # noqa: E402
+
 MEMORY_LIMIT = 1024
 
 
@@ -81,9 +83,8 @@ def mismatches(view, pos, known):
 
 
 def main():
-    lines = sys.stdin.read().split("\n")
-    view = [line.ljust(5, "X")[:5] for line in (lines + [""] * 6)[:5]]
-    turn, intended, prev, known = load(lines[5] if len(lines) > 5 else "")
+    view, memory = read_input()
+    turn, intended, prev, known = load(memory)
     # Bounced back? Stand where the walls fit best; on a tie trust the intended move.
     pos = intended
     if mismatches(view, prev, known) < mismatches(view, intended, known):

@@ -5,21 +5,19 @@ ARENA_SEED, ARENA_SEAT and the turn). It grabs an egg next to it with N.
 Memory: "TURN HEADING". Input and output as in greedy.py."""
 
 import os
-import random
 import sys
 
-STEPS = {1: (-1, -1), 2: (-1, 0), 3: (-1, 1), 4: (0, 1), 5: (1, 1),
-         6: (1, 0), 7: (1, -1), 8: (0, -1)}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from eggslib import STEPS, read_input, turn_rng  # noqa: E402
+
 
 
 def main():
-    lines = sys.stdin.read().split("\n")
-    view = [line.ljust(5, "X")[:5] for line in (lines + [""] * 6)[:5]]
-    words = (lines[5] if len(lines) > 5 else "").split()
+    view, memory = read_input()
+    words = memory.split()
     turn = int(words[0]) + 1 if words and words[0].isdigit() else 1
     heading = int(words[1]) if len(words) > 1 and words[1] in "12345678" else 0
-    rng = random.Random("%s:%s:%d" % (os.environ.get("ARENA_SEED", "0"),
-                                      os.environ.get("ARENA_SEAT", "0"), turn))
+    rng = turn_rng(turn)
     for digit, (dr, dc) in STEPS.items():
         if view[2 + dr][2 + dc] == "o":
             print("%d\nN\n%d %d" % (digit, turn, heading or digit))

@@ -6,22 +6,10 @@ the best, preferring spreads on ties (they keep the source cell), then a seeded 
 Input: argv[1] = "<seat>,<row0>,...". Output: "fr fc tr tc" and a newline.
 """
 import os
-import random
 import sys
 
-OFFSETS = [(dr, dc) for dr in range(-2, 3) for dc in range(-2, 3) if (dr, dc) != (0, 0)]
-
-
-def parse(arg):
-    parts = arg.split(",")
-    return parts[0], [list(row) for row in parts[1:]]
-
-
-def block(n, m, r, c):
-    for rr in range(r - 1, r + 2):
-        for cc in range(c - 1, c + 2):
-            if 0 <= rr < n and 0 <= cc < m:
-                yield rr, cc
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from slimelib import OFFSETS, block, read_state  # noqa: E402
 
 
 def moves(board, me):
@@ -48,8 +36,7 @@ def moves(board, me):
 
 
 def main():
-    me, board = parse(sys.argv[1])
-    rng = random.Random("%s:%s" % (os.environ.get("ARENA_SEED", "0"), sys.argv[1]))
+    me, board, rng = read_state()
     best, best_key = None, None
     for move in moves(board, me):
         kind, gain, loss = move[0], move[5], move[6]

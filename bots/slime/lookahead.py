@@ -7,18 +7,12 @@ of ours any single opponent reply would convert; ties go to spreads, then to a s
 pick. Input: argv[1] = "<seat>,<row0>,...". Output: "fr fc tr tc" and a newline.
 """
 import os
-import random
 import sys
 
-OFFSETS = [(dr, dc) for dr in range(-2, 3) for dc in range(-2, 3) if (dr, dc) != (0, 0)]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from slimelib import OFFSETS, block, read_state  # noqa: E402
+
 CANDIDATES = 8
-
-
-def block(n, m, r, c):
-    for rr in range(r - 1, r + 2):
-        for cc in range(c - 1, c + 2):
-            if 0 <= rr < n and 0 <= cc < m:
-                yield rr, cc
 
 
 def moves(board, me, victim=None):
@@ -64,9 +58,7 @@ def play(board, me, move):
 
 
 def main():
-    parts = sys.argv[1].split(",")
-    me, board = parts[0], [list(row) for row in parts[1:]]
-    rng = random.Random("%s:%s" % (os.environ.get("ARENA_SEED", "0"), sys.argv[1]))
+    me, board, rng = read_state()
     ranked = sorted(moves(board, me), key=lambda mv: (mv[0], mv[1] == "spread", rng.random()),
                     reverse=True)[:CANDIDATES]
     opponents = [p for p in "1234" if p != me and any(p in row for row in board)]

@@ -5,15 +5,15 @@ Plays a random legal spread; with none, a random legal jump; with neither, passe
 reproducible. Input: argv[1] = "<seat>,<row0>,...". Output: "fr fc tr tc" and a newline.
 """
 import os
-import random
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from slimelib import read_state  # noqa: E402
 
 
 def main():
-    parts = sys.argv[1].split(",")
-    me, board = parts[0], parts[1:]
+    me, board, rng = read_state()
     n, m = len(board), len(board[0])
-    rng = random.Random("%s:%s" % (os.environ.get("ARENA_SEED", "0"), sys.argv[1]))
     spreads, jumps = [], []
     for r in range(n):
         for c in range(m):
