@@ -9,30 +9,22 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from slimelib import OFFSETS, block, read_state  # noqa: E402
+from slimelib import block, reach, read_state  # noqa: E402
 
 
 def moves(board, me):
     """Every legal move as (kind, fr, fc, tr, tc, own gain, enemy loss)."""
     n, m = len(board), len(board[0])
-    for r in range(n):
-        for c in range(m):
-            if board[r][c] != me:
-                continue
-            for dr, dc in OFFSETS:
-                tr, tc = r + dr, c + dc
-                if not (0 <= tr < n and 0 <= tc < m):
-                    continue
-                target = board[tr][tc]
-                far = max(abs(dr), abs(dc)) == 2
-                if target == ".":
-                    enemies = sum(1 for rr, cc in block(n, m, tr, tc)
-                                  if board[rr][cc] not in (".", me))
-                    gain = (0 if far else 1) + enemies
-                    yield ("jump" if far else "spread", r, c, tr, tc, gain, enemies)
-                elif target == me and not far:
-                    empty = sum(1 for rr, cc in block(n, m, tr, tc) if board[rr][cc] == ".")
-                    yield ("merge", r, c, tr, tc, empty - 1, 0)
+    for r, c, tr, tc, far in reach(board, me):
+        target = board[tr][tc]
+        if target == ".":
+            enemies = sum(1 for rr, cc in block(n, m, tr, tc)
+                          if board[rr][cc] not in (".", me))
+            gain = (0 if far else 1) + enemies
+            yield ("jump" if far else "spread", r, c, tr, tc, gain, enemies)
+        elif target == me and not far:
+            empty = sum(1 for rr, cc in block(n, m, tr, tc) if board[rr][cc] == ".")
+            yield ("merge", r, c, tr, tc, empty - 1, 0)
 
 
 def main():

@@ -10,7 +10,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from slimelib import OFFSETS, block, read_state  # noqa: E402
+from slimelib import block, reach, read_state  # noqa: E402
 
 CANDIDATES = 8
 
@@ -19,27 +19,19 @@ def moves(board, me, victim=None):
     """Legal moves of `me` as (value, kind, fr, fc, tr, tc); with `victim`, the value is the
     number of the victim's cells the move converts, else own gain plus enemies converted."""
     n, m = len(board), len(board[0])
-    for r in range(n):
-        for c in range(m):
-            if board[r][c] != me:
-                continue
-            for dr, dc in OFFSETS:
-                tr, tc = r + dr, c + dc
-                if not (0 <= tr < n and 0 <= tc < m):
-                    continue
-                target = board[tr][tc]
-                far = max(abs(dr), abs(dc)) == 2
-                if target == ".":
-                    around = [board[rr][cc] for rr, cc in block(n, m, tr, tc)]
-                    if victim is not None:
-                        value = around.count(victim)
-                    else:
-                        enemies = sum(1 for cell in around if cell not in (".", me))
-                        value = (0 if far else 1) + 2 * enemies
-                    yield (value, "jump" if far else "spread", r, c, tr, tc)
-                elif target == me and not far and victim is None:
-                    empty = sum(1 for rr, cc in block(n, m, tr, tc) if board[rr][cc] == ".")
-                    yield (empty - 1, "merge", r, c, tr, tc)
+    for r, c, tr, tc, far in reach(board, me):
+        target = board[tr][tc]
+        if target == ".":
+            around = [board[rr][cc] for rr, cc in block(n, m, tr, tc)]
+            if victim is not None:
+                value = around.count(victim)
+            else:
+                enemies = sum(1 for cell in around if cell not in (".", me))
+                value = (0 if far else 1) + 2 * enemies
+            yield (value, "jump" if far else "spread", r, c, tr, tc)
+        elif target == me and not far and victim is None:
+            empty = sum(1 for rr, cc in block(n, m, tr, tc) if board[rr][cc] == ".")
+            yield (empty - 1, "merge", r, c, tr, tc)
 
 
 def play(board, me, move):

@@ -9,7 +9,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from slimelib import read_state  # noqa: E402
+from slimelib import reach, read_state  # noqa: E402
 
 
 def main():
@@ -21,24 +21,18 @@ def main():
                    for cc in range(max(0, c - 1), min(m, c + 2)) if board[rr][cc] == ".")
 
     best, best_key = None, None
-    for r in range(n):
-        for c in range(m):
-            if board[r][c] != me:
-                continue
-            for tr in range(max(0, r - 2), min(n, r + 3)):
-                for tc in range(max(0, c - 2), min(m, c + 3)):
-                    far = max(abs(tr - r), abs(tc - c)) == 2
-                    if board[tr][tc] == me and not far and (tr, tc) != (r, c):
-                        gained = empties(tr, tc) - 1
-                        key = (2, gained) if gained >= 3 else None
-                    elif board[tr][tc] == ".":
-                        key = (0 if far else 1, empties(tr, tc))
-                    else:
-                        key = None
-                    if key is not None:
-                        key = key + (rng.random(),)
-                        if best_key is None or key > best_key:
-                            best, best_key = (r, c, tr, tc), key
+    for r, c, tr, tc, far in reach(board, me):
+        if board[tr][tc] == me and not far:
+            gained = empties(tr, tc) - 1
+            key = (2, gained) if gained >= 3 else None
+        elif board[tr][tc] == ".":
+            key = (0 if far else 1, empties(tr, tc))
+        else:
+            key = None
+        if key is not None:
+            key = key + (rng.random(),)
+            if best_key is None or key > best_key:
+                best, best_key = (r, c, tr, tc), key
     print("%d %d %d %d" % best if best else "0 0 0 0")
 
 

@@ -8,25 +8,19 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from slimelib import read_state  # noqa: E402
+from slimelib import reach, read_state  # noqa: E402
 
 
 def main():
     me, board, rng = read_state()
-    n, m = len(board), len(board[0])
     spreads, jumps = [], []
-    for r in range(n):
-        for c in range(m):
-            if board[r][c] != me:
-                continue
-            for tr in range(max(0, r - 2), min(n, r + 3)):
-                for tc in range(max(0, c - 2), min(m, c + 3)):
-                    if board[tr][tc] != ".":
-                        continue
-                    if max(abs(tr - r), abs(tc - c)) == 1:
-                        spreads.append((r, c, tr, tc))
-                    else:
-                        jumps.append((r, c, tr, tc))
+    for r, c, tr, tc, far in reach(board, me):
+        if board[tr][tc] != ".":
+            continue
+        if not far:
+            spreads.append((r, c, tr, tc))
+        else:
+            jumps.append((r, c, tr, tc))
     choices = spreads or jumps
     print("%d %d %d %d" % rng.choice(choices) if choices else "0 0 0 0")
 

@@ -21,3 +21,17 @@ def block(n, m, r, c):
         for cc in range(c - 1, c + 2):
             if 0 <= rr < n and 0 <= cc < m:
                 yield rr, cc
+
+
+def reach(board, me):
+    """Every (fr, fc, tr, tc, far) from a cell of `me` to a cell on the board 1 or 2 away
+    (`far` for 2), sources in row-major order, targets in OFFSETS order."""
+    n, m = len(board), len(board[0])
+    for r in range(n):
+        for c in range(m):
+            if board[r][c] != me:
+                continue
+            for dr, dc in OFFSETS:
+                tr, tc = r + dr, c + dc
+                if 0 <= tr < n and 0 <= tc < m:
+                    yield r, c, tr, tc, max(abs(dr), abs(dc)) == 2
