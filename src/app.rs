@@ -2,7 +2,6 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use anyhow::Context;
@@ -87,19 +86,12 @@ fn run_command(args: RunArgs, quiet: bool, verbose: bool) -> Result<u8, Error> {
         (None, Some(dir)) => (dir.clone(), Start::Fresh),
         (None, None) => (default_results_dir(&args.file), Start::Fresh),
     };
-    // One thread: the runner only moves bytes between pipes; the bots do the computing on
-    // the other cores. Measured against the multi-threaded runtime on 150,000 LOOP requests:
-    // 40% less runner CPU and a faster run.
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
     let options = RunOptions {
         shard: args.shard,
         replays: args.replays,
         progress: progress::Style::choose(quiet, verbose, std::io::stderr().is_terminal()),
     };
-    let report = runtime.block_on(run_tournament(Arc::new(tournament), &out, start, options))?;
+    let report = run_tournament(&tournament, &out, start, options)?;
     let board = standings(&report.journal)?;
     print(&board, args.format)?;
     if report.interrupted {
