@@ -37,33 +37,72 @@ fn game_lines(journal: &Path) -> usize {
 
 #[test]
 fn a_run_killed_with_sigkill_resumes_to_the_uninterrupted_results() {
+    // One lane, and two lanes killed while both have a game running.
+    for jobs in ["1", "2"] {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(
+            run_to(dir.path(), "whole", &["--jobs", jobs])
+                .status
+                .success()
+        );
+
+        let file = repo().join(SMALL);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args([
+                "run",
+                file.to_str().unwrap(),
+                "--out",
+                "cut",
+                "--jobs",
+                jobs,
+            ])
+            .current_dir(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let journal = dir.path().join("cut/journal.jsonl");
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while game_lines(&journal) < 2 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let played = game_lines(&journal);
+        assert!(
+            (2..6).contains(&played),
+            "--jobs {jobs}: killed after {played} of 6 games"
+        );
+
+        resume_and_compare(dir.path());
+        assert_eq!(game_lines(&journal), 6, "--jobs {jobs}: each game once");
+    }
+}
+
+#[test]
+fn parallel_games_are_journaled_once_each_with_their_replays() {
     let dir = tempfile::tempdir().unwrap();
     assert!(
-        run_to(dir.path(), "whole", &["--jobs", "1"])
+        run_to(dir.path(), "lanes", &["--jobs", "3", "--replays"])
             .status
             .success()
     );
-
-    let file = repo().join(SMALL);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(["run", file.to_str().unwrap(), "--out", "cut", "--jobs", "1"])
-        .current_dir(dir.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let journal = dir.path().join("cut/journal.jsonl");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while game_lines(&journal) < 2 && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(5));
+    let journal = std::fs::read_to_string(dir.path().join("lanes/journal.jsonl")).unwrap();
+    let mut indexes: Vec<u64> = journal
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let record: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(record["type"], "game", "{line}");
+            record["data"]["index"].as_u64().expect("a game's index")
+        })
+        .collect();
+    indexes.sort_unstable();
+    assert_eq!(indexes, (0..6).collect::<Vec<_>>(), "{journal}");
+    for index in indexes {
+        let replay = dir.path().join(format!("lanes/replays/game-{index}.jsonl"));
+        assert!(replay.is_file(), "no replay for game {index}");
     }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let played = game_lines(&journal);
-    assert!((2..6).contains(&played), "killed after {played} of 6 games");
-
-    resume_and_compare(dir.path());
-    assert_eq!(game_lines(&journal), 6, "each game once");
 }
 
 #[test]
@@ -183,7 +222,8 @@ fn strict_runs_fail_on_bot_failures_only() {
 fn ctrl_c_stops_kills_the_bots_flushes_and_prints_the_resume_command() {
     let dir = tempfile::tempdir().unwrap();
     let script = repo().join("tests/bots/loop.sh").display().to_string();
-    // Bots that answer slowly, so the run is surely in the middle of a game at the signal.
+    // Bots that answer slowly, so the run is surely in the middle of a game at the signal,
+    // on each of the two lanes.
     let text = format!(
         "game = \"petri\"\ngames = 20\n[options]\nturns = 50\n\
          [[bots]]\nname = \"a\"\ncommand = [\"/bin/sh\", \"{script}\", \"late\", \"3\"]\n\
@@ -191,7 +231,9 @@ fn ctrl_c_stops_kills_the_bots_flushes_and_prints_the_resume_command() {
     );
     write_toml(dir.path(), "t.toml", &text);
     let child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(["run", "t.toml", "--out", "cut", "--format", "json"])
+        .args([
+            "run", "t.toml", "--out", "cut", "--format", "json", "--jobs", "2",
+        ])
         .current_dir(dir.path())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
