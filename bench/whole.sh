@@ -13,16 +13,24 @@
 #                                         a pyenv shim if there is one (README, Speed)
 #   bench/whole.sh all                    jobs, share and memory with their defaults
 #
+# ARENA_BIN=PATH times another build of arena (e.g. one of an older commit) instead of this
+# checkout's release build.
+#
 # Needs cargo, cc, GNU time (/usr/bin/time) and /usr/bin/python3. Results go to a scratch
 # folder that is removed at the end. Absolute times vary with the machine and its load: the
-# script prints the load average, and quote the ratios.
+# script prints the load average and, for `jobs`, the CPU time other processes used during
+# each run (from /proc/stat); quote the ratios.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 cargo build --release --locked --quiet
-# GNU time wraps every run, for its peak memory (figure f).
-arena_binary="$root/target/release/arena"
-arena() { /usr/bin/time -f '%M' -o "$scratch/rss" "$arena_binary" "$@"; }
+# GNU time wraps every run, for its peak memory (figure f) and its CPU time.
+arena_binary="${ARENA_BIN:-$root/target/release/arena}"
+arena() { /usr/bin/time -f '%M %U %S' -o "$scratch/rss" "$arena_binary" "$@"; }
+# CPU time of the whole machine so far, in clock ticks (/proc/stat: user, nice, system, irq,
+# softirq, steal).
+busy_ticks() { awk '/^cpu /{ print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+ticks_per_second=$(getconf CLK_TCK)
 mkdir -p target/tmp/bench-bots
 for bot in petri_rest loop_floor; do
     cc -O2 -o "target/tmp/bench-bots/$bot" "bench/bots/$bot.c"
@@ -32,11 +40,13 @@ trap 'rm -rf "$scratch"' EXIT
 run=0
 
 # Runs arena with the given arguments into a fresh results folder and stops the script if it
-# fails. Leaves the wall seconds in $scratch/wall, arena's log in $scratch/log and its JSON
-# leaderboard in $scratch/board.json.
+# fails. Leaves the wall seconds in $scratch/wall, the CPU seconds other processes used
+# meanwhile in $scratch/others, arena's log in $scratch/log and its JSON leaderboard in
+# $scratch/board.json.
 timed() {
     run=$((run + 1))
-    local start end
+    local start end busy
+    busy=$(busy_ticks)
     start=$(date +%s.%N)
     if ! arena run "$@" --out "$scratch/out-$run" --format json >"$scratch/board.json" \
         2>"$scratch/log"; then
@@ -45,7 +55,10 @@ timed() {
         exit 1
     fi
     end=$(date +%s.%N)
+    busy=$(($(busy_ticks) - busy))
     awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f\n", b - a }' >"$scratch/wall"
+    awk -v busy="$busy" -v hz="$ticks_per_second" '{ printf "%.2f\n", busy / hz - $2 - $3 }' \
+        "$scratch/rss" >"$scratch/others"
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -53,20 +66,22 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 load() { echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"; }
 
 jobs_bench() {
-    local games="${1:-4}" rounds="${2:-3}" one=() two=()
+    local games="${1:-4}" rounds="${2:-3}" one=() two=() others_one=() others_two=()
     echo "== d. parallel scaling: tournaments/petri.toml --games $games, $rounds rounds"
     load
     for _ in $(seq "$rounds"); do
         timed tournaments/petri.toml --games "$games" --jobs 1
         one+=("$(cat "$scratch/wall")")
+        others_one+=("$(cat "$scratch/others")")
         timed tournaments/petri.toml --games "$games" --jobs 2
         two+=("$(cat "$scratch/wall")")
+        others_two+=("$(cat "$scratch/others")")
     done
     local m1 m2
     m1=$(printf '%s\n' "${one[@]}" | median)
     m2=$(printf '%s\n' "${two[@]}" | median)
-    echo "--jobs 1: ${one[*]} s (median $m1)"
-    echo "--jobs 2: ${two[*]} s (median $m2)"
+    echo "--jobs 1: ${one[*]} s (median $m1); other processes' CPU meanwhile: ${others_one[*]} s"
+    echo "--jobs 2: ${two[*]} s (median $m2); other processes' CPU meanwhile: ${others_two[*]} s"
     echo "throughput ratio jobs 2 / jobs 1: $(awk -v a="$m1" -v b="$m2" 'BEGIN { printf "%.2f", a / b }')"
     load
 }
@@ -109,7 +124,7 @@ memory_bench() {
         timed bench/petri-c.toml --games "$games"
         local during
         during=$(grep -o 'runner peak memory [0-9]* MiB' "$scratch/log" | grep -o '[0-9]*')
-        echo "$games games: peak RSS $(($(cat "$scratch/rss") / 1024)) MiB for the whole process" \
+        echo "$games games: peak RSS $(($(cut -d' ' -f1 "$scratch/rss") / 1024)) MiB for the whole process" \
             "(leaderboard included), $during MiB at the end of the games"
     done
 }
@@ -146,5 +161,5 @@ share) share_bench ;;
 memory) shift; memory_bench "$@" ;;
 startup) shift; startup_bench "$@" ;;
 all) jobs_bench; share_bench; memory_bench ;;
-*) sed -n '2,19p' "$0"; exit 2 ;;
+*) sed -n '2,22p' "$0"; exit 2 ;;
 esac

@@ -66,7 +66,7 @@ const ENV: CallEnv = CallEnv {
     seat: 0,
 };
 
-/// The runner's runtime: one thread (see `app.rs`).
+/// The runtime of one of the runner's lanes: one thread (see `run.rs`).
 fn runtime() -> Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
