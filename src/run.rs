@@ -169,11 +169,13 @@ pub fn run_tournament(
     let started = Instant::now();
     // Shared by every lane: at most `jobs` bot requests at once, whatever the lanes.
     let permits = Semaphore::new(jobs);
+    // No idle threads for a run with fewer games left than jobs.
+    let left = usize::try_from(total.saturating_sub(done)).unwrap_or(usize::MAX);
     let interrupted = play_on_lanes(
         tournament,
         &permits,
         options.replays,
-        games_at_once,
+        games_at_once.min(left).max(1),
         pending,
         &mut books,
     )?;
