@@ -1,6 +1,7 @@
 //! Bots given as Java sources (`java = [...]` in the tournament file): the original
 //! challenge's classes, compiled together with the game's Java host into a cache folder and
-//! run as `java -cp <classes> <host main class> <bot class>`.
+//! run as `java -cp <classes> <host main class> <bot class>`, or together with the game's
+//! other Java bots in one JVM through the host's shared main class.
 //!
 //! The cache folder is named by a hash of every source compiled (host and bot), so a
 //! changed source is compiled again and an unchanged one never is. A build goes to a
@@ -18,6 +19,10 @@ pub struct JavaHost {
     pub sources: &'static [(&'static str, &'static str)],
     /// The main class; its one argument is the bot's class name.
     pub main_class: &'static str,
+    /// The main class that runs several bots in one JVM, each by a class loader of its own:
+    /// its arguments are `seat classes-folder class-name` per bot, and each request is
+    /// preceded by the line `SEAT <seat>`.
+    pub shared_main_class: &'static str,
     /// The package bot classes live in. A bot source without a `package` line is put in it.
     pub package: &'static str,
     /// What a source put into the package also imports (written on its first line, so
@@ -33,6 +38,17 @@ pub struct JavaBuild {
     /// The bot's fully qualified class name, from its first source file's name.
     pub class_name: String,
 }
+
+/// JVM options for a Java bot: the serial collector, because a bot is one thread and the
+/// machine runs many JVMs at once; and the JVM's own warnings and log lines on stderr, since
+/// HotSpot prints them on stdout, where one would be read as the bot's reply.
+const JVM_OPTIONS: &[&str] = &[
+    "-XX:+UseSerialGC",
+    "-Xshare:auto",
+    "-XX:+DisplayVMOutputToStderr",
+    "-Xlog:disable",
+    "-Xlog:all=warning:stderr",
+];
 
 /// Bumped when the way a build is laid out changes, so old cache folders are not reused.
 const CACHE_LAYOUT: &str = "java-v1";
@@ -107,6 +123,40 @@ impl JavaHost {
         result.map(|()| build)
     }
 
+    /// The arguments to `java` that run `build` alone.
+    pub fn solo_args(&self, build: &JavaBuild) -> Vec<String> {
+        let mut args = jvm_options();
+        args.extend([
+            "-cp".to_owned(),
+            build.classes.display().to_string(),
+            self.main_class.to_owned(),
+            build.class_name.clone(),
+        ]);
+        args
+    }
+
+    /// The arguments to `java` that run the bots `members` (seat, build) in one JVM. The
+    /// first member's folder provides the shared main class; every bot's classes, the host's
+    /// included, are loaded from its own folder.
+    pub fn shared_args(&self, members: &[(usize, &JavaBuild)]) -> Vec<String> {
+        let mut args = jvm_options();
+        if let Some((_, first)) = members.first() {
+            args.extend([
+                "-cp".to_owned(),
+                first.classes.display().to_string(),
+                self.shared_main_class.to_owned(),
+            ]);
+        }
+        for (seat, build) in members {
+            args.extend([
+                seat.to_string(),
+                build.classes.display().to_string(),
+                build.class_name.clone(),
+            ]);
+        }
+        args
+    }
+
     /// The source as compiled: unchanged if it declares a package, else put into the host's
     /// package on its first line (the original challenge printed some answers without it).
     fn with_package(&self, text: String) -> String {
@@ -119,6 +169,13 @@ impl JavaHost {
             format!("package {}; {} {text}", self.package, self.imports)
         }
     }
+}
+
+fn jvm_options() -> Vec<String> {
+    JVM_OPTIONS
+        .iter()
+        .map(|&option| option.to_owned())
+        .collect()
 }
 
 /// Writes `files` under `folder/src` and compiles them into `folder/classes`.
@@ -192,6 +249,7 @@ mod tests {
             "package api; public abstract class Base {}",
         )],
         main_class: "api.Main",
+        shared_main_class: "api.Shared",
         package: "bots",
         imports: "import api.Base;",
     };
