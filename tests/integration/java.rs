@@ -270,12 +270,14 @@ fn host_session(build: &arena::bots::JavaBuild, request: &str) -> String {
     String::from_utf8(output.stdout).unwrap()
 }
 
-/// Two instances of one Java alien, one that throws, and a Python alien; `java_host` at the top.
+/// Two instances of one Java alien, one that throws, and a Python alien; `java_host` at the
+/// top. The time limit is long, so that a loaded machine cannot make the two runs differ.
 fn mixed_field(dir: &Path, java_host: &str) -> String {
     let hermit = repo().join("bots/alienwar");
     format!(
         r#"game = "alienwar"
 games = 2
+timeout_ms = 60000
 {java_host}
 [options]
 rounds = 40
