@@ -123,9 +123,10 @@ impl JavaHost {
         result.map(|()| build)
     }
 
-    /// The arguments to `java` that run `build` alone.
-    pub fn solo_args(&self, build: &JavaBuild) -> Vec<String> {
-        let mut args = jvm_options();
+    /// The arguments to `java` that run `build` alone, under an address-space limit of
+    /// `memory_bytes`.
+    pub fn solo_args(&self, build: &JavaBuild, memory_bytes: Option<u64>) -> Vec<String> {
+        let mut args = jvm_options(memory_bytes);
         args.extend([
             "-cp".to_owned(),
             build.classes.display().to_string(),
@@ -135,11 +136,16 @@ impl JavaHost {
         args
     }
 
-    /// The arguments to `java` that run the bots `members` (seat, build) in one JVM. The
-    /// first member's folder provides the shared main class; every bot's classes, the host's
-    /// included, are loaded from its own folder.
-    pub fn shared_args(&self, members: &[(usize, &JavaBuild)]) -> Vec<String> {
-        let mut args = jvm_options();
+    /// The arguments to `java` that run the bots `members` (seat, build) in one JVM, under
+    /// an address-space limit of `memory_bytes`. The first member's folder provides the
+    /// shared main class; every bot's classes, the host's included, are loaded from its own
+    /// folder.
+    pub fn shared_args(
+        &self,
+        members: &[(usize, &JavaBuild)],
+        memory_bytes: Option<u64>,
+    ) -> Vec<String> {
+        let mut args = jvm_options(memory_bytes);
         if let Some((_, first)) = members.first() {
             args.extend([
                 "-cp".to_owned(),
@@ -171,11 +177,19 @@ impl JavaHost {
     }
 }
 
-fn jvm_options() -> Vec<String> {
-    JVM_OPTIONS
+/// [`JVM_OPTIONS`], and under an address-space limit a maximum heap of half of it. A JVM
+/// picks that heap itself when it sees the limit at start-up, but the limit is set from
+/// outside just after the spawn: a JVM that starts first sizes its heap by the machine's
+/// memory, reserves more than the limit allows, and dies at its next allocation.
+fn jvm_options(memory_bytes: Option<u64>) -> Vec<String> {
+    let mut options: Vec<String> = JVM_OPTIONS
         .iter()
         .map(|&option| option.to_owned())
-        .collect()
+        .collect();
+    if let Some(bytes) = memory_bytes {
+        options.push(format!("-Xmx{}m", (bytes / 2 / (1024 * 1024)).max(16)));
+    }
+    options
 }
 
 /// Writes `files` under `folder/src` and compiles them into `folder/classes`.
@@ -263,6 +277,32 @@ mod tests {
         );
         let declared = "package other;\nclass A {}\n".to_owned();
         assert_eq!(HOST.with_package(declared.clone()), declared);
+    }
+
+    #[test]
+    fn a_jvm_under_a_memory_limit_gets_half_of_it_as_its_heap_whatever_it_sees_at_start() {
+        let build = JavaBuild {
+            classes: "/cache/x/classes".into(),
+            class_name: "bots.A".to_owned(),
+        };
+        let limited = HOST.solo_args(&build, Some(4096 * 1024 * 1024));
+        assert!(limited.contains(&"-Xmx2048m".to_owned()), "{limited:?}");
+        assert!(limited.ends_with(&[
+            "-cp".to_owned(),
+            "/cache/x/classes".to_owned(),
+            "api.Main".to_owned(),
+            "bots.A".to_owned()
+        ]));
+        let unlimited = HOST.solo_args(&build, None);
+        assert!(!unlimited.iter().any(|a| a.starts_with("-Xmx")));
+        let shared = HOST.shared_args(&[(0, &build), (2, &build)], None);
+        let tail = ["-cp", "/cache/x/classes", "api.Shared"]
+            .into_iter()
+            .chain(["0", "/cache/x/classes", "bots.A"])
+            .chain(["2", "/cache/x/classes", "bots.A"])
+            .map(str::to_owned)
+            .collect::<Vec<_>>();
+        assert!(shared.ends_with(&tail), "{shared:?}");
     }
 
     #[test]

@@ -324,13 +324,16 @@ fn check_bots(
             }
             None => context.base.to_path_buf(),
         };
+        let rlimits = ResourceLimits {
+            memory_bytes: bot.memory_mb.map_or(defaults.memory_bytes, megabytes),
+            cpu_seconds: bot.cpu_seconds.map_or(defaults.cpu_seconds, nonzero),
+        };
         let launch = match (&bot.command, &bot.java) {
             (Some(command), None) => command_launch(command.get_ref(), &dir)
                 .map(|(program, args)| (program, args, None))
                 .map_err(|why| (Some(command.span()), why)),
-            (None, Some(java)) => {
-                java_launch(context, java.get_ref(), &dir).map_err(|why| (Some(java.span()), why))
-            }
+            (None, Some(java)) => java_launch(context, java.get_ref(), &dir, rlimits.memory_bytes)
+                .map_err(|why| (Some(java.span()), why)),
             (Some(_), Some(java)) => Err((
                 Some(java.span()),
                 "give either `command` or `java`, not both".to_owned(),
@@ -348,10 +351,7 @@ fn check_bots(
                     args,
                     dir: dir.clone(),
                     env: bot.env.clone(),
-                    rlimits: ResourceLimits {
-                        memory_bytes: bot.memory_mb.map_or(defaults.memory_bytes, megabytes),
-                        cpu_seconds: bot.cpu_seconds.map_or(defaults.cpu_seconds, nonzero),
-                    },
+                    rlimits,
                 },
                 java,
             }),
@@ -398,11 +398,13 @@ fn command_launch(command: &RawCommand, dir: &Path) -> Result<(PathBuf, Vec<Stri
 }
 
 /// Compiles a bot's Java sources (relative to the tournament file) with the game's host and
-/// returns how to run it alone (`java -cp <classes> <host main> <bot class>`) and its build.
+/// returns how to run it alone (`java -cp <classes> <host main> <bot class>`, under an
+/// address-space limit of `memory_bytes`) and its build.
 fn java_launch(
     context: &BotContext<'_>,
     sources: &[String],
     dir: &Path,
+    memory_bytes: Option<u64>,
 ) -> Result<(PathBuf, Vec<String>, Option<JavaBuild>), String> {
     let Some(host) = context.kind.java_host() else {
         return Err(format!(
@@ -413,7 +415,7 @@ fn java_launch(
     let sources: Vec<PathBuf> = sources.iter().map(|s| context.base.join(s)).collect();
     let build = host.build(&sources, &cache_root())?;
     let java = resolve_program("java", dir)?;
-    Ok((java, host.solo_args(&build), Some(build)))
+    Ok((java, host.solo_args(&build, memory_bytes), Some(build)))
 }
 
 /// A limit in megabytes as bytes; 0 means no limit.

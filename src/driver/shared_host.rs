@@ -41,7 +41,7 @@ impl SharedHost {
             .unwrap_or(first.rlimits);
         let program = BotProgram {
             program: first.program.clone(),
-            args: host.shared_args(&members),
+            args: host.shared_args(&members, rlimits.memory_bytes),
             dir: first.dir.clone(),
             env: first.env.clone(),
             rlimits,
