@@ -81,14 +81,7 @@ public class Thrower extends Alien {
 #[test]
 fn a_java_alien_is_compiled_once_and_plays_with_the_originals_exception_defaults() {
     let dir = tempfile::tempdir().unwrap();
-    let aliens = dir.path().join("aliens");
-    std::fs::create_dir(&aliens).unwrap();
-    std::fs::copy(
-        repo().join("bots/alienwar/Nomad.java"),
-        aliens.join("Nomad.java"),
-    )
-    .unwrap();
-    std::fs::write(aliens.join("Thrower.java"), THROWER).unwrap();
+    aliens_in(dir.path(), &[]);
     write_toml(dir.path(), "t.toml", TOURNAMENT);
 
     let board = leaderboard(dir.path(), "t.toml", "first");
@@ -125,7 +118,7 @@ fn a_java_alien_is_compiled_once_and_plays_with_the_originals_exception_defaults
     );
 
     let changed = format!("{THROWER}// a comment\n");
-    std::fs::write(aliens.join("Thrower.java"), changed).unwrap();
+    std::fs::write(dir.path().join("aliens/Thrower.java"), changed).unwrap();
     leaderboard(dir.path(), "t.toml", "third");
     assert_eq!(
         builds(dir.path()).len(),
@@ -272,7 +265,7 @@ fn host_session(build: &arena::bots::JavaBuild, request: &str) -> String {
 
 /// Two instances of one Java alien, one that throws, and a Python alien; `java_host` at the
 /// top. The time limit is long, so that a loaded machine cannot make the two runs differ.
-fn mixed_field(dir: &Path, java_host: &str) -> String {
+fn mixed_field(java_host: &str) -> String {
     let hermit = repo().join("bots/alienwar");
     format!(
         r#"game = "alienwar"
@@ -298,8 +291,6 @@ java = ["aliens/Thrower.java"]
 "#,
         hermit.display()
     )
-    .replace('\\', "/")
-        + &format!("# in {}\n", dir.display())
 }
 
 /// The seats of every game in a journal (bot, score and request counts), in game order.
@@ -318,6 +309,7 @@ fn journal_seats(path: &Path) -> Vec<Value> {
     games.into_iter().map(|(_, seats)| seats).collect()
 }
 
+/// `dir/aliens` with Nomad, Thrower and the `extra` (file, source) pairs.
 fn aliens_in(dir: &Path, extra: &[(&str, &str)]) {
     let aliens = dir.join("aliens");
     std::fs::create_dir_all(&aliens).unwrap();
@@ -336,8 +328,8 @@ fn aliens_in(dir: &Path, extra: &[(&str, &str)]) {
 fn java_bots_sharing_one_jvm_play_exactly_as_each_in_a_jvm_of_its_own() {
     let dir = tempfile::tempdir().unwrap();
     aliens_in(dir.path(), &[]);
-    write_toml(dir.path(), "shared.toml", &mixed_field(dir.path(), ""));
-    let separate = mixed_field(dir.path(), r#"java_host = "separate""#);
+    write_toml(dir.path(), "shared.toml", &mixed_field(""));
+    let separate = mixed_field(r#"java_host = "separate""#);
     write_toml(dir.path(), "separate.toml", &separate);
     leaderboard(dir.path(), "shared.toml", "shared");
     leaderboard(dir.path(), "separate.toml", "separate");
