@@ -7,12 +7,17 @@ use std::time::Instant;
 use futures_util::future::join_all;
 use tokio::sync::Semaphore;
 
-use crate::bots::{CallEnv, CallResult, CallStatus, Exit, OneShotInput, Session, call_once};
+mod shared_host;
+
+use crate::bots::{
+    BotProgram, CallEnv, CallResult, CallStatus, Exit, OneShotInput, Session, call_once,
+};
 use crate::config::{Bot, Tournament};
 use crate::engine::{Answer, Game, Input, Phase, Query, Step};
 use crate::journal::{GameRecord, SeatRecord};
 use crate::replay::{Recorder, Replay};
 use crate::schedule::Fixture;
+use shared_host::SharedHost;
 
 /// One seat's bot, its persistent process if it has one, and its failure counts.
 struct Seat<'a> {
@@ -24,11 +29,13 @@ struct Seat<'a> {
 
 /// A seat's persistent process: started on its first session request; `Gone` once it could
 /// not be started or the game closed it. (A session that failed stays `Running` and answers
-/// every later request with [`CallStatus::SessionGone`].)
+/// every later request with [`CallStatus::SessionGone`].) `InSharedHost`: the seat's
+/// session requests go to the game's [`SharedHost`].
 enum SessionState {
     NotStarted,
     Running(Box<Session>),
     Gone,
+    InSharedHost,
 }
 
 /// What went wrong for one seat, counted per game.
@@ -69,6 +76,7 @@ pub async fn play_game(
             tally: Tally::default(),
         })
         .collect();
+    let mut host = SharedHost::for_game(tournament, &mut seats);
     let mut recorder = replay.then(|| {
         let bots = seats.iter().map(|seat| seat.bot.name.clone()).collect();
         Recorder::new(kind.name(), fixture.index, fixture.seed, bots)
@@ -80,7 +88,7 @@ pub async fn play_game(
         match game.poll() {
             Step::Done(outcome) => break outcome,
             Step::Ask(queries) => {
-                let answers = ask(tournament, &mut seats, &queries, permits).await;
+                let answers = ask(tournament, &mut seats, host.as_mut(), &queries, permits).await;
                 if let Some(recorder) = &mut recorder {
                     recorder.exchange(&queries, &answers);
                 }
@@ -93,12 +101,17 @@ pub async fn play_game(
     };
     let replay = recorder.map(|recorder| recorder.finish(&outcome));
     let farewell = game.session_farewell();
-    let closing = seats.iter_mut().filter_map(|seat| {
-        match std::mem::replace(&mut seat.session, SessionState::Gone) {
-            SessionState::Running(session) => Some(session.close(farewell)),
-            SessionState::NotStarted | SessionState::Gone => None,
-        }
-    });
+    let host_session = host.as_mut().map(|host| &mut host.session);
+    let closing = seats
+        .iter_mut()
+        .map(|seat| &mut seat.session)
+        .chain(host_session)
+        .filter_map(
+            |session| match std::mem::replace(session, SessionState::Gone) {
+                SessionState::Running(session) => Some(session.close(farewell)),
+                SessionState::NotStarted | SessionState::Gone | SessionState::InSharedHost => None,
+            },
+        );
     join_all(closing).await;
     let record = GameRecord {
         index: fixture.index,
@@ -135,27 +148,54 @@ pub async fn play_game(
     (record, replay)
 }
 
-/// Sends one batch of queries, concurrently when there are several, and returns the answers
-/// in query order.
+/// Sends one batch of queries, concurrently when there are several (the session requests
+/// to bots in `host` as one exchange), and returns the answers in query order.
 async fn ask(
     tournament: &Tournament,
     seats: &mut [Seat<'_>],
+    host: Option<&mut SharedHost>,
     queries: &[Query],
     permits: &Semaphore,
 ) -> Vec<Answer> {
+    let hosted = |query: &Query, seats: &[Seat<'_>]| {
+        matches!(query.input, Input::Session(_))
+            && matches!(seats[query.seat].session, SessionState::InSharedHost)
+    };
     if let [query] = queries {
-        let seat = &mut seats[query.seat];
-        return vec![call(tournament, seat, query, permits).await];
+        if !hosted(query, seats) {
+            let seat = &mut seats[query.seat];
+            return vec![call(tournament, seat, query, permits).await];
+        }
     }
+    let in_host: Vec<bool> = queries.iter().map(|query| hosted(query, seats)).collect();
     // Each query borrows its own seat; the engine never asks one seat twice in a batch.
     let mut by_seat: Vec<Option<&mut Seat<'_>>> = seats.iter_mut().map(Some).collect();
-    let calls = queries.iter().map(|query| {
+    let mut own = Vec::new();
+    let mut batch = Vec::new();
+    for (query, &in_host) in queries.iter().zip(&in_host) {
         let seat = by_seat[query.seat]
             .take()
             .expect("an engine asks each seat at most once per batch");
-        call(tournament, seat, query, permits)
-    });
-    join_all(calls).await
+        match &query.input {
+            Input::Session(bytes) if in_host => batch.push((seat, query.phase, bytes.as_slice())),
+            _ => own.push(call(tournament, seat, query, permits)),
+        }
+    }
+    let hosted_answers = async {
+        match host {
+            Some(host) => host.ask(tournament, batch, permits).await,
+            None => Vec::new(),
+        }
+    };
+    let (own, hosted) = tokio::join!(join_all(own), hosted_answers);
+    let (mut own, mut hosted) = (own.into_iter(), hosted.into_iter());
+    in_host
+        .into_iter()
+        .map(|in_host| {
+            let answer = if in_host { hosted.next() } else { own.next() };
+            answer.unwrap_or(Answer::NoReply)
+        })
+        .collect()
 }
 
 /// Runs one query for its seat and records what happened.
@@ -192,13 +232,7 @@ async fn call(
         Input::Session(bytes) => {
             let fresh = matches!(seat.session, SessionState::NotStarted);
             if fresh {
-                seat.session = match Session::start(program, &seat.env, limits) {
-                    Ok(session) => SessionState::Running(Box::new(session)),
-                    Err(error) => {
-                        tracing::warn!(bot = %seat.bot.name, "cannot start the bot: {error}");
-                        SessionState::Gone
-                    }
-                };
+                seat.session = start_session(program, &seat.env, tournament, &seat.bot.name);
             }
             match &mut seat.session {
                 SessionState::Running(session) => {
@@ -210,7 +244,7 @@ async fn call(
                     };
                     session.request(bytes, limit, limits).await
                 }
-                SessionState::NotStarted | SessionState::Gone => {
+                SessionState::NotStarted | SessionState::Gone | SessionState::InSharedHost => {
                     seat.tally.requests += 1;
                     seat.tally.crashes += u32::from(fresh);
                     return Answer::NoReply;
@@ -219,6 +253,22 @@ async fn call(
         }
     };
     record(seat, result, matches!(query.input, Input::Session(_)))
+}
+
+/// Starts a persistent process; `who` names it in the warning when it cannot start.
+fn start_session(
+    program: &BotProgram,
+    env: &CallEnv,
+    tournament: &Tournament,
+    who: &str,
+) -> SessionState {
+    match Session::start(program, env, &tournament.limits) {
+        Ok(session) => SessionState::Running(Box::new(session)),
+        Err(error) => {
+            tracing::warn!(bot = %who, "cannot start the bot: {error}");
+            SessionState::Gone
+        }
+    }
 }
 
 /// Counts the call's outcome and turns it into the engine's answer. A persistent process that

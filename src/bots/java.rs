@@ -1,6 +1,7 @@
 //! Bots given as Java sources (`java = [...]` in the tournament file): the original
 //! challenge's classes, compiled together with the game's Java host into a cache folder and
-//! run as `java -cp <classes> <host main class> <bot class>`.
+//! run as `java -cp <classes> <host main class> <bot class>`, or together with the game's
+//! other Java bots in one JVM through the host's shared main class.
 //!
 //! The cache folder is named by a hash of every source compiled (host and bot), so a
 //! changed source is compiled again and an unchanged one never is. A build goes to a
@@ -18,6 +19,10 @@ pub struct JavaHost {
     pub sources: &'static [(&'static str, &'static str)],
     /// The main class; its one argument is the bot's class name.
     pub main_class: &'static str,
+    /// The main class that runs several bots in one JVM, each by a class loader of its own:
+    /// its arguments are `seat classes-folder class-name` per bot, and each request is
+    /// preceded by the line `SEAT <seat>`.
+    pub shared_main_class: &'static str,
     /// The package bot classes live in. A bot source without a `package` line is put in it.
     pub package: &'static str,
     /// What a source put into the package also imports (written on its first line, so
@@ -33,6 +38,17 @@ pub struct JavaBuild {
     /// The bot's fully qualified class name, from its first source file's name.
     pub class_name: String,
 }
+
+/// JVM options for a Java bot: the serial collector, because a bot is one thread and the
+/// machine runs many JVMs at once; and the JVM's own warnings and log lines on stderr, since
+/// HotSpot prints them on stdout, where one would be read as the bot's reply.
+const JVM_OPTIONS: &[&str] = &[
+    "-XX:+UseSerialGC",
+    "-Xshare:auto",
+    "-XX:+DisplayVMOutputToStderr",
+    "-Xlog:disable",
+    "-Xlog:all=warning:stderr",
+];
 
 /// Bumped when the way a build is laid out changes, so old cache folders are not reused.
 const CACHE_LAYOUT: &str = "java-v1";
@@ -107,6 +123,46 @@ impl JavaHost {
         result.map(|()| build)
     }
 
+    /// The arguments to `java` that run `build` alone, under an address-space limit of
+    /// `memory_bytes`.
+    pub fn solo_args(&self, build: &JavaBuild, memory_bytes: Option<u64>) -> Vec<String> {
+        let mut args = jvm_options(memory_bytes);
+        args.extend([
+            "-cp".to_owned(),
+            build.classes.display().to_string(),
+            self.main_class.to_owned(),
+            build.class_name.clone(),
+        ]);
+        args
+    }
+
+    /// The arguments to `java` that run the bots `members` (seat, build) in one JVM, under
+    /// an address-space limit of `memory_bytes`. The first member's folder provides the
+    /// shared main class; every bot's classes, the host's included, are loaded from its own
+    /// folder.
+    pub fn shared_args(
+        &self,
+        members: &[(usize, &JavaBuild)],
+        memory_bytes: Option<u64>,
+    ) -> Vec<String> {
+        let mut args = jvm_options(memory_bytes);
+        if let Some((_, first)) = members.first() {
+            args.extend([
+                "-cp".to_owned(),
+                first.classes.display().to_string(),
+                self.shared_main_class.to_owned(),
+            ]);
+        }
+        for (seat, build) in members {
+            args.extend([
+                seat.to_string(),
+                build.classes.display().to_string(),
+                build.class_name.clone(),
+            ]);
+        }
+        args
+    }
+
     /// The source as compiled: unchanged if it declares a package, else put into the host's
     /// package on its first line (the original challenge printed some answers without it).
     fn with_package(&self, text: String) -> String {
@@ -119,6 +175,21 @@ impl JavaHost {
             format!("package {}; {} {text}", self.package, self.imports)
         }
     }
+}
+
+/// [`JVM_OPTIONS`], and under an address-space limit a maximum heap of half of it. A JVM
+/// picks that heap itself when it sees the limit at start-up, but the limit is set from
+/// outside just after the spawn: a JVM that starts first sizes its heap by the machine's
+/// memory, reserves more than the limit allows, and dies at its next allocation.
+fn jvm_options(memory_bytes: Option<u64>) -> Vec<String> {
+    let mut options: Vec<String> = JVM_OPTIONS
+        .iter()
+        .map(|&option| option.to_owned())
+        .collect();
+    if let Some(bytes) = memory_bytes {
+        options.push(format!("-Xmx{}m", (bytes / 2 / (1024 * 1024)).max(16)));
+    }
+    options
 }
 
 /// Writes `files` under `folder/src` and compiles them into `folder/classes`.
@@ -192,6 +263,7 @@ mod tests {
             "package api; public abstract class Base {}",
         )],
         main_class: "api.Main",
+        shared_main_class: "api.Shared",
         package: "bots",
         imports: "import api.Base;",
     };
@@ -205,6 +277,32 @@ mod tests {
         );
         let declared = "package other;\nclass A {}\n".to_owned();
         assert_eq!(HOST.with_package(declared.clone()), declared);
+    }
+
+    #[test]
+    fn a_jvm_under_a_memory_limit_gets_half_of_it_as_its_heap_whatever_it_sees_at_start() {
+        let build = JavaBuild {
+            classes: "/cache/x/classes".into(),
+            class_name: "bots.A".to_owned(),
+        };
+        let limited = HOST.solo_args(&build, Some(4096 * 1024 * 1024));
+        assert!(limited.contains(&"-Xmx2048m".to_owned()), "{limited:?}");
+        assert!(limited.ends_with(&[
+            "-cp".to_owned(),
+            "/cache/x/classes".to_owned(),
+            "api.Main".to_owned(),
+            "bots.A".to_owned()
+        ]));
+        let unlimited = HOST.solo_args(&build, None);
+        assert!(!unlimited.iter().any(|a| a.starts_with("-Xmx")));
+        let shared = HOST.shared_args(&[(0, &build), (2, &build)], None);
+        let tail = ["-cp", "/cache/x/classes", "api.Shared"]
+            .into_iter()
+            .chain(["0", "/cache/x/classes", "bots.A"])
+            .chain(["2", "/cache/x/classes", "bots.A"])
+            .map(str::to_owned)
+            .collect::<Vec<_>>();
+        assert!(shared.ends_with(&tail), "{shared:?}");
     }
 
     #[test]

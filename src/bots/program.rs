@@ -59,6 +59,16 @@ pub struct ResourceLimits {
 }
 
 impl ResourceLimits {
+    /// The looser of two limits on each resource (no limit is the loosest), for one
+    /// process that serves several bots.
+    pub fn widest(self, other: ResourceLimits) -> ResourceLimits {
+        let wider = |a: Option<u64>, b: Option<u64>| a.zip(b).map(|(a, b)| a.max(b));
+        ResourceLimits {
+            memory_bytes: wider(self.memory_bytes, other.memory_bytes),
+            cpu_seconds: wider(self.cpu_seconds, other.cpu_seconds),
+        }
+    }
+
     /// Applies the limits to the freshly started process `pid` (`prlimit`); its children
     /// inherit them. This happens as soon as the spawn returns, before the program can have
     /// done much: set from outside so that spawning keeps the fast `posix_spawn` path. A
@@ -156,5 +166,26 @@ impl BotProgram {
             .env("ARENA_SEED", env.seed.to_string())
             .env("ARENA_SEAT", env.seat.to_string());
         command
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_widest_limits_take_the_larger_value_and_no_limit_over_any() {
+        let limits = |memory_bytes, cpu_seconds| ResourceLimits {
+            memory_bytes,
+            cpu_seconds,
+        };
+        assert_eq!(
+            limits(Some(10), Some(5)).widest(limits(Some(20), Some(3))),
+            limits(Some(20), Some(5))
+        );
+        assert_eq!(
+            limits(None, Some(5)).widest(limits(Some(20), None)),
+            limits(None, None)
+        );
     }
 }

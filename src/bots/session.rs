@@ -1,5 +1,6 @@
 //! Persistent sessions: one long-lived process per bot per game, one line per request.
 
+use std::pin::pin;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -29,6 +30,11 @@ pub struct Session {
     /// Drains stderr for the session's life; taken when the session ends.
     stderr: Option<JoinHandle<Vec<u8>>>,
 }
+
+/// A reply from a session that is still running.
+const REPLIED: CallStatus = CallStatus::Replied {
+    exit: Exit::Running,
+};
 
 /// How to end a session that failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,18 +88,85 @@ impl Session {
             .await;
             read_line_capped(stdout, limits.max_reply_bytes).await
         };
-        let (output, status, ending) = match timeout_at(started + limit, exchange).await {
-            Ok(Line::Complete(line)) => {
-                let status = CallStatus::Replied {
-                    exit: Exit::Running,
-                };
-                return finish(started, line, status, Vec::new());
+        match timeout_at(started + limit, exchange).await {
+            Ok(Line::Complete(line)) => finish(started, line, REPLIED, Vec::new()),
+            failure => self.failed(started, failure.ok()).await,
+        }
+    }
+
+    /// Writes `request`, which holds `replies` requests, and reads one reply line for each,
+    /// in order, while the request is still being written (a long batch does not fit in the
+    /// pipe). Each reply has `limit` from the previous one (the first, from the start), so
+    /// each is timed like a request of its own. After a failure the session is gone: the
+    /// failed reply says why, the later ones are [`CallStatus::SessionGone`].
+    pub async fn exchange(
+        &mut self,
+        request: &[u8],
+        replies: usize,
+        limit: Duration,
+        limits: &Limits,
+    ) -> Vec<CallResult> {
+        let mut results = Vec::with_capacity(replies);
+        let mut started = Instant::now();
+        let mut failure = None;
+        if let Some(stdin) = self.stdin.as_mut() {
+            let stdout = &mut self.stdout;
+            // A write error means the bot stopped reading; what it printed decides below.
+            let writing = async {
+                let _ = stdin.write_all(request).await;
+                let _ = stdin.flush().await;
+            };
+            let mut writing = pin!(writing);
+            let mut written = false;
+            while results.len() < replies {
+                let line = timeout_at(started + limit, async {
+                    let mut reading = pin!(read_line_capped(stdout, limits.max_reply_bytes));
+                    if !written {
+                        tokio::select! {
+                            biased;
+                            line = &mut reading => return line,
+                            () = &mut writing => written = true,
+                        }
+                    }
+                    reading.await
+                })
+                .await;
+                match line {
+                    Ok(Line::Complete(line)) => {
+                        results.push(finish(started, line, REPLIED, Vec::new()));
+                        started = Instant::now();
+                    }
+                    line => {
+                        failure = Some(line.ok());
+                        break;
+                    }
+                }
             }
+        }
+        if let Some(line) = failure {
+            let failed = self.failed(started, line).await;
+            results.push(failed);
+        }
+        results.resize_with(replies, || {
+            finish(
+                Instant::now(),
+                Vec::new(),
+                CallStatus::SessionGone,
+                Vec::new(),
+            )
+        });
+        results
+    }
+
+    /// Ends the session after a read that brought no complete line (`None`: the deadline
+    /// passed) and says how the request ended.
+    async fn failed(&mut self, started: Instant, line: Option<Line>) -> CallResult {
+        let (output, status, ending) = match line {
             // The answer came without a newline and stdout closed: a reply, and the end.
-            Ok(Line::Unterminated(line)) => (line, None, Ending::Wait),
-            Ok(Line::Eof) => (Vec::new(), None, Ending::Wait),
-            Ok(Line::TooLong) => (Vec::new(), Some(CallStatus::TooLong), Ending::Kill),
-            Err(_) => (Vec::new(), Some(CallStatus::TimedOut), Ending::Kill),
+            Some(Line::Unterminated(line) | Line::Complete(line)) => (line, None, Ending::Wait),
+            Some(Line::Eof) => (Vec::new(), None, Ending::Wait),
+            Some(Line::TooLong) => (Vec::new(), Some(CallStatus::TooLong), Ending::Kill),
+            None => (Vec::new(), Some(CallStatus::TimedOut), Ending::Kill),
         };
         let exit = self.end(ending).await;
         let status = status.unwrap_or(if output.is_empty() {

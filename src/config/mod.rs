@@ -6,5 +6,5 @@ mod raw;
 mod validate;
 
 pub use error::{ConfigError, Problem};
-pub use validate::{Bot, Tournament};
+pub use validate::{Bot, JavaHostMode, Tournament};
 pub(crate) use validate::{DEFAULT_SETUP_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, standalone_bot};

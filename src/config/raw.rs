@@ -23,6 +23,7 @@ pub(crate) struct RawTournament<O> {
     pub(crate) max_stderr_bytes: Option<usize>,
     pub(crate) memory_mb: Option<u64>,
     pub(crate) cpu_seconds: Option<u64>,
+    pub(crate) java_host: Option<super::JavaHostMode>,
     pub(crate) options: Option<Spanned<O>>,
     #[serde(default)]
     pub(crate) bots: Vec<RawBot>,

@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 
 use super::error::{ConfigError, Problem};
 use super::raw::{RawBot, RawCommand, RawTournament};
-use crate::bots::{BotProgram, Limits, ResourceLimits, cache_root};
+use crate::bots::{BotProgram, JavaBuild, Limits, ResourceLimits, cache_root};
 use crate::games::{GameKind, GameOptions, OptionsParser};
 
 /// The master seed when the file sets none: fixed, so two runs of one file agree.
@@ -51,8 +51,22 @@ pub struct Tournament {
     pub setup_timeout: Duration,
     /// What is kept of each bot's output.
     pub limits: Limits,
+    /// Whether a game's Java bots share one JVM.
+    pub java_host: JavaHostMode,
     /// The entries, in file order.
     pub bots: Vec<Bot>,
+}
+
+/// How a game's bots given as Java sources run (`java_host` in the tournament file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JavaHostMode {
+    /// All in one JVM, each by a class loader of its own, as in the original controller: one
+    /// JVM start and one JIT warm-up per game. A Java bot that hangs stops them all.
+    #[default]
+    Shared,
+    /// Each in a JVM of its own, isolated like any other bot.
+    Separate,
 }
 
 /// One entry of the tournament.
@@ -60,8 +74,10 @@ pub struct Tournament {
 pub struct Bot {
     /// Its unique name.
     pub name: String,
-    /// How to start it.
+    /// How to start it (alone, for a Java bot).
     pub program: BotProgram,
+    /// Its compiled classes, if it was given as Java sources.
+    pub java: Option<JavaBuild>,
 }
 
 impl Tournament {
@@ -206,6 +222,7 @@ impl Tournament {
                     .map_or(DEFAULT_MAX_REPLY_BYTES, toml::Spanned::into_inner),
                 max_stderr_bytes: first.max_stderr_bytes.unwrap_or(DEFAULT_MAX_STDERR_BYTES),
             },
+            java_host: first.java_host.unwrap_or_default(),
             bots,
         })
     }
@@ -307,34 +324,36 @@ fn check_bots(
             }
             None => context.base.to_path_buf(),
         };
-        let launch =
-            match (&bot.command, &bot.java) {
-                (Some(command), None) => command_launch(command.get_ref(), &dir)
-                    .map_err(|why| (Some(command.span()), why)),
-                (None, Some(java)) => java_launch(context, java.get_ref(), &dir)
-                    .map_err(|why| (Some(java.span()), why)),
-                (Some(_), Some(java)) => Err((
-                    Some(java.span()),
-                    "give either `command` or `java`, not both".to_owned(),
-                )),
-                (None, None) => Err((
-                    name_span,
-                    "needs `command` (the program to run) or `java` (its Java sources)".to_owned(),
-                )),
-            };
+        let rlimits = ResourceLimits {
+            memory_bytes: bot.memory_mb.map_or(defaults.memory_bytes, megabytes),
+            cpu_seconds: bot.cpu_seconds.map_or(defaults.cpu_seconds, nonzero),
+        };
+        let launch = match (&bot.command, &bot.java) {
+            (Some(command), None) => command_launch(command.get_ref(), &dir)
+                .map(|(program, args)| (program, args, None))
+                .map_err(|why| (Some(command.span()), why)),
+            (None, Some(java)) => java_launch(context, java.get_ref(), &dir, rlimits.memory_bytes)
+                .map_err(|why| (Some(java.span()), why)),
+            (Some(_), Some(java)) => Err((
+                Some(java.span()),
+                "give either `command` or `java`, not both".to_owned(),
+            )),
+            (None, None) => Err((
+                name_span,
+                "needs `command` (the program to run) or `java` (its Java sources)".to_owned(),
+            )),
+        };
         match launch {
-            Ok((program, args)) => bots.push(Bot {
+            Ok((program, args, java)) => bots.push(Bot {
                 name: name.to_owned(),
                 program: BotProgram {
                     program,
                     args,
                     dir: dir.clone(),
                     env: bot.env.clone(),
-                    rlimits: ResourceLimits {
-                        memory_bytes: bot.memory_mb.map_or(defaults.memory_bytes, megabytes),
-                        cpu_seconds: bot.cpu_seconds.map_or(defaults.cpu_seconds, nonzero),
-                    },
+                    rlimits,
                 },
+                java,
             }),
             Err((span, why)) => {
                 let message = format!("bot `{name}`: {why}");
@@ -378,24 +397,15 @@ fn command_launch(command: &RawCommand, dir: &Path) -> Result<(PathBuf, Vec<Stri
     resolve_program(&program_word, dir).map(|program| (program, words))
 }
 
-/// JVM options for a Java bot: the serial collector, because a bot is one thread and the
-/// machine runs many JVMs at once; and the JVM's own warnings and log lines on stderr, since
-/// HotSpot prints them on stdout, where one would be read as the bot's reply.
-const JVM_OPTIONS: &[&str] = &[
-    "-XX:+UseSerialGC",
-    "-Xshare:auto",
-    "-XX:+DisplayVMOutputToStderr",
-    "-Xlog:disable",
-    "-Xlog:all=warning:stderr",
-];
-
 /// Compiles a bot's Java sources (relative to the tournament file) with the game's host and
-/// returns how to run it: `java -cp <classes> <host main> <bot class>`.
+/// returns how to run it alone (`java -cp <classes> <host main> <bot class>`, under an
+/// address-space limit of `memory_bytes`) and its build.
 fn java_launch(
     context: &BotContext<'_>,
     sources: &[String],
     dir: &Path,
-) -> Result<(PathBuf, Vec<String>), String> {
+    memory_bytes: Option<u64>,
+) -> Result<(PathBuf, Vec<String>, Option<JavaBuild>), String> {
     let Some(host) = context.kind.java_host() else {
         return Err(format!(
             "`java` bots need a game with a Java host, and {} has none",
@@ -405,14 +415,7 @@ fn java_launch(
     let sources: Vec<PathBuf> = sources.iter().map(|s| context.base.join(s)).collect();
     let build = host.build(&sources, &cache_root())?;
     let java = resolve_program("java", dir)?;
-    let mut args: Vec<String> = JVM_OPTIONS.iter().map(|&o| o.to_owned()).collect();
-    args.extend([
-        "-cp".to_owned(),
-        build.classes.to_string_lossy().into_owned(),
-        host.main_class.to_owned(),
-        build.class_name,
-    ]);
-    Ok((java, args))
+    Ok((java, host.solo_args(&build, memory_bytes), Some(build)))
 }
 
 /// A limit in megabytes as bytes; 0 means no limit.

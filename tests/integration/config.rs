@@ -47,6 +47,7 @@ command = "/bin/sh -c true"
         ("java in a game without host", "game = \"petri\"\n[[bots]]\nname = \"a\"\njava = [\"A.java\"]\n[[bots]]\nname = \"b\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:4:8: bot `a`: `java` bots need a game with a Java host, and petri has none"),
         ("missing java source", "game = \"alienwar\"\n[[bots]]\nname = \"a\"\njava = [\"Absent.java\"]\n".into(), "t.toml:4:8: bot `a`: cannot read "),
         ("java source not a class", "game = \"alienwar\"\n[[bots]]\nname = \"a\"\njava = [\"t.toml\"]\n".into(), "t.toml:4:8: bot `a`: "),
+        ("unknown java host", "game = \"alienwar\"\njava_host = \"pooled\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:2:13: unknown variant `pooled`, expected `shared` or `separate`"),
         ("prey name taken", "game = \"alienwar\"\n[[bots]]\nname = \"prey.Cow\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:3:8: bot name `prey.Cow` is taken by a player built into the game"),
         ("zero alienwar rounds", "game = \"alienwar\"\n[options]\nrounds = 0\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:2:1: options: `rounds` must be at least 1"),
         ("unknown alienwar option", "game = \"alienwar\"\n[options]\nround = 5\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:3:1: unknown field `round`"),

@@ -81,14 +81,7 @@ public class Thrower extends Alien {
 #[test]
 fn a_java_alien_is_compiled_once_and_plays_with_the_originals_exception_defaults() {
     let dir = tempfile::tempdir().unwrap();
-    let aliens = dir.path().join("aliens");
-    std::fs::create_dir(&aliens).unwrap();
-    std::fs::copy(
-        repo().join("bots/alienwar/Nomad.java"),
-        aliens.join("Nomad.java"),
-    )
-    .unwrap();
-    std::fs::write(aliens.join("Thrower.java"), THROWER).unwrap();
+    aliens_in(dir.path(), &[]);
     write_toml(dir.path(), "t.toml", TOURNAMENT);
 
     let board = leaderboard(dir.path(), "t.toml", "first");
@@ -125,7 +118,7 @@ fn a_java_alien_is_compiled_once_and_plays_with_the_originals_exception_defaults
     );
 
     let changed = format!("{THROWER}// a comment\n");
-    std::fs::write(aliens.join("Thrower.java"), changed).unwrap();
+    std::fs::write(dir.path().join("aliens/Thrower.java"), changed).unwrap();
     leaderboard(dir.path(), "t.toml", "third");
     assert_eq!(
         builds(dir.path()).len(),
@@ -268,4 +261,143 @@ fn host_session(build: &arena::bots::JavaBuild, request: &str) -> String {
         .unwrap();
     let output = child.wait_with_output().unwrap();
     String::from_utf8(output.stdout).unwrap()
+}
+
+/// Two instances of one Java alien, one that throws, and a Python alien; `java_host` at the
+/// top. The time limit is long, so that a loaded machine cannot make the two runs differ.
+fn mixed_field(java_host: &str) -> String {
+    let hermit = repo().join("bots/alienwar");
+    format!(
+        r#"game = "alienwar"
+games = 2
+timeout_ms = 60000
+{java_host}
+[options]
+rounds = 40
+instances = 15
+[[bots]]
+name = "Nomad-a"
+java = ["aliens/Nomad.java"]
+[[bots]]
+name = "hermit"
+command = "/usr/bin/python3 -S -I hermit.py"
+dir = "{}"
+[[bots]]
+name = "Nomad-b"
+java = ["aliens/Nomad.java"]
+[[bots]]
+name = "Thrower"
+java = ["aliens/Thrower.java"]
+"#,
+        hermit.display()
+    )
+}
+
+/// The seats of every game in a journal (bot, score and request counts), in game order.
+fn journal_seats(path: &Path) -> Vec<Value> {
+    let mut games: Vec<(u64, Value)> = std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .filter(|record| record["type"] == "game")
+        .map(|record| {
+            let game = &record["data"];
+            (game["index"].as_u64().unwrap(), game["seats"].clone())
+        })
+        .collect();
+    games.sort_by_key(|&(index, _)| index);
+    games.into_iter().map(|(_, seats)| seats).collect()
+}
+
+/// `dir/aliens` with Nomad, Thrower and the `extra` (file, source) pairs.
+fn aliens_in(dir: &Path, extra: &[(&str, &str)]) {
+    let aliens = dir.join("aliens");
+    std::fs::create_dir_all(&aliens).unwrap();
+    std::fs::copy(
+        repo().join("bots/alienwar/Nomad.java"),
+        aliens.join("Nomad.java"),
+    )
+    .unwrap();
+    std::fs::write(aliens.join("Thrower.java"), THROWER).unwrap();
+    for (file, text) in extra {
+        std::fs::write(aliens.join(file), text).unwrap();
+    }
+}
+
+#[test]
+fn java_bots_sharing_one_jvm_play_exactly_as_each_in_a_jvm_of_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    aliens_in(dir.path(), &[]);
+    write_toml(dir.path(), "shared.toml", &mixed_field(""));
+    let separate = mixed_field(r#"java_host = "separate""#);
+    write_toml(dir.path(), "separate.toml", &separate);
+    leaderboard(dir.path(), "shared.toml", "shared");
+    leaderboard(dir.path(), "separate.toml", "separate");
+
+    let shared = journal_seats(&dir.path().join("shared/journal.jsonl"));
+    let separate = journal_seats(&dir.path().join("separate/journal.jsonl"));
+    assert_eq!(shared.len(), 2);
+    for (game, (one, other)) in shared.iter().zip(&separate).enumerate() {
+        for (a, b) in one
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(other.as_array().unwrap())
+        {
+            assert_eq!(a, b, "game {game}: shared JVM, then separate JVMs");
+        }
+    }
+    // Each copy of Nomad keeps its own static move counter and random generator: the two
+    // seats differ, as they do in separate JVMs.
+    let scores: Vec<(&Value, &Value)> = shared[0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|seat| (&seat["bot"], &seat["score"]))
+        .collect();
+    assert!(scores[0].1.as_u64().unwrap() > 0, "{scores:?}");
+    assert!(
+        shared[0][3]["invalid_replies"].as_u64().unwrap() >= 10,
+        "Thrower's exceptions are answered with the defaults in the shared host too"
+    );
+}
+
+/// Hangs in its first move.
+const SLEEPER: &str = "package alien;
+import planet.Move;
+public class Sleeper extends Alien {
+    public void setAbilityPoints(float[] a) { a[0] = 10; }
+    public Move move(char[][] fields) {
+        while (true) { Thread.onSpinWait(); }
+    }
+    public boolean wantToFight(int[] enemy) { return false; }
+}
+";
+
+#[test]
+fn a_java_bot_that_hangs_in_the_shared_jvm_times_out_and_the_game_ends_normally() {
+    let dir = tempfile::tempdir().unwrap();
+    aliens_in(dir.path(), &[("Sleeper.java", SLEEPER)]);
+    let text = "game = \"alienwar\"\ngames = 1\ntimeout_ms = 500\n\
+                [options]\nrounds = 5\ninstances = 5\n\
+                [[bots]]\nname = \"Nomad\"\njava = [\"aliens/Nomad.java\"]\n\
+                [[bots]]\nname = \"Sleeper\"\njava = [\"aliens/Sleeper.java\"]\n";
+    write_toml(dir.path(), "t.toml", text);
+    let output = arena_cached(dir.path(), &["run", "t.toml", "--format", "json"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("the shared Java host ended while serving this bot")
+            && stderr.contains("Sleeper"),
+        "{stderr}"
+    );
+    let board: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let sleeper = standing(&board, "Sleeper");
+    assert_eq!(sleeper["timeouts"], 1, "{sleeper}");
+    let nomad = standing(&board, "Nomad");
+    assert_eq!(
+        (nomad["timeouts"].as_u64(), nomad["crashes"].as_u64()),
+        (Some(0), Some(0)),
+        "the other bot's lost answers are not its failures: {nomad}"
+    );
 }

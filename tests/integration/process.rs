@@ -237,6 +237,56 @@ async fn a_session_that_times_out_is_killed_and_gone() {
 }
 
 #[tokio::test]
+async fn an_exchange_reads_each_reply_in_order_while_a_batch_larger_than_the_pipe_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut session = session_in(dir.path()).await;
+    // 2,000 requests of 100 bytes: the bot's replies fill its stdout pipe long before the
+    // batch is written, so reading must go on during the write or both sides block.
+    let lines: Vec<String> = (0..2000).map(|i| format!("{i:0>99}")).collect();
+    let batch: String = lines.iter().map(|line| format!("{line}\n")).collect();
+    let results = session
+        .exchange(batch.as_bytes(), lines.len(), LONG, &LIMITS)
+        .await;
+    assert_eq!(results.len(), lines.len());
+    for (line, result) in lines.iter().zip(&results) {
+        assert_eq!(
+            result.status,
+            CallStatus::Replied {
+                exit: Exit::Running
+            }
+        );
+        assert_eq!(result.output, format!("ok {line}").as_bytes());
+    }
+    let after = session.request(b"more\n", LONG, &LIMITS).await;
+    assert_eq!(after.output, b"ok more", "the session goes on in step");
+}
+
+#[tokio::test]
+async fn an_exchange_times_each_reply_and_ends_the_session_at_the_first_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut session = session_in(dir.path()).await;
+    let results = session
+        .exchange(b"one\nhang\ntwo\n", 3, SHORT, &LIMITS)
+        .await;
+    let statuses: Vec<&CallStatus> = results.iter().map(|result| &result.status).collect();
+    assert_eq!(
+        statuses,
+        [
+            &CallStatus::Replied {
+                exit: Exit::Running
+            },
+            &CallStatus::TimedOut,
+            &CallStatus::SessionGone
+        ]
+    );
+    assert_eq!(results[0].output, b"ok one");
+    assert!(results[1].elapsed >= SHORT && results[1].elapsed < LONG / 2);
+    assert!(surviving_groups(&dir.path().join("pids")).is_empty());
+    let later = session.exchange(b"one\n", 1, LONG, &LIMITS).await;
+    assert_eq!(later[0].status, CallStatus::SessionGone);
+}
+
+#[tokio::test]
 async fn a_session_line_over_the_cap_ends_the_session() {
     let dir = tempfile::tempdir().unwrap();
     let mut session = session_in(dir.path()).await;

@@ -1,6 +1,7 @@
 // arena's AlienWar host: runs one alien class for arena's line protocol (games/alienwar.md),
-// all of the species' instances in this one process, so that static fields are shared by
+// all of the species' instances in this one object, so that static fields are shared by
 // them as in the original controller. Usage: java -cp <classes> planet.AlienWarHost alien.Name
+// (planet.SharedHost runs several species in one JVM, one of these objects each.)
 //
 // Each request is a header line (CREATE, MOVE, FIGHT or END) and one line per instance; the
 // reply is one line of one word per instance. An exception (or error) in the alien's code, or
@@ -15,20 +16,30 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 
-public final class AlienWarHost {
+public final class AlienWarHost implements BiFunction<String, BufferedReader, String> {
     /** The word that asks the engine for the default answer. */
     private static final String FAILED = "!";
 
     private final String className;
     private final List<Specie> instances = new ArrayList<>();
 
-    private AlienWarHost(String className) {
+    /**
+     * The host of one species. {@code seat} (a number, or null) and ARENA_SEED seed
+     * Move.random, for reproducible games.
+     */
+    public AlienWarHost(String className, String seat) {
         this.className = className;
+        String seed = System.getenv("ARENA_SEED");
+        if (seed != null && seat != null) {
+            Move.random.setSeed(Long.parseUnsignedLong(seed) * 31 + Long.parseLong(seat));
+        }
     }
 
     public static void main(String[] args) throws IOException {
@@ -36,55 +47,65 @@ public final class AlienWarHost {
             System.err.println("usage: java planet.AlienWarHost alien.ClassName");
             System.exit(2);
         }
-        // Replies go to the real stdout; whatever the alien prints goes to stderr.
-        Writer out = new OutputStreamWriter(
-                new FileOutputStream(FileDescriptor.out), StandardCharsets.US_ASCII);
-        System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
-        seedSharedRandom();
-        BufferedReader in = new BufferedReader(
-                new InputStreamReader(System.in, StandardCharsets.UTF_8), 1 << 16);
-        AlienWarHost host = new AlienWarHost(args[0]);
-        StringBuilder reply = new StringBuilder();
+        Writer out = takeStdout();
+        BufferedReader in = stdin();
+        AlienWarHost host = new AlienWarHost(args[0], System.getenv("ARENA_SEAT"));
         String header;
-        while ((header = in.readLine()) != null) {
-            String[] words = header.trim().split(" +");
-            if (words[0].equals("END")) {
-                break;
-            }
-            int count = words.length > 1 ? Integer.parseInt(words[1]) : 0;
-            reply.setLength(0);
-            for (int i = 0; i < count; i++) {
-                if (i > 0) {
-                    reply.append(' ');
-                }
-                switch (words[0]) {
-                    case "CREATE":
-                        reply.append(host.create());
-                        break;
-                    case "MOVE":
-                        reply.append(host.move(in.readLine()));
-                        break;
-                    case "FIGHT":
-                        reply.append(host.fight(in.readLine()));
-                        break;
-                    default:
-                        reply.append(FAILED);
-                }
-            }
-            reply.append('\n');
-            out.write(reply.toString());
+        while ((header = in.readLine()) != null && !header.trim().equals("END")) {
+            out.write(host.apply(header, in));
+            out.write('\n');
             out.flush();
         }
         out.flush();
         System.exit(0);
     }
 
-    /** Seeds Move.random from the game's seed and this species' seat, for reproducible games. */
-    private static void seedSharedRandom() {
-        String seed = System.getenv("ARENA_SEED");
-        String seat = System.getenv("ARENA_SEAT");
-        if (seed != null && seat != null) {
-            Move.random.setSeed(Long.parseUnsignedLong(seed) * 31 + Long.parseLong(seat));
+    /** The real stdout, for replies; whatever the aliens print goes to stderr. */
+    static Writer takeStdout() {
+        Writer out = new OutputStreamWriter(
+                new FileOutputStream(FileDescriptor.out), StandardCharsets.US_ASCII);
+        System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
+        return out;
+    }
+
+    /** Requests, buffered: a MOVE batch is one line per instance. */
+    static BufferedReader stdin() {
+        return new BufferedReader(
+                new InputStreamReader(System.in, StandardCharsets.UTF_8), 1 << 16);
+    }
+
+    /** Answers the request starting with {@code header}, reading its lines from {@code in}. */
+    @Override
+    public String apply(String header, BufferedReader in) {
+        String[] words = header.trim().split(" +");
+        int count = words.length > 1 ? Integer.parseInt(words[1]) : 0;
+        StringBuilder reply = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            if (i > 0) {
+                reply.append(' ');
+            }
+            switch (words[0]) {
+                case "CREATE":
+                    reply.append(create());
+                    break;
+                case "MOVE":
+                    reply.append(move(line(in)));
+                    break;
+                case "FIGHT":
+                    reply.append(fight(line(in)));
+                    break;
+                default:
+                    reply.append(FAILED);
+            }
+        }
+        return reply.toString();
+    }
+
+    private static String line(BufferedReader in) {
+        try {
+            return in.readLine();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

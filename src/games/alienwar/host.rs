@@ -1,6 +1,7 @@
 //! The Java host that runs the original challenge's aliens unmodified: the original API
 //! (`planet.Specie`, `planet.Move`, `alien.Alien`) re-implemented from the specification,
-//! plus `planet.AlienWarHost`, which speaks this project's protocol for one alien class.
+//! plus `planet.AlienWarHost`, which speaks this project's protocol for one alien class, and
+//! `planet.SharedHost`, which runs several alien classes in one JVM.
 //! The sources live in `hosts/alienwar-java/` and are built into `arena`, which compiles
 //! them with each Java bot (see [`crate::bots::JavaHost`]).
 
@@ -22,11 +23,16 @@ pub const JAVA_HOST: JavaHost = JavaHost {
             include_str!("../../../hosts/alienwar-java/planet/AlienWarHost.java"),
         ),
         (
+            "planet/SharedHost.java",
+            include_str!("../../../hosts/alienwar-java/planet/SharedHost.java"),
+        ),
+        (
             "alien/Alien.java",
             include_str!("../../../hosts/alienwar-java/alien/Alien.java"),
         ),
     ],
     main_class: "planet.AlienWarHost",
+    shared_main_class: "planet.SharedHost",
     package: "alien",
     imports: "import planet.Move;",
 };

@@ -1,0 +1,128 @@
+//! A game's Java bots in one JVM (`java_host = "shared"`): the host process speaks each
+//! bot's protocol behind a `SEAT <seat>` line, so one batch of queries to the Java bots is
+//! one exchange with one process instead of a round trip per bot.
+
+use std::io::Write;
+
+use tokio::sync::Semaphore;
+
+use super::{Seat, SessionState, record, start_session};
+use crate::bots::{BotProgram, CallEnv, CallStatus, Exit, JavaBuild};
+use crate::config::{JavaHostMode, Tournament};
+use crate::engine::{Answer, Phase};
+
+/// The JVM shared by a game's Java bots, started on the first request to any of them.
+pub(super) struct SharedHost {
+    program: BotProgram,
+    env: CallEnv,
+    pub(super) session: SessionState,
+}
+
+impl SharedHost {
+    /// The shared host for `seats`, if the tournament shares a JVM among Java bots and the
+    /// game has some; marks their seats as served by it. The JVM runs in the first Java
+    /// bot's folder with its environment, under the widest of their limits.
+    pub(super) fn for_game(tournament: &Tournament, seats: &mut [Seat<'_>]) -> Option<Self> {
+        if tournament.java_host != JavaHostMode::Shared {
+            return None;
+        }
+        let host = tournament.kind().java_host()?;
+        let members: Vec<(usize, &JavaBuild)> = seats
+            .iter()
+            .enumerate()
+            .filter_map(|(seat, s)| s.bot.java.as_ref().map(|build| (seat, build)))
+            .collect();
+        let &(first_seat, _) = members.first()?;
+        let first = &seats[first_seat].bot.program;
+        let rlimits = members
+            .iter()
+            .map(|&(seat, _)| seats[seat].bot.program.rlimits)
+            .reduce(|a, b| a.widest(b))
+            .unwrap_or(first.rlimits);
+        let program = BotProgram {
+            program: first.program.clone(),
+            args: host.shared_args(&members, rlimits.memory_bytes),
+            dir: first.dir.clone(),
+            env: first.env.clone(),
+            rlimits,
+        };
+        let env = seats[first_seat].env;
+        for &(seat, _) in &members {
+            seats[seat].session = SessionState::InSharedHost;
+        }
+        Some(SharedHost {
+            program,
+            env,
+            session: SessionState::NotStarted,
+        })
+    }
+
+    /// Sends `batch`, session requests (phase, bytes) to bots in this host, as one
+    /// exchange, and records each reply for its seat. One permit covers the exchange: the
+    /// host works on one request at a time.
+    pub(super) async fn ask(
+        &mut self,
+        tournament: &Tournament,
+        batch: Vec<(&mut Seat<'_>, Phase, &[u8])>,
+        permits: &Semaphore,
+    ) -> Vec<Answer> {
+        if batch.is_empty() {
+            return Vec::new();
+        }
+        let _permit = permits
+            .acquire()
+            .await
+            .expect("the permit pool is never closed");
+        let setup = batch.iter().any(|&(_, phase, _)| phase == Phase::Setup);
+        let mut limit = if setup {
+            tournament.setup_timeout
+        } else {
+            tournament.timeout
+        };
+        let fresh = matches!(self.session, SessionState::NotStarted);
+        if fresh {
+            self.session = start_session(&self.program, &self.env, tournament, "the Java host");
+            limit = limit.max(tournament.setup_timeout);
+        }
+        let SessionState::Running(session) = &mut self.session else {
+            return batch
+                .into_iter()
+                .map(|(seat, _, _)| {
+                    seat.tally.requests += 1;
+                    seat.tally.crashes += u32::from(fresh);
+                    Answer::NoReply
+                })
+                .collect();
+        };
+        let mut request = Vec::new();
+        for (seat, _, bytes) in &batch {
+            // Writing into a Vec cannot fail.
+            let _ = writeln!(request, "SEAT {}", seat.env.seat);
+            request.extend_from_slice(bytes);
+        }
+        let results = session
+            .exchange(&request, batch.len(), limit, &tournament.limits)
+            .await;
+        let replied = |status: &CallStatus| {
+            *status
+                == CallStatus::Replied {
+                    exit: Exit::Running,
+                }
+        };
+        // The first reply that is not one ended the host in this exchange, unless the host
+        // had ended before (then all are SessionGone, and the warning was given).
+        let failed = results.iter().position(|result| !replied(&result.status));
+        if let Some(failed) = failed.filter(|&i| results[i].status != CallStatus::SessionGone) {
+            tracing::warn!(
+                bot = %batch[failed].0.bot.name,
+                "the shared Java host ended while serving this bot; the game's Java bots \
+                 get the default answers from now on (`java_host = \"separate\"` isolates them)"
+            );
+        }
+        batch
+            .into_iter()
+            .zip(results)
+            .map(|((seat, _, _), result)| record(seat, result, true))
+            .collect()
+    }
+}
