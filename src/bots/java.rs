@@ -6,10 +6,11 @@
 //! The cache folder is named by a hash of every source compiled (host and bot), so a
 //! changed source is compiled again and an unchanged one never is. A build goes to a
 //! temporary folder first and is renamed into place, so two runs building the same bot at
-//! once never see half a build.
+//! once never see half a build. A build not used for 30 days is removed by the next build.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::{Duration, SystemTime};
 
 /// A game's Java host: the original API re-implemented in Java plus a main class that
 /// speaks the game's protocol for one bot class.
@@ -49,6 +50,12 @@ const JVM_OPTIONS: &[&str] = &[
     "-Xlog:disable",
     "-Xlog:all=warning:stderr",
 ];
+
+/// A build not used for this long is removed: every change to a source leaves one behind.
+const KEEP_UNUSED: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+
+/// The file in a build folder whose modification time is the build's last use.
+const USED_MARK: &str = "used";
 
 /// Bumped when the way a build is laid out changes, so old cache folders are not reused.
 const CACHE_LAYOUT: &str = "java-v1";
@@ -102,25 +109,15 @@ impl JavaHost {
             classes: folder.join("classes"),
             class_name: format!("{}.{stem}", self.package),
         };
-        if build.classes.is_dir() {
-            return Ok(build);
+        if !build.classes.is_dir() {
+            let scratch = cache_root
+                .join(CACHE_LAYOUT)
+                .join(format!("{key:016x}.tmp-{}", std::process::id()));
+            compile_into(&files, &folder, &scratch)?;
         }
-        let scratch = cache_root
-            .join(CACHE_LAYOUT)
-            .join(format!("{key:016x}.tmp-{}", std::process::id()));
-        let result = compile(&files, &scratch).and_then(|()| {
-            match std::fs::rename(&scratch, &folder) {
-                Ok(()) => Ok(()),
-                // Another run finished the same build first.
-                Err(_) if build.classes.is_dir() => Ok(()),
-                Err(e) => Err(format!(
-                    "cannot store the build in {}: {e}",
-                    folder.display()
-                )),
-            }
-        });
-        let _ = std::fs::remove_dir_all(&scratch);
-        result.map(|()| build)
+        mark_used(&folder);
+        prune(&cache_root.join(CACHE_LAYOUT), &folder, SystemTime::now());
+        Ok(build)
     }
 
     /// The arguments to `java` that run `build` alone, under an address-space limit of
@@ -190,6 +187,55 @@ fn jvm_options(memory_bytes: Option<u64>) -> Vec<String> {
         options.push(format!("-Xmx{}m", (bytes / 2 / (1024 * 1024)).max(16)));
     }
     options
+}
+
+/// Compiles `files` into `folder`, through `scratch`, renamed into place.
+fn compile_into(files: &[(String, String)], folder: &Path, scratch: &Path) -> Result<(), String> {
+    let result = compile(files, scratch).and_then(|()| {
+        match std::fs::rename(scratch, folder) {
+            Ok(()) => Ok(()),
+            // Another run finished the same build first.
+            Err(_) if folder.join("classes").is_dir() => Ok(()),
+            Err(e) => Err(format!(
+                "cannot store the build in {}: {e}",
+                folder.display()
+            )),
+        }
+    });
+    let _ = std::fs::remove_dir_all(scratch);
+    result
+}
+
+/// Records that the build in `folder` was used now. Best effort: a build whose mark cannot
+/// be written is only pruned sooner.
+fn mark_used(folder: &Path) {
+    let _ = std::fs::File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(folder.join(USED_MARK))
+        .and_then(|mark| mark.set_modified(SystemTime::now()));
+}
+
+/// Removes every folder in `layout` but `keep` last used (or, without a mark, last
+/// changed) more than [`KEEP_UNUSED`] before `now`: old builds and the scratch folders of
+/// builds that were killed. Best effort: what cannot be read or removed stays.
+fn prune(layout: &Path, keep: &Path, now: SystemTime) {
+    let Ok(entries) = std::fs::read_dir(layout) else {
+        return;
+    };
+    for path in entries.filter_map(|entry| entry.ok().map(|entry| entry.path())) {
+        let last_use = std::fs::metadata(path.join(USED_MARK))
+            .or_else(|_| std::fs::metadata(&path))
+            .and_then(|metadata| metadata.modified());
+        let unused = last_use
+            .ok()
+            .and_then(|time| now.duration_since(time).ok())
+            .is_some_and(|age| age > KEEP_UNUSED);
+        if path != keep && path.is_dir() && unused {
+            let _ = std::fs::remove_dir_all(&path);
+        }
+    }
 }
 
 /// Writes `files` under `folder/src` and compiles them into `folder/classes`.
@@ -303,6 +349,37 @@ mod tests {
             .map(str::to_owned)
             .collect::<Vec<_>>();
         assert!(shared.ends_with(&tail), "{shared:?}");
+    }
+
+    #[test]
+    fn builds_unused_for_a_month_are_pruned_and_the_others_kept() {
+        let layout = tempfile::tempdir().unwrap();
+        let now = SystemTime::now();
+        let day = Duration::from_secs(24 * 60 * 60);
+        let build = |name: &str, last_used: Option<Duration>| {
+            let folder = layout.path().join(name);
+            std::fs::create_dir_all(folder.join("classes")).unwrap();
+            if let Some(ago) = last_used {
+                mark_used(&folder);
+                let mark = std::fs::File::options()
+                    .write(true)
+                    .open(folder.join(USED_MARK))
+                    .unwrap();
+                mark.set_modified(now - ago).unwrap();
+            }
+            folder
+        };
+        let old = build("old", Some(40 * day));
+        let recent = build("recent", Some(day));
+        let unmarked = build("unmarked", None);
+        let kept_old = build("in-use", Some(40 * day));
+        prune(layout.path(), &kept_old, now);
+        assert!(!old.exists(), "unused for 40 days");
+        assert!(recent.exists() && kept_old.exists());
+        assert!(unmarked.exists(), "changed just now");
+        prune(layout.path(), &kept_old, now + 31 * day);
+        assert!(!recent.exists() && !unmarked.exists());
+        assert!(kept_old.exists(), "the build being used is never pruned");
     }
 
     #[test]
