@@ -6,7 +6,8 @@
 //! The cache folder is named by a hash of every source compiled (host and bot), so a
 //! changed source is compiled again and an unchanged one never is. A build goes to a
 //! temporary folder first and is renamed into place, so two runs building the same bot at
-//! once never see half a build. A build not used for 30 days is removed when a Java bot is next loaded.
+//! once never see half a build. A build not used for 30 days is removed when a Java bot is
+//! next loaded.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

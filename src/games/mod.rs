@@ -4,6 +4,7 @@
 
 pub mod alienwar;
 pub mod cave;
+mod decimal;
 pub mod eggs;
 pub mod petri;
 pub mod seeded;

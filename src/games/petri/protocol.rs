@@ -10,6 +10,7 @@
 //! them or allocates in proportion to their size beyond one lossy UTF-8 view of a token.
 
 use super::rules::{CellId, Contents, Dish};
+use crate::games::decimal::push_int;
 
 /// The setup request: exactly these five bytes, without a newline, because several posted
 /// bots compare their whole input to `BEGIN` (spec §9.1, A8).
@@ -292,26 +293,6 @@ fn is_js_whitespace(c: char) -> bool {
     )
 }
 
-/// Appends the decimal digits of `value` without allocating a string.
-fn push_int(out: &mut Vec<u8>, value: i64) {
-    if value < 0 {
-        out.push(b'-');
-    }
-    let mut magnitude = value.unsigned_abs();
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        // `magnitude % 10` is below 10, so the cast cannot truncate.
-        digits[start] = b'0' + (magnitude % 10) as u8;
-        magnitude /= 10;
-        if magnitude == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[start..]);
-}
-
 /// A short printable excerpt of a reply for messages: at most 40 bytes, escaped.
 pub(crate) fn excerpt(reply: &[u8]) -> String {
     const LIMIT: usize = 40;
@@ -543,16 +524,6 @@ mod tests {
             encode_request(&dish, dish.at(0, 0), Framing::Loop),
             b"3 2\nox.\nc.x\n\n0 0 5 6\n"
         );
-    }
-
-    #[test]
-    fn large_numbers_render_in_full() {
-        let mut out = Vec::new();
-        for value in [0, 7, 10, 999, 1000, -42, i64::MIN, i64::MAX] {
-            out.clear();
-            push_int(&mut out, value);
-            assert_eq!(out, value.to_string().as_bytes());
-        }
     }
 
     #[test]
