@@ -8,6 +8,8 @@
 //! - `session`: one line to a running line-echo bot and one line back. `arena` is
 //!   [`arena::bots::Session::request`] (deadline, size cap); `minimal` is a blocking write and
 //!   `read_until` on the same kind of pipes.
+//! - `sandbox`: the same one-shot request and session round trip with the bot in its box
+//!   against the same without one, paired; and the time to make a box (once per bot per game).
 //!
 //! Run with `cargo bench --bench process`; the bots are compiled with `cc` first.
 
@@ -20,11 +22,16 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::LazyLock;
 use std::time::Duration;
 
-use arena::bots::{BotProgram, CallEnv, Limits, OneShotInput, ResourceLimits, Session, call_once};
+use arena::bots::{
+    BotProgram, CallEnv, Limits, OneShotInput, Place, ResourceLimits, Session, call_once,
+};
+use arena::sandbox::{BotBox, BoxSpec};
 use divan::Bencher;
 use tokio::runtime::Runtime;
 
 fn main() {
+    // The benchmark binary is not `arena`: the boxes need the real helper.
+    arena::sandbox::use_helper(PathBuf::from(env!("CARGO_BIN_EXE_arena")));
     divan::main();
 }
 
@@ -46,17 +53,35 @@ const LIMITS: Limits = Limits {
 static ONE_SHOT_BOT: LazyLock<PathBuf> = LazyLock::new(|| support::compile("oneshot"));
 static ECHO_BOT: LazyLock<PathBuf> = LazyLock::new(|| support::compile("echo"));
 
-/// The bot as a tournament would launch it, with the default kernel limits.
+/// The bot as a tournament would launch it, with the default kernel limits, unsandboxed.
 fn program(path: &Path) -> BotProgram {
+    let dir = path.parent().expect("a bot in a folder").to_owned();
     BotProgram {
         program: path.to_owned(),
         args: Vec::new(),
-        dir: std::env::temp_dir(),
+        dir,
         env: BTreeMap::new(),
         rlimits: ResourceLimits {
             memory_bytes: Some(4096 << 20),
             cpu_seconds: Some(600),
         },
+        sandbox: None,
+    }
+}
+
+/// The bot in its box, as a tournament runs it by default.
+fn boxed(path: &Path) -> BotProgram {
+    let mut bot = program(path);
+    bot.sandbox = Some(std::sync::Arc::new(box_spec(&bot)));
+    bot
+}
+
+fn box_spec(bot: &BotProgram) -> BoxSpec {
+    BoxSpec {
+        readable: vec![bot.dir.clone()],
+        memory_bytes: bot.rlimits.memory_bytes,
+        max_processes: 64,
+        ..BoxSpec::default()
     }
 }
 
@@ -74,9 +99,11 @@ fn runtime() -> Runtime {
         .expect("a tokio runtime")
 }
 
-/// One one-shot request through arena's process layer.
-fn one_shot_arena(runtime: &Runtime, bot: &BotProgram) {
+/// One one-shot request through arena's process layer, in `place` (a box lives there from
+/// the first request on, as for a game).
+fn one_shot_arena(runtime: &Runtime, place: &mut Place, bot: &BotProgram) {
     let result = runtime.block_on(call_once(
+        place,
         bot,
         &ENV,
         OneShotInput::Stdin(REQUEST),
@@ -121,17 +148,23 @@ fn one_shot_minimal(bot: &Path) {
 /// A running echo bot driven by arena's [`Session`].
 struct ArenaSession {
     runtime: Runtime,
+    /// Holds the box of a sandboxed session.
+    _place: Place,
     session: Option<Session>,
 }
 
 impl ArenaSession {
-    fn start() -> ArenaSession {
+    fn start(bot: &BotProgram) -> ArenaSession {
         let runtime = runtime();
+        let mut place = Place::default();
         let session = runtime.block_on(async {
-            Session::start(&program(&ECHO_BOT), &ENV, &LIMITS).expect("start the echo bot")
+            Session::start(&mut place, bot, &ENV, &LIMITS)
+                .await
+                .expect("start the echo bot")
         });
         ArenaSession {
             runtime,
+            _place: place,
             session: Some(session),
         }
     }
@@ -198,8 +231,9 @@ mod one_shot {
     #[divan::bench(sample_count = 40, sample_size = 20)]
     fn arena(bencher: Bencher) {
         let (runtime, bot) = (runtime(), program(&ONE_SHOT_BOT));
+        let mut place = Place::default();
         support::bench_with_cpu("one_shot::arena", bencher, || {
-            one_shot_arena(&runtime, &bot);
+            one_shot_arena(&runtime, &mut place, &bot);
         });
     }
 
@@ -215,10 +249,11 @@ mod one_shot {
     #[divan::bench(sample_count = 40, sample_size = 10)]
     fn paired(bencher: Bencher) {
         let (runtime, bot) = (runtime(), program(&ONE_SHOT_BOT));
+        let mut place = Place::default();
         let mut pairs = support::Pairs::default();
         bencher.bench_local(|| {
             pairs.time(
-                || one_shot_arena(&runtime, &bot),
+                || one_shot_arena(&runtime, &mut place, &bot),
                 || one_shot_minimal(&ONE_SHOT_BOT),
             );
         });
@@ -231,7 +266,7 @@ mod session {
 
     #[divan::bench(sample_count = 100, sample_size = 200)]
     fn arena(bencher: Bencher) {
-        let mut session = ArenaSession::start();
+        let mut session = ArenaSession::start(&program(&ECHO_BOT));
         support::bench_with_cpu("session::arena", bencher, || session.request());
     }
 
@@ -244,9 +279,53 @@ mod session {
     /// Both in turn, one pair per iteration (see `one_shot::paired`).
     #[divan::bench(sample_count = 100, sample_size = 100)]
     fn paired(bencher: Bencher) {
-        let (mut arena, mut minimal) = (ArenaSession::start(), MinimalSession::start());
+        let arena = ArenaSession::start(&program(&ECHO_BOT));
+        let (mut arena, mut minimal) = (arena, MinimalSession::start());
         let mut pairs = support::Pairs::default();
         bencher.bench_local(|| pairs.time(|| arena.request(), || minimal.request()));
         pairs.report("session arena / minimal");
+    }
+}
+
+mod sandbox {
+    use super::*;
+
+    /// A one-shot request with the bot in its box against the same request without one,
+    /// one pair per iteration; each keeps its place (and so its box) from one request to
+    /// the next, as in a game.
+    #[divan::bench(sample_count = 40, sample_size = 10)]
+    fn one_shot_paired(bencher: Bencher) {
+        let runtime = runtime();
+        let (sandboxed, plain) = (boxed(&ONE_SHOT_BOT), program(&ONE_SHOT_BOT));
+        let (mut boxed_place, mut plain_place) = (Place::default(), Place::default());
+        let mut pairs = support::Pairs::default();
+        bencher.bench_local(|| {
+            pairs.time(
+                || one_shot_arena(&runtime, &mut boxed_place, &sandboxed),
+                || one_shot_arena(&runtime, &mut plain_place, &plain),
+            );
+        });
+        pairs.report("one_shot sandboxed / unsandboxed");
+    }
+
+    /// A session round trip with the bot in its box against one without.
+    #[divan::bench(sample_count = 100, sample_size = 100)]
+    fn session_paired(bencher: Bencher) {
+        let mut sandboxed = ArenaSession::start(&boxed(&ECHO_BOT));
+        let mut plain = ArenaSession::start(&program(&ECHO_BOT));
+        let mut pairs = support::Pairs::default();
+        bencher.bench_local(|| pairs.time(|| sandboxed.request(), || plain.request()));
+        pairs.report("session sandboxed / unsandboxed");
+    }
+
+    /// Making a box and ending it: what each sandboxed bot costs once per game.
+    #[divan::bench(sample_count = 40, sample_size = 5)]
+    fn box_setup(bencher: Bencher) {
+        let runtime = runtime();
+        let spec = box_spec(&program(&ONE_SHOT_BOT));
+        bencher.bench_local(|| {
+            let sandbox = runtime.block_on(BotBox::start(&spec)).expect("a box");
+            drop(sandbox);
+        });
     }
 }

@@ -10,7 +10,7 @@ use tokio::sync::Semaphore;
 mod shared_host;
 
 use crate::bots::{
-    BotProgram, CallEnv, CallResult, CallStatus, Exit, OneShotInput, Session, call_once,
+    BotProgram, CallEnv, CallResult, CallStatus, Exit, OneShotInput, Place, Session, call_once,
 };
 use crate::config::{Bot, Tournament};
 use crate::engine::{Answer, Game, Input, Phase, Query, Step};
@@ -23,6 +23,8 @@ use shared_host::SharedHost;
 struct Seat<'a> {
     bot: &'a Bot,
     env: CallEnv,
+    /// Where its processes run: its box, for the length of the game.
+    place: Place,
     session: SessionState,
     tally: Tally,
 }
@@ -72,6 +74,7 @@ pub async fn play_game(
                 seed: fixture.seed,
                 seat,
             },
+            place: Place::default(),
             session: SessionState::NotStarted,
             tally: Tally::default(),
         })
@@ -218,6 +221,7 @@ async fn call(
     let result = match &query.input {
         Input::Stdin(bytes) => {
             call_once(
+                &mut seat.place,
                 program,
                 &seat.env,
                 OneShotInput::Stdin(bytes),
@@ -227,12 +231,27 @@ async fn call(
             .await
         }
         Input::Args(args) => {
-            call_once(program, &seat.env, OneShotInput::Args(args), limit, limits).await
+            call_once(
+                &mut seat.place,
+                program,
+                &seat.env,
+                OneShotInput::Args(args),
+                limit,
+                limits,
+            )
+            .await
         }
         Input::Session(bytes) => {
             let fresh = matches!(seat.session, SessionState::NotStarted);
             if fresh {
-                seat.session = start_session(program, &seat.env, tournament, &seat.bot.name);
+                seat.session = start_session(
+                    &mut seat.place,
+                    program,
+                    &seat.env,
+                    tournament,
+                    &seat.bot.name,
+                )
+                .await;
             }
             match &mut seat.session {
                 SessionState::Running(session) => {
@@ -256,13 +275,14 @@ async fn call(
 }
 
 /// Starts a persistent process; `who` names it in the warning when it cannot start.
-fn start_session(
+async fn start_session(
+    place: &mut Place,
     program: &BotProgram,
     env: &CallEnv,
     tournament: &Tournament,
     who: &str,
 ) -> SessionState {
-    match Session::start(program, env, &tournament.limits) {
+    match Session::start(place, program, env, &tournament.limits).await {
         Ok(session) => SessionState::Running(Box::new(session)),
         Err(error) => {
             tracing::warn!(bot = %who, "cannot start the bot: {error}");

@@ -24,6 +24,7 @@ pub mod ratings;
 pub mod replay;
 pub mod report;
 pub mod run;
+pub mod sandbox;
 pub mod schedule;
 pub mod shard;
 pub mod templates;

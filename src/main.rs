@@ -9,6 +9,13 @@ use tracing_subscriber::EnvFilter;
 use arena::cli::Cli;
 
 fn main() -> ExitCode {
+    // The binary is also the sandbox's helper (see arena::sandbox).
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|arg| arg == arena::sandbox::BOX_ARG)
+    {
+        return ExitCode::from(u8::try_from(arena::sandbox::serve()).unwrap_or(1));
+    }
     let cli = Cli::parse();
     let level = match (cli.quiet, cli.verbose) {
         (true, _) => "error",

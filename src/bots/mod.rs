@@ -7,11 +7,13 @@ mod capture;
 mod group;
 mod java;
 mod oneshot;
+mod process;
 mod program;
 mod session;
 
 pub use call::{CallResult, CallStatus, Exit};
 pub use java::{JavaBuild, JavaHost, cache_root};
 pub use oneshot::{OneShotInput, call_once};
+pub use process::Place;
 pub use program::{BotProgram, CallEnv, Limits, ResourceLimits};
 pub use session::Session;

@@ -1,15 +1,14 @@
 //! One-shot requests: a fresh process per request.
 
 use std::pin::pin;
-use std::process::Stdio;
 use std::time::Duration;
 
 use tokio::io::AsyncWriteExt;
-use tokio::time::{Instant, sleep_until, timeout};
+use tokio::time::{Instant, sleep_until, timeout, timeout_at};
 
 use super::call::{CallResult, CallStatus, Exit};
 use super::capture::{drain_tail, read_capped};
-use super::group::ProcessGroup;
+use super::process::Place;
 use super::program::{BotProgram, CallEnv, Limits};
 
 /// How long to wait, after a bot exited, for its stdout to close. Only a grandchild that
@@ -25,40 +24,44 @@ pub enum OneShotInput<'a> {
     Args(&'a [String]),
 }
 
-/// Starts a fresh process of `bot`, gives it `input` and collects everything it writes to
-/// stdout until it exits, within `limit`. The whole process group is killed afterwards, so
-/// nothing the bot started outlives the request.
+/// Starts a fresh process of `bot` in `place`, gives it `input` and collects everything it
+/// writes to stdout until it exits, within `limit`. Everything it started is killed
+/// afterwards (its process group, or every process in its box), so nothing outlives the
+/// request.
 pub async fn call_once(
+    place: &mut Place,
     bot: &BotProgram,
     env: &CallEnv,
     input: OneShotInput<'_>,
     limit: Duration,
     limits: &Limits,
 ) -> CallResult {
+    if let Err(error) = place.prepare(bot).await {
+        return not_started(Instant::now(), error);
+    }
     let started = Instant::now();
     let deadline = started + limit;
-    let (stdin_mode, stdin_bytes, extra_args): (Stdio, &[u8], &[String]) = match input {
-        OneShotInput::Stdin(bytes) => (Stdio::piped(), bytes, &[]),
-        OneShotInput::Args(args) => (Stdio::null(), &[], args),
+    let (stdin_bytes, extra_args): (&[u8], &[String]) = match input {
+        OneShotInput::Stdin(bytes) => (bytes, &[]),
+        OneShotInput::Args(args) => (&[], args),
     };
-    let mut command = bot.command(env, stdin_mode);
-    command.args(extra_args);
-    let mut child = match command.spawn() {
-        Ok(child) => child,
-        Err(error) => {
+    let stdin_piped = matches!(input, OneShotInput::Stdin(_));
+    let process = match timeout_at(deadline, place.start(bot, env, stdin_piped, extra_args)).await {
+        Ok(Ok(process)) => process,
+        Ok(Err(error)) => return not_started(started, error),
+        Err(_) => {
+            // The box may still start it: nothing of this request may run on.
+            place.kill_all();
             return CallResult {
                 output: Vec::new(),
-                status: CallStatus::SpawnFailed(error.to_string()),
+                status: CallStatus::TimedOut,
                 elapsed: started.elapsed(),
                 stderr: Vec::new(),
             };
         }
     };
-    bot.rlimits.apply_to(child.id());
-    let group = ProcessGroup::led_by(child.id());
-    let stdin = child.stdin.take();
-    let stdout = child.stdout.take().expect("stdout is piped");
-    let stderr = child.stderr.take().expect("stderr is piped");
+    let (stdin, stdout, stderr) = (process.stdin, process.stdout, process.stderr);
+    let (mut waiter, kill) = (process.handle.waiter, process.handle.killer);
 
     // Writing and reading run together: a bot may answer before reading all its input, or
     // never read it at all (a broken pipe is then expected, not an error).
@@ -72,7 +75,7 @@ pub async fn call_once(
         captured
     });
     let mut errors = pin!(drain_tail(stderr, limits.max_stderr_bytes));
-    let mut exited = pin!(child.wait());
+    let mut exited = pin!(waiter.wait());
     // Two timers for the whole call, not a new one per turn of the loop: each costs a
     // registration in the runtime's timer wheel.
     let mut timed_out = pin!(sleep_until(deadline));
@@ -100,20 +103,20 @@ pub async fn call_once(
                 captured = Some(bytes.bytes);
             }
             status = &mut exited, if exit.is_none() => {
-                exit = Some(status.map_or(Exit::Unknown, Exit::from_status));
+                exit = Some(status);
                 leak_grace.as_mut().reset(Instant::now() + LEAK_GRACE);
                 leaking = true;
             }
             tail = &mut errors, if stderr_tail.is_none() => stderr_tail = Some(tail),
             () = &mut leak_grace, if leaking => {
                 // The bot exited but something it started still holds stdout open.
-                group.kill();
+                kill.kill();
                 leaking = false;
             }
             () = &mut timed_out => break CallStatus::TimedOut,
         }
     };
-    group.kill();
+    kill.kill();
     if exit.is_none() {
         // Reap the killed process; SIGKILL cannot be ignored, so this is prompt.
         let _ = exited.await;
@@ -133,5 +136,15 @@ pub async fn call_once(
         status,
         elapsed: started.elapsed(),
         stderr,
+    }
+}
+
+/// The result of a request whose process could not be started.
+fn not_started(started: Instant, error: std::io::Error) -> CallResult {
+    CallResult {
+        output: Vec::new(),
+        status: CallStatus::SpawnFailed(error.to_string()),
+        elapsed: started.elapsed(),
+        stderr: Vec::new(),
     }
 }

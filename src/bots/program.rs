@@ -1,11 +1,11 @@
 //! How to start one bot: its validated command, folder and environment.
 
 use std::collections::BTreeMap;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
-use std::sync::Once;
+use std::sync::{Arc, Once};
 
-use tokio::process::Command;
+use crate::sandbox::BoxSpec;
 
 /// Variables passed through from the runner's environment; everything else is cleared so
 /// that bots see the same environment on every machine and cannot read the runner's secrets.
@@ -26,6 +26,8 @@ pub struct BotProgram {
     pub env: BTreeMap<String, String>,
     /// Operating-system limits on every process of the bot.
     pub rlimits: ResourceLimits,
+    /// The box its processes run in; `None`: run directly (`sandbox = "none"`).
+    pub sandbox: Option<Arc<BoxSpec>>,
 }
 
 /// Marks every descriptor above stderr of this process close-on-exec, once, before the
@@ -33,7 +35,7 @@ pub struct BotProgram {
 /// inherited, such as a build jobserver's; Rust opens its own close-on-exec). Done in the
 /// runner rather than in each child, because a hook between fork and exec would cost every
 /// spawn the fast `posix_spawn` path. Best effort: kernels before 5.11 lack the flag.
-fn seal_inherited_descriptors() {
+pub(crate) fn seal_inherited_descriptors() {
     static SEALED: Once = Once::new();
     SEALED.call_once(|| {
         // SAFETY: close_range only changes descriptor flags; a failure is ignored on purpose.
@@ -141,31 +143,21 @@ impl BotProgram {
         }
     }
 
-    /// A command for one process of this bot: its own process group, a clean environment,
-    /// stdout and stderr piped, stdin as the caller needs.
-    pub(crate) fn command(&self, env: &CallEnv, stdin: Stdio) -> Command {
-        let mut command = Command::new(&self.program);
-        command
-            .args(&self.args)
-            .current_dir(&self.dir)
-            .env_clear()
-            .stdin(stdin)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0)
-            .kill_on_drop(true);
-        for key in PASSED_THROUGH {
-            if let Some(value) = std::env::var_os(key) {
-                command.env(key, value);
-            }
+    /// The environment of one process of this bot: the variables passed through, the
+    /// bot's own and the `ARENA_*` ones. In a box, `TMPDIR` is the box's private `/tmp`.
+    pub(crate) fn environment(&self, env: &CallEnv, boxed: bool) -> BTreeMap<OsString, OsString> {
+        let mut vars: BTreeMap<OsString, OsString> = PASSED_THROUGH
+            .iter()
+            .filter_map(|key| Some((OsString::from(key), std::env::var_os(key)?)))
+            .collect();
+        if boxed {
+            vars.insert("TMPDIR".into(), "/tmp".into());
         }
-        seal_inherited_descriptors();
-        command
-            .envs(&self.env)
-            .env("ARENA_GAME", env.game)
-            .env("ARENA_SEED", env.seed.to_string())
-            .env("ARENA_SEAT", env.seat.to_string());
-        command
+        vars.extend(self.env.iter().map(|(k, v)| (k.into(), v.into())));
+        vars.insert("ARENA_GAME".into(), env.game.into());
+        vars.insert("ARENA_SEED".into(), env.seed.to_string().into());
+        vars.insert("ARENA_SEAT".into(), env.seat.to_string().into());
+        vars
     }
 }
 

@@ -1,17 +1,16 @@
 //! Persistent sessions: one long-lived process per bot per game, one line per request.
 
 use std::pin::pin;
-use std::process::Stdio;
 use std::time::Duration;
 
 use tokio::io::{AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, ChildStdout};
+use tokio::net::unix::pipe;
 use tokio::task::JoinHandle;
 use tokio::time::{Instant, timeout, timeout_at};
 
 use super::call::{CallResult, CallStatus, Exit};
 use super::capture::{Line, drain_tail, read_line_capped};
-use super::group::ProcessGroup;
+use super::process::{Killer, Place, Waiter};
 use super::program::{BotProgram, CallEnv, Limits};
 
 /// How long a session may take to exit on its own (after its farewell, or after it closed
@@ -20,13 +19,14 @@ const EXIT_GRACE: Duration = Duration::from_millis(500);
 
 /// A running persistent bot process. After a timeout, an oversized reply or the process's
 /// end, the session is gone: a late reply would otherwise be taken as the answer to the next
-/// request. Dropping a session kills its process group.
+/// request. Dropping a session kills its process group (or, in a box, the box ends with its
+/// place at the end of the game).
 #[derive(Debug)]
 pub struct Session {
-    child: Child,
-    group: ProcessGroup,
-    stdin: Option<ChildStdin>,
-    stdout: BufReader<ChildStdout>,
+    waiter: Waiter,
+    killer: Killer,
+    stdin: Option<pipe::Sender>,
+    stdout: BufReader<pipe::Receiver>,
     /// Drains stderr for the session's life; taken when the session ends.
     stderr: Option<JoinHandle<Vec<u8>>>,
 }
@@ -46,23 +46,24 @@ enum Ending {
 }
 
 impl Session {
-    /// Starts the bot's process. Stderr is drained in the background for the session's life.
-    pub fn start(bot: &BotProgram, env: &CallEnv, limits: &Limits) -> std::io::Result<Session> {
-        let mut child = bot.command(env, Stdio::piped()).spawn()?;
-        bot.rlimits.apply_to(child.id());
-        let group = ProcessGroup::led_by(child.id());
-        let stdin = child.stdin.take();
-        let stdout = BufReader::new(child.stdout.take().expect("stdout is piped"));
-        let stderr_pipe = child.stderr.take().expect("stderr is piped");
+    /// Starts the bot's process in `place`. Stderr is drained in the background for the
+    /// session's life.
+    pub async fn start(
+        place: &mut Place,
+        bot: &BotProgram,
+        env: &CallEnv,
+        limits: &Limits,
+    ) -> std::io::Result<Session> {
+        let process = place.start(bot, env, true, &[]).await?;
         let stderr = Some(tokio::spawn(drain_tail(
-            stderr_pipe,
+            process.stderr,
             limits.max_stderr_bytes,
         )));
         Ok(Session {
-            child,
-            group,
-            stdin,
-            stdout,
+            waiter: process.handle.waiter,
+            killer: process.handle.killer,
+            stdin: process.stdin,
+            stdout: BufReader::new(process.stdout),
             stderr,
         })
     }
@@ -189,22 +190,22 @@ impl Session {
         self.end(Ending::Wait).await;
     }
 
-    /// Closes stdin, stops the process group and reaps the process.
+    /// Closes stdin, stops the process and all it started, and reaps the process.
     async fn end(&mut self, ending: Ending) -> Exit {
         self.stdin = None;
         if ending == Ending::Kill {
-            self.group.kill();
+            self.killer.kill();
         }
-        let status = match timeout(EXIT_GRACE, self.child.wait()).await {
-            Ok(status) => status,
+        let exit = match timeout(EXIT_GRACE, self.waiter.wait()).await {
+            Ok(exit) => exit,
             Err(_) => {
-                self.group.kill();
-                self.child.wait().await
+                self.killer.kill();
+                self.waiter.wait().await
             }
         };
-        // Whatever the bot left running in its group goes too.
-        self.group.kill();
-        status.map_or(Exit::Unknown, Exit::from_status)
+        // Whatever the bot left running goes too.
+        self.killer.kill();
+        exit
     }
 
     /// The last bytes the ended session wrote to stderr.
@@ -216,6 +217,12 @@ impl Session {
             },
             None => Vec::new(),
         }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.killer.kill();
     }
 }
 

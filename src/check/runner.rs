@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use crate::bots::{BotProgram, CallEnv, CallResult, CallStatus, Exit, Limits, OneShotInput};
-use crate::bots::{Session, call_once};
+use crate::bots::{Place, Session, call_once};
 use crate::engine::{Answer, Input, Phase};
 use crate::games::GameKind;
 
@@ -62,6 +62,7 @@ pub async fn check_bot(
     let mut answers: Vec<Answer> = Vec::new();
     let mut reports = Vec::new();
     let mut session = SessionState::NotStarted;
+    let mut place = Place::default();
     let farewell = loop {
         let mut plan = kind.probes(&answers);
         if answers.len() >= plan.probes.len() {
@@ -74,15 +75,31 @@ pub async fn check_bot(
         };
         let result = match &probe.input {
             Input::Stdin(bytes) => {
-                call_once(program, &env, OneShotInput::Stdin(bytes), limit, limits).await
+                call_once(
+                    &mut place,
+                    program,
+                    &env,
+                    OneShotInput::Stdin(bytes),
+                    limit,
+                    limits,
+                )
+                .await
             }
             Input::Args(args) => {
-                call_once(program, &env, OneShotInput::Args(args), limit, limits).await
+                call_once(
+                    &mut place,
+                    program,
+                    &env,
+                    OneShotInput::Args(args),
+                    limit,
+                    limits,
+                )
+                .await
             }
             Input::Session(bytes) => {
                 let fresh = matches!(session, SessionState::NotStarted);
                 if fresh {
-                    session = match Session::start(program, &env, limits) {
+                    session = match Session::start(&mut place, program, &env, limits).await {
                         Ok(started) => SessionState::Running(Box::new(started)),
                         Err(error) => SessionState::Failed(error.to_string()),
                     };

@@ -24,6 +24,8 @@ pub(crate) struct RawTournament<O> {
     pub(crate) memory_mb: Option<u64>,
     pub(crate) cpu_seconds: Option<u64>,
     pub(crate) java_host: Option<super::JavaHostMode>,
+    pub(crate) sandbox: Option<SandboxMode>,
+    pub(crate) max_processes: Option<Spanned<u32>>,
     pub(crate) options: Option<Spanned<O>>,
     #[serde(default)]
     pub(crate) bots: Vec<RawBot>,
@@ -42,6 +44,20 @@ pub(crate) struct RawBot {
     pub(crate) env: BTreeMap<String, String>,
     pub(crate) memory_mb: Option<u64>,
     pub(crate) cpu_seconds: Option<u64>,
+    pub(crate) sandbox: Option<SandboxMode>,
+    pub(crate) network: Option<bool>,
+    pub(crate) max_processes: Option<Spanned<u32>>,
+}
+
+/// `sandbox = "on" | "none"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub(crate) enum SandboxMode {
+    /// Every process of the bot runs in its box (the default).
+    #[serde(rename = "on")]
+    On,
+    /// The bot runs directly, as the runner's user.
+    #[serde(rename = "none")]
+    Off,
 }
 
 /// A command line: a string split like a POSIX shell splits words (no expansion), or an

@@ -6,14 +6,16 @@ use std::env;
 use std::ffi::OsStr;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::de::DeserializeOwned;
 
 use super::error::{ConfigError, Problem};
-use super::raw::{RawBot, RawCommand, RawTournament};
+use super::raw::{RawBot, RawCommand, RawTournament, SandboxMode};
 use crate::bots::{BotProgram, JavaBuild, Limits, ResourceLimits, cache_root};
 use crate::games::{GameKind, GameOptions, OptionsParser};
+use crate::sandbox::{BoxSpec, DEFAULT_MAX_PROCESSES};
 
 /// The master seed when the file sets none: fixed, so two runs of one file agree.
 const DEFAULT_SEED: u64 = 1;
@@ -168,13 +170,30 @@ impl Tournament {
             memory_bytes: megabytes(first.memory_mb.unwrap_or(DEFAULT_MEMORY_MB)),
             cpu_seconds: nonzero(first.cpu_seconds.unwrap_or(DEFAULT_CPU_SECONDS)),
         };
+        let max_processes = first
+            .max_processes
+            .as_ref()
+            .map(|m| (*m.get_ref(), m.span()));
+        let sandbox = SandboxDefaults {
+            on: first.sandbox != Some(SandboxMode::Off),
+            max_processes: max_processes
+                .clone()
+                .map_or(DEFAULT_MAX_PROCESSES, |(m, _)| m),
+        };
+        if let Some((0, span)) = max_processes {
+            problems.push(Problem::at(
+                source,
+                Some(span),
+                "`max_processes` must be at least 1",
+            ));
+        }
         let context = BotContext {
             source,
             base: &base,
             kind,
             house_names: options.house_names(),
         };
-        let bots = check_bots(&context, &first.bots, defaults, &mut problems);
+        let bots = check_bots(&context, &first.bots, (defaults, sandbox), &mut problems);
         if let Some(file) = options.data_file() {
             let path = base.join(file);
             let messages = match std::fs::read_to_string(&path) {
@@ -281,11 +300,18 @@ struct BotContext<'a> {
     house_names: Vec<&'static str>,
 }
 
+/// The tournament-wide sandbox settings, which each bot may override.
+#[derive(Debug, Clone, Copy)]
+struct SandboxDefaults {
+    on: bool,
+    max_processes: u32,
+}
+
 /// Checks every `[[bots]]` entry and resolves its folder and program (compiling Java bots).
 fn check_bots(
     context: &BotContext<'_>,
     raw: &[RawBot],
-    defaults: ResourceLimits,
+    (defaults, sandbox): (ResourceLimits, SandboxDefaults),
     problems: &mut Vec<Problem>,
 ) -> Vec<Bot> {
     let source = context.source;
@@ -343,40 +369,98 @@ fn check_bots(
                 "needs `command` (the program to run) or `java` (its Java sources)".to_owned(),
             )),
         };
+        if let Some(max) = bot.max_processes.as_ref().filter(|m| *m.get_ref() == 0) {
+            problems.push(Problem::at(
+                source,
+                Some(max.span()),
+                format!("bot `{name}`: `max_processes` must be at least 1"),
+            ));
+        }
+        let sandboxed = bot
+            .sandbox
+            .map_or(sandbox.on, |mode| mode == SandboxMode::On);
         match launch {
-            Ok((program, args, java)) => bots.push(Bot {
-                name: name.to_owned(),
-                program: BotProgram {
-                    program,
-                    args,
-                    dir: dir.clone(),
-                    env: bot.env.clone(),
-                    rlimits,
-                },
-                java,
-            }),
+            Ok((program, args, java)) => {
+                let spec = sandboxed.then(|| BoxSpec {
+                    readable: readable_folders(&dir, &program, java.as_ref()),
+                    network: bot.network.unwrap_or(false),
+                    memory_bytes: rlimits.memory_bytes,
+                    max_processes: bot
+                        .max_processes
+                        .as_ref()
+                        .map_or(sandbox.max_processes, |m| *m.get_ref()),
+                    ..BoxSpec::default()
+                });
+                bots.push(Bot {
+                    name: name.to_owned(),
+                    program: BotProgram {
+                        program,
+                        args,
+                        dir: dir.clone(),
+                        env: bot.env.clone(),
+                        rlimits,
+                        sandbox: spec.map(Arc::new),
+                    },
+                    java,
+                });
+            }
             Err((span, why)) => {
                 let message = format!("bot `{name}`: {why}");
                 problems.push(Problem::at(source, span, message));
             }
         }
     }
+    hide_from_each_other(&mut bots, context.base);
     bots
 }
 
+/// What a bot reads: its folder, its program's folder, its compiled classes.
+fn readable_folders(dir: &Path, program: &Path, java: Option<&JavaBuild>) -> Vec<PathBuf> {
+    let mut folders = vec![dir.to_path_buf()];
+    folders.extend(program.parent().map(Path::to_path_buf));
+    folders.extend(java.map(|build| build.classes.clone()));
+    folders
+}
+
+/// Hides the tournament file's folder and every other bot's folders from each sandboxed
+/// bot (its own stay visible, also when they lie inside a hidden one).
+fn hide_from_each_other(bots: &mut [Bot], tournament_folder: &Path) {
+    let folders: Vec<PathBuf> = bots.iter().map(|bot| bot.program.dir.clone()).collect();
+    for bot in bots.iter_mut() {
+        if let Some(spec) = bot.program.sandbox.as_mut().map(Arc::make_mut) {
+            spec.hidden.push(tournament_folder.to_path_buf());
+            spec.hidden.extend(
+                folders
+                    .iter()
+                    .filter(|folder| **folder != bot.program.dir)
+                    .cloned(),
+            );
+        }
+    }
+}
+
 /// A bot outside any tournament file (`arena check`): the command `words` run in `dir`, its
-/// program found like a tournament file's, with the default limits.
+/// program found like a tournament file's, with the default limits, in the default sandbox.
 pub(crate) fn standalone_bot(words: &[String], dir: &Path) -> Result<(BotProgram, Limits), String> {
     let (program, args) = words.split_first().ok_or("the command is empty")?;
+    let program = resolve_program(program, dir)?;
+    let rlimits = ResourceLimits {
+        memory_bytes: megabytes(DEFAULT_MEMORY_MB),
+        cpu_seconds: nonzero(DEFAULT_CPU_SECONDS),
+    };
+    let sandbox = BoxSpec {
+        readable: readable_folders(dir, &program, None),
+        memory_bytes: rlimits.memory_bytes,
+        max_processes: DEFAULT_MAX_PROCESSES,
+        ..BoxSpec::default()
+    };
     let program = BotProgram {
-        program: resolve_program(program, dir)?,
+        program,
         args: args.to_vec(),
         dir: dir.to_path_buf(),
         env: BTreeMap::new(),
-        rlimits: ResourceLimits {
-            memory_bytes: megabytes(DEFAULT_MEMORY_MB),
-            cpu_seconds: nonzero(DEFAULT_CPU_SECONDS),
-        },
+        rlimits,
+        sandbox: Some(Arc::new(sandbox)),
     };
     let limits = Limits {
         max_reply_bytes: DEFAULT_MAX_REPLY_BYTES,

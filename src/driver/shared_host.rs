@@ -7,7 +7,7 @@ use std::io::Write;
 use tokio::sync::Semaphore;
 
 use super::{Seat, SessionState, record, start_session};
-use crate::bots::{BotProgram, CallEnv, CallStatus, Exit, JavaBuild};
+use crate::bots::{BotProgram, CallEnv, CallStatus, Exit, JavaBuild, Place};
 use crate::config::{JavaHostMode, Tournament};
 use crate::engine::{Answer, Phase};
 
@@ -15,6 +15,8 @@ use crate::engine::{Answer, Phase};
 pub(super) struct SharedHost {
     program: BotProgram,
     env: CallEnv,
+    /// The one box of the JVM and every bot in it.
+    place: Place,
     pub(super) session: SessionState,
 }
 
@@ -45,6 +47,7 @@ impl SharedHost {
             dir: first.dir.clone(),
             env: first.env.clone(),
             rlimits,
+            sandbox: shared_sandbox(members.iter().map(|&(seat, _)| &seats[seat].bot.program)),
         };
         let env = seats[first_seat].env;
         for &(seat, _) in &members {
@@ -53,6 +56,7 @@ impl SharedHost {
         Some(SharedHost {
             program,
             env,
+            place: Place::default(),
             session: SessionState::NotStarted,
         })
     }
@@ -81,7 +85,14 @@ impl SharedHost {
         };
         let fresh = matches!(self.session, SessionState::NotStarted);
         if fresh {
-            self.session = start_session(&self.program, &self.env, tournament, "the Java host");
+            self.session = start_session(
+                &mut self.place,
+                &self.program,
+                &self.env,
+                tournament,
+                "the Java host",
+            )
+            .await;
             limit = limit.max(tournament.setup_timeout);
         }
         let SessionState::Running(session) = &mut self.session else {
@@ -125,4 +136,24 @@ impl SharedHost {
             .map(|((seat, _, _), result)| record(seat, result, true))
             .collect()
     }
+}
+
+/// One box for the JVM that hosts `members`: the first one's, which shows every member's
+/// folders; unsandboxed if any member is.
+fn shared_sandbox<'a>(
+    mut members: impl Iterator<Item = &'a BotProgram>,
+) -> Option<std::sync::Arc<crate::sandbox::BoxSpec>> {
+    let first = members.next()?;
+    let mut spec = (**first.sandbox.as_ref()?).clone();
+    for member in members {
+        let other = member.sandbox.as_ref()?;
+        spec.readable.extend(other.readable.iter().cloned());
+        spec.network |= other.network;
+        spec.max_processes = spec.max_processes.max(other.max_processes);
+        spec.memory_bytes = spec
+            .memory_bytes
+            .zip(other.memory_bytes)
+            .map(|(a, b)| a.max(b));
+    }
+    Some(std::sync::Arc::new(spec))
 }

@@ -1,12 +1,14 @@
 //! The process layer against real processes: `/bin/sh` scripts that reply, hang, crash,
-//! flood or leave children behind. After each, no process of the bot may be alive.
+//! flood or leave children behind. After each, no process of the bot may be alive. These
+//! run the bots directly (`sandbox = "none"`); `sandbox.rs` runs them in their boxes.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
 use arena::bots::{
-    BotProgram, CallEnv, CallStatus, Exit, Limits, OneShotInput, ResourceLimits, Session, call_once,
+    BotProgram, CallEnv, CallStatus, Exit, Limits, OneShotInput, Place, ResourceLimits, Session,
+    call_once,
 };
 
 use crate::support::surviving_groups;
@@ -34,13 +36,14 @@ fn shell_bot(dir: &Path, script: &str) -> BotProgram {
         dir: dir.to_path_buf(),
         env: BTreeMap::from([("BOT_VAR".into(), "set".into())]),
         rlimits: ResourceLimits::default(),
+        sandbox: None,
     }
 }
 
 async fn once(script: &str, input: &[u8], limit: Duration) -> (arena::bots::CallResult, Vec<i32>) {
     let dir = tempfile::tempdir().unwrap();
     let bot = shell_bot(dir.path(), script);
-    let result = call_once(&bot, &ENV, OneShotInput::Stdin(input), limit, &LIMITS).await;
+    let result = call_once(&mut Place::default(), &bot, &ENV, OneShotInput::Stdin(input), limit, &LIMITS).await;
     let survivors = surviving_groups(&dir.path().join("pids"));
     (result, survivors)
 }
@@ -164,7 +167,7 @@ async fn arguments_and_environment_reach_the_bot_and_nothing_else_does() {
         r#"printf '%s|' "$@" "$ARENA_GAME" "$ARENA_SEED" "$ARENA_SEAT" "$BOT_VAR" "${CARGO_MANIFEST_DIR:-unset}""#,
     );
     let args = ["a b".to_owned(), "c".to_owned()];
-    let result = call_once(&bot, &ENV, OneShotInput::Args(&args), LONG, &LIMITS).await;
+    let result = call_once(&mut Place::default(), &bot, &ENV, OneShotInput::Args(&args), LONG, &LIMITS).await;
     assert_eq!(
         String::from_utf8_lossy(&result.output),
         "a b|c|test|42|1|set|unset|"
@@ -176,7 +179,7 @@ async fn a_missing_program_is_a_spawn_failure() {
     let dir = tempfile::tempdir().unwrap();
     let mut bot = shell_bot(dir.path(), "");
     bot.program = dir.path().join("no-such-program");
-    let result = call_once(&bot, &ENV, OneShotInput::Stdin(b""), LONG, &LIMITS).await;
+    let result = call_once(&mut Place::default(), &bot, &ENV, OneShotInput::Stdin(b""), LONG, &LIMITS).await;
     assert!(
         matches!(result.status, CallStatus::SpawnFailed(_)),
         "{:?}",
@@ -198,7 +201,14 @@ while read -r line; do
 done"#;
 
 async fn session_in(dir: &Path) -> Session {
-    Session::start(&shell_bot(dir, SESSION_SCRIPT), &ENV, &LIMITS).unwrap()
+    Session::start(
+        &mut Place::default(),
+        &shell_bot(dir, SESSION_SCRIPT),
+        &ENV,
+        &LIMITS,
+    )
+    .await
+    .unwrap()
 }
 
 #[tokio::test]
@@ -319,7 +329,7 @@ async fn a_bot_over_its_memory_limit_fails_to_allocate() {
         "exec /usr/bin/python3 -S -c 'b = bytearray(512 << 20); print(1)'",
     );
     bot.rlimits.memory_bytes = Some(256 << 20);
-    let result = call_once(&bot, &ENV, OneShotInput::Stdin(b""), PATIENT, &LIMITS).await;
+    let result = call_once(&mut Place::default(), &bot, &ENV, OneShotInput::Stdin(b""), PATIENT, &LIMITS).await;
     assert!(
         matches!(result.status, CallStatus::Died { .. }),
         "{:?}",
@@ -330,7 +340,7 @@ async fn a_bot_over_its_memory_limit_fails_to_allocate() {
         "{result:?}"
     );
     bot.rlimits.memory_bytes = None;
-    let result = call_once(&bot, &ENV, OneShotInput::Stdin(b""), PATIENT, &LIMITS).await;
+    let result = call_once(&mut Place::default(), &bot, &ENV, OneShotInput::Stdin(b""), PATIENT, &LIMITS).await;
     assert_eq!(
         result.output, b"1\n",
         "without the limit the allocation succeeds"
@@ -344,7 +354,7 @@ async fn a_bot_over_its_cpu_limit_is_killed_by_the_kernel() {
     bot.rlimits.cpu_seconds = Some(1);
     // SIGXCPU, not a timeout: the kernel stopped it after one second of CPU, however long
     // that took on a busy machine.
-    let result = call_once(&bot, &ENV, OneShotInput::Stdin(b""), PATIENT, &LIMITS).await;
+    let result = call_once(&mut Place::default(), &bot, &ENV, OneShotInput::Stdin(b""), PATIENT, &LIMITS).await;
     assert_eq!(
         result.status,
         CallStatus::Died {

@@ -1,0 +1,205 @@
+//! Starting one bot process, in the seat's box or (unsandboxed) directly, and the handle to
+//! wait for it and kill it with everything it started.
+
+use std::fs::File;
+use std::io;
+use std::os::fd::{AsFd, OwnedFd};
+use std::path::Path;
+use std::process::Stdio;
+use std::sync::{Arc, OnceLock};
+
+use tokio::net::unix::pipe;
+
+use super::call::Exit;
+use super::group::ProcessGroup;
+use super::program::{BotProgram, CallEnv};
+use crate::sandbox::{BotBox, Launch};
+
+/// Where a seat's processes run during one game. With a sandbox, the seat's box is made on
+/// the first request and kept until the place is dropped at the end of the game, which ends
+/// the box and everything in it.
+#[derive(Debug, Default)]
+pub struct Place {
+    sandbox: Option<Arc<BotBox>>,
+}
+
+impl Place {
+    /// Makes the bot's box if it has a sandbox and none is running yet, so that the time
+    /// this takes is not counted against the bot's first request.
+    pub(crate) async fn prepare(&mut self, bot: &BotProgram) -> io::Result<()> {
+        if let (Some(spec), None) = (&bot.sandbox, &self.sandbox) {
+            self.sandbox = Some(Arc::new(BotBox::start(spec).await?));
+        }
+        Ok(())
+    }
+
+    /// Kills every process in the box, if there is one.
+    pub(crate) fn kill_all(&self) {
+        if let Some(sandbox) = &self.sandbox {
+            sandbox.kill_all();
+        }
+    }
+
+    /// Starts a process of `bot` with `extra_args`; its stdin is a pipe if `stdin` is true,
+    /// else empty.
+    pub(crate) async fn start(
+        &mut self,
+        bot: &BotProgram,
+        env: &CallEnv,
+        stdin: bool,
+        extra_args: &[String],
+    ) -> io::Result<BotProcess> {
+        self.prepare(bot).await?;
+        super::program::seal_inherited_descriptors();
+        let (stdin_theirs, stdin_ours) = if stdin {
+            let (read, write) = crate::sandbox::pipe()?;
+            (read, Some(pipe::Sender::from_owned_fd(write)?))
+        } else {
+            (dev_null()?, None)
+        };
+        let (stdout_ours, stdout_theirs) = crate::sandbox::pipe()?;
+        let (stderr_ours, stderr_theirs) = crate::sandbox::pipe()?;
+        let stdio = [stdin_theirs, stdout_theirs, stderr_theirs];
+        let handle = match &self.sandbox {
+            Some(sandbox) => {
+                let serial = sandbox.spawn(launch(bot, env, extra_args), stdio).await?;
+                Handle {
+                    waiter: Waiter::Boxed {
+                        sandbox: Arc::clone(sandbox),
+                        serial,
+                    },
+                    killer: Killer::Boxed(Arc::clone(sandbox)),
+                }
+            }
+            None => spawn_directly(bot, env, extra_args, stdio)?,
+        };
+        Ok(BotProcess {
+            stdin: stdin_ours,
+            stdout: pipe::Receiver::from_owned_fd(stdout_ours)?,
+            stderr: pipe::Receiver::from_owned_fd(stderr_ours)?,
+            handle,
+        })
+    }
+}
+
+/// A running bot process and the runner's ends of its pipes.
+#[derive(Debug)]
+pub(crate) struct BotProcess {
+    pub(crate) stdin: Option<pipe::Sender>,
+    pub(crate) stdout: pipe::Receiver,
+    pub(crate) stderr: pipe::Receiver,
+    pub(crate) handle: Handle,
+}
+
+/// How to wait for a bot process, and how to kill it with everything it started: two
+/// parts, so that one task can wait while another kills.
+#[derive(Debug)]
+pub(crate) struct Handle {
+    pub(crate) waiter: Waiter,
+    pub(crate) killer: Killer,
+}
+
+/// Waits for one bot process.
+#[derive(Debug)]
+pub(crate) enum Waiter {
+    /// Started by the runner.
+    Direct(tokio::process::Child),
+    /// Started by the seat's box.
+    Boxed { sandbox: Arc<BotBox>, serial: u64 },
+}
+
+impl Waiter {
+    /// Waits for the process to end. Cancel-safe.
+    pub(crate) async fn wait(&mut self) -> Exit {
+        match self {
+            Waiter::Direct(child) => child.wait().await.map_or(Exit::Unknown, Exit::from_status),
+            Waiter::Boxed { sandbox, serial } => sandbox
+                .wait(*serial)
+                .await
+                .map_or(Exit::Unknown, Exit::from_status),
+        }
+    }
+}
+
+/// Kills a bot process and everything it started (SIGKILL).
+#[derive(Debug)]
+pub(crate) enum Killer {
+    /// The process group it leads; dropping the group kills it.
+    Group(ProcessGroup),
+    /// Every process in its box.
+    Boxed(Arc<BotBox>),
+}
+
+impl Killer {
+    pub(crate) fn kill(&self) {
+        match self {
+            Killer::Group(group) => group.kill(),
+            Killer::Boxed(sandbox) => sandbox.kill_all(),
+        }
+    }
+}
+
+/// The request to the box for one process of `bot`. Paths are made absolute: the box
+/// enters the bot's folder before it runs the program.
+fn launch(bot: &BotProgram, env: &CallEnv, extra_args: &[String]) -> Launch {
+    let absolute = |path: &Path| std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let program = absolute(&bot.program);
+    let argv = std::iter::once(bot.program.display().to_string())
+        .chain(bot.args.iter().cloned())
+        .chain(extra_args.iter().cloned())
+        .collect();
+    let env = bot
+        .environment(env, true)
+        .into_iter()
+        .map(|(key, value)| format!("{}={}", key.to_string_lossy(), value.to_string_lossy()))
+        .collect();
+    Launch {
+        program,
+        argv,
+        env,
+        dir: absolute(&bot.dir),
+        memory_bytes: bot.rlimits.memory_bytes,
+        cpu_seconds: bot.rlimits.cpu_seconds,
+    }
+}
+
+/// Starts `bot` without a sandbox, in a process group of its own, limits applied at once.
+fn spawn_directly(
+    bot: &BotProgram,
+    env: &CallEnv,
+    extra_args: &[String],
+    [stdin, stdout, stderr]: [OwnedFd; 3],
+) -> io::Result<Handle> {
+    let mut command = tokio::process::Command::new(&bot.program);
+    command
+        .args(&bot.args)
+        .args(extra_args)
+        .current_dir(&bot.dir)
+        .env_clear()
+        .envs(bot.environment(env, false))
+        .stdin(Stdio::from(stdin))
+        .stdout(Stdio::from(stdout))
+        .stderr(Stdio::from(stderr))
+        .process_group(0)
+        .kill_on_drop(true);
+    let child = command.spawn()?;
+    bot.rlimits.apply_to(child.id());
+    let group = ProcessGroup::led_by(child.id());
+    Ok(Handle {
+        waiter: Waiter::Direct(child),
+        killer: Killer::Group(group),
+    })
+}
+
+/// A descriptor of `/dev/null` for a stdin that stays empty.
+fn dev_null() -> io::Result<OwnedFd> {
+    static NULL: OnceLock<File> = OnceLock::new();
+    let file = match NULL.get() {
+        Some(file) => file,
+        None => {
+            let file = File::open("/dev/null")?;
+            NULL.get_or_init(|| file)
+        }
+    };
+    file.as_fd().try_clone_to_owned()
+}

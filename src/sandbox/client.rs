@@ -1,0 +1,168 @@
+//! The runner's side of a box: starts the helper, asks it for processes, hears how they end.
+
+use std::io;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::process::ExitStatusExt;
+use std::path::PathBuf;
+use std::process::{ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use tokio::io::Interest;
+use tokio::io::unix::AsyncFd;
+
+use super::wire::{self, FromBox, Spawn, ToBox};
+use super::{BOX_ARG, BoxSpec, Enforced, helper};
+
+/// How long a box may take to set itself up.
+const SET_UP_LIMIT: Duration = Duration::from_secs(10);
+
+/// A live box: its helper process and the socket to its init. Dropping it closes the
+/// socket, which ends the init and with it every process in the box.
+#[derive(Debug)]
+pub struct BotBox {
+    control: AsyncFd<OwnedFd>,
+    /// Reaped by tokio in the background once dropped.
+    _helper: tokio::process::Child,
+    enforced: Enforced,
+    serial: AtomicU64,
+}
+
+/// What a process in a box is to run.
+#[derive(Debug)]
+pub(crate) struct Launch {
+    pub(crate) program: PathBuf,
+    pub(crate) argv: Vec<String>,
+    pub(crate) env: Vec<String>,
+    pub(crate) dir: PathBuf,
+    pub(crate) memory_bytes: Option<u64>,
+    pub(crate) cpu_seconds: Option<u64>,
+}
+
+impl BotBox {
+    /// Starts a box as `spec` says and waits until it is ready (or says why it cannot be).
+    pub async fn start(spec: &BoxSpec) -> io::Result<BotBox> {
+        let (ours, theirs) = wire::socket_pair()?;
+        let theirs_fd = theirs.as_raw_fd();
+        let mut command = tokio::process::Command::new(helper()?);
+        command
+            .arg(BOX_ARG)
+            .env_clear()
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .process_group(0);
+        // SAFETY: dup2 is async-signal-safe; it gives the helper the socket as descriptor 3
+        // (without close-on-exec).
+        unsafe {
+            command.pre_exec(move || {
+                if libc::dup2(theirs_fd, 3) == -1 {
+                    return Err(io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let helper = command.spawn().map_err(|error| {
+            io::Error::new(
+                error.kind(),
+                format!("cannot start the box helper: {error}"),
+            )
+        })?;
+        drop(theirs);
+        set_nonblocking(&ours)?;
+        // SAFETY: the descriptor is owned by the AsyncFd and stays open as long as it.
+        let control = unsafe { AsyncFd::register_with_interest(ours, Interest::READABLE) }
+            .map_err(io::Error::from)?;
+        wire::send(control.get_ref().as_raw_fd(), spec, &[])?;
+        let mut sandbox = BotBox {
+            control,
+            _helper: helper,
+            enforced: Enforced::default(),
+            serial: AtomicU64::new(0),
+        };
+        match tokio::time::timeout(SET_UP_LIMIT, sandbox.receive()).await {
+            Ok(Ok(Some(FromBox::Ready(enforced)))) => {
+                sandbox.enforced = enforced;
+                Ok(sandbox)
+            }
+            Ok(Ok(Some(FromBox::Failed(why)))) => Err(io::Error::other(why)),
+            Ok(Ok(_)) => Err(io::Error::other("the box helper ended during set-up")),
+            Ok(Err(error)) => Err(error),
+            Err(_) => Err(io::Error::other("the box took over 10 s to set up")),
+        }
+    }
+
+    /// What this box enforces.
+    pub fn enforced(&self) -> &Enforced {
+        &self.enforced
+    }
+
+    /// Starts a process in the box with the given stdio; returns its serial for
+    /// [`BotBox::wait`].
+    pub(crate) async fn spawn(&self, launch: Launch, stdio: [OwnedFd; 3]) -> io::Result<u64> {
+        let serial = self.serial.fetch_add(1, Ordering::Relaxed);
+        let request = ToBox::Spawn(Spawn {
+            serial,
+            program: launch.program,
+            argv: launch.argv,
+            env: launch.env,
+            dir: launch.dir,
+            memory_bytes: launch.memory_bytes,
+            cpu_seconds: launch.cpu_seconds,
+        });
+        let fds = stdio.each_ref().map(AsRawFd::as_raw_fd);
+        wire::send(self.control.get_ref().as_raw_fd(), &request, &fds)?;
+        drop(stdio);
+        loop {
+            match self.receive().await? {
+                Some(FromBox::Started(started)) if started == serial => return Ok(serial),
+                Some(FromBox::NotStarted(failed, why)) if failed == serial => {
+                    return Err(io::Error::other(why));
+                }
+                Some(_) => {}
+                None => return Err(io::Error::other("the sandbox ended")),
+            }
+        }
+    }
+
+    /// Waits for the process `serial` to end; `None` if the box itself ended first.
+    pub(crate) async fn wait(&self, serial: u64) -> Option<ExitStatus> {
+        loop {
+            match self.receive().await {
+                Ok(Some(FromBox::Exited(exited, status))) if exited == serial => {
+                    return Some(ExitStatus::from_raw(status));
+                }
+                Ok(Some(_)) => {}
+                Ok(None) | Err(_) => return None,
+            }
+        }
+    }
+
+    /// Kills every process in the box (the box stays, ready for the next).
+    pub(crate) fn kill_all(&self) {
+        let _ = wire::send(self.control.get_ref().as_raw_fd(), &ToBox::KillAll, &[]);
+    }
+
+    /// The next report of the box; `None` once its socket closed.
+    async fn receive(&self) -> io::Result<Option<FromBox>> {
+        let mut buffer = [0u8; 8192];
+        loop {
+            let mut ready = self.control.readable().await?;
+            match ready.try_io(|fd| wire::receive(fd.as_raw_fd(), &mut buffer)) {
+                Ok(result) => return result.map(|message| message.map(|(message, _)| message)),
+                Err(_would_block) => {}
+            }
+        }
+    }
+}
+
+fn set_nonblocking(fd: &OwnedFd) -> io::Result<()> {
+    // SAFETY: fcntl on a descriptor we own.
+    unsafe {
+        let flags = libc::fcntl(fd.as_raw_fd(), libc::F_GETFL);
+        if flags == -1 || libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK) == -1
+        {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}

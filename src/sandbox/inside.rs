@@ -1,0 +1,524 @@
+//! The box helper: the `arena` binary started with [`super::BOX_ARG`], its control socket on
+//! descriptor 3. It reads the [`BoxSpec`], makes the namespaces and the file system, then
+//! forks the box's init (PID 1 of the new PID namespace), puts it in the box's cgroup and
+//! waits for it; the init reports to the runner and starts the bot's processes.
+//!
+//! When the runner closes the socket (the game ended, or the runner died), the init exits,
+//! and the kernel kills every process left in its PID namespace: nothing a bot started
+//! outlives its box, whatever `setsid`, `setpgid` or double forks it used.
+
+use std::ffi::CString;
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use super::cgroup::BoxCgroup;
+use super::mounts;
+use super::sys::{self, check};
+use super::wire::{self, FromBox, MAX_MESSAGE, Spawn, ToBox};
+use super::{BoxSpec, Enforced, NOBODY};
+
+/// The control socket's descriptor in the helper.
+const CONTROL: RawFd = 3;
+
+/// Runs the box helper; returns its exit status. Only `main` calls this, first thing.
+pub fn serve() -> i32 {
+    let mut buffer = vec![0u8; MAX_MESSAGE];
+    let spec: BoxSpec = match wire::receive(CONTROL, &mut buffer) {
+        Ok(Some((spec, _))) => spec,
+        _ => return 2,
+    };
+    match set_up(spec) {
+        Ok(code) => code,
+        Err(error) => {
+            let _ = wire::send(CONTROL, &FromBox::Failed(error.to_string()), &[]);
+            1
+        }
+    }
+}
+
+/// Makes the box and runs it until its init exits.
+fn set_up(mut spec: BoxSpec) -> io::Result<i32> {
+    // SAFETY: these calls take no arguments and cannot fail.
+    let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+    let root = uid == 0;
+    for path in spec.readable.iter_mut().chain(&mut spec.hidden) {
+        if let Ok(canonical) = path.canonicalize() {
+            *path = canonical;
+        }
+    }
+    if root {
+        // The bot runs as nobody, who may not pass through a private folder such as /root:
+        // cover those on the way to the bot's folders, and show the folders inside.
+        let blocked = blocked_ancestors(spec.readable.iter().chain(&spec.writable));
+        spec.hidden.extend(blocked);
+    }
+    let mut flags =
+        libc::CLONE_NEWNS | libc::CLONE_NEWPID | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS;
+    if !spec.network {
+        flags |= libc::CLONE_NEWNET;
+    }
+    if !root {
+        flags |= libc::CLONE_NEWUSER;
+    }
+    // Made while /sys is still writable: the box's own view of it is read-only.
+    let cgroup = if root {
+        BoxCgroup::create(
+            &format!("box-{}", std::process::id()),
+            spec.memory_bytes,
+            spec.max_processes,
+        )
+        .ok()
+    } else {
+        None
+    };
+    sys::unshare(flags).map_err(super::support::explain_unshare)?;
+    if !root {
+        // Keep our own uid and gid inside; the namespace grants the rights to set up mounts.
+        std::fs::write("/proc/self/setgroups", "deny")?;
+        std::fs::write("/proc/self/uid_map", format!("{uid} {uid} 1"))?;
+        std::fs::write("/proc/self/gid_map", format!("{gid} {gid} 1"))?;
+    }
+    mounts::apply(&mounts::plan(&spec))?;
+    if !spec.network {
+        loopback_up()?;
+    }
+    let _ = set_hostname("arena-box");
+    let (go_read, go_write) = sys::pipe()?;
+    // SAFETY: this process is single-threaded, so the child may do anything after fork.
+    let pid = check(unsafe { libc::fork() }.into())? as libc::pid_t;
+    if pid == 0 {
+        drop(go_write);
+        let mut byte = [0u8];
+        // SAFETY: reading one byte into a live buffer.
+        let got = unsafe { libc::read(go_read.as_raw_fd(), byte.as_mut_ptr().cast(), 1) };
+        if got != 1 {
+            // SAFETY: _exit is always safe.
+            unsafe { libc::_exit(1) };
+        }
+        let enforced = Enforced {
+            uid: if root { NOBODY } else { uid },
+            cgroup: match byte[0] {
+                1 => Some("cgroup v1".to_owned()),
+                2 => Some("cgroup v2".to_owned()),
+                _ => None,
+            },
+            own_network: !spec.network,
+        };
+        let code = Init::new(root, spec.max_processes, enforced).map_or(1, Init::serve);
+        // SAFETY: _exit is always safe; the init's exit ends the box.
+        unsafe { libc::_exit(code) };
+    }
+    drop(go_read);
+    // SAFETY: closing our copy: the runner must see the socket close when the init ends.
+    unsafe { libc::close(CONTROL) };
+    let cgroup = cgroup.filter(|cgroup| cgroup.admit(pid).is_ok());
+    let go = match &cgroup {
+        Some(cgroup) if cgroup.kind == "cgroup v2" => 2u8,
+        Some(_) => 1,
+        None => 0,
+    };
+    // SAFETY: writing one byte from a live buffer.
+    unsafe { libc::write(go_write.as_raw_fd(), [go].as_ptr().cast(), 1) };
+    drop(go_write);
+    let mut status = 0;
+    // SAFETY: waiting for our own child, with a live status pointer.
+    while unsafe { libc::waitpid(pid, &mut status, 0) } == -1
+        && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
+    {}
+    drop(cgroup);
+    Ok(0)
+}
+
+/// The folders above `paths` that others may not search (no `x` bit for others), which the
+/// unprivileged bot could not pass through.
+fn blocked_ancestors<'a>(paths: impl Iterator<Item = &'a PathBuf>) -> Vec<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut blocked = Vec::new();
+    for path in paths {
+        for ancestor in path.ancestors().skip(1) {
+            let searchable = std::fs::metadata(ancestor)
+                .is_ok_and(|meta| meta.permissions().mode() & 0o001 != 0);
+            if !searchable && !blocked.iter().any(|b: &PathBuf| b == ancestor) {
+                blocked.push(ancestor.to_path_buf());
+            }
+        }
+    }
+    blocked
+}
+
+/// Brings up the loopback interface of the box's own network namespace.
+fn loopback_up() -> io::Result<()> {
+    // SAFETY: a plain socket, owned at once.
+    let socket = unsafe {
+        OwnedFd::from_raw_fd(check(
+            libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0).into(),
+        )? as RawFd)
+    };
+    // SAFETY: an all-zero ifreq is valid.
+    let mut request: libc::ifreq = unsafe { std::mem::zeroed() };
+    for (slot, byte) in request.ifr_name.iter_mut().zip(b"lo\0") {
+        *slot = *byte as libc::c_char;
+    }
+    request.ifr_ifru.ifru_flags =
+        (libc::IFF_UP | libc::IFF_LOOPBACK | libc::IFF_RUNNING) as libc::c_short;
+    // SAFETY: SIOCSIFFLAGS reads the ifreq we pass.
+    check(unsafe { libc::ioctl(socket.as_raw_fd(), libc::SIOCSIFFLAGS, &request) }.into())
+        .map(drop)
+        .map_err(|error| {
+            io::Error::new(
+                error.kind(),
+                format!("cannot bring up the loopback interface: {error}"),
+            )
+        })
+}
+
+fn set_hostname(name: &str) -> io::Result<()> {
+    // SAFETY: a live buffer of the length we pass.
+    check(unsafe { libc::sethostname(name.as_ptr().cast(), name.len()) }.into()).map(drop)
+}
+
+/// The running process the runner asked for last.
+struct Current {
+    pid: libc::pid_t,
+    serial: u64,
+}
+
+/// PID 1 of the box.
+struct Init {
+    root: bool,
+    max_processes: u32,
+    cgroup: bool,
+    enforced: Enforced,
+    signals: OwnedFd,
+    current: Option<Current>,
+}
+
+impl Init {
+    /// Mounts the box's own `/proc`, watches for children ending and says it is ready.
+    fn new(root: bool, max_processes: u32, enforced: Enforced) -> io::Result<Init> {
+        // If the helper dies, so does the box.
+        sys::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong)?;
+        // Bots running as our uid (arena not root) must not read or trace the init.
+        sys::prctl(libc::PR_SET_DUMPABLE, 0)?;
+        sys::mount(
+            Some(c"proc"),
+            Path::new("/proc"),
+            Some(c"proc"),
+            libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+            None,
+        )
+        .map_err(|error| {
+            io::Error::new(
+                error.kind(),
+                format!("cannot mount the box's /proc: {error}"),
+            )
+        })?;
+        // SAFETY: building and installing a signal mask with SIGCHLD, then a signalfd for it.
+        let signals = unsafe {
+            let mut mask: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut mask);
+            libc::sigaddset(&mut mask, libc::SIGCHLD);
+            libc::sigprocmask(libc::SIG_BLOCK, &mask, std::ptr::null_mut());
+            let fd = check(libc::signalfd(-1, &mask, libc::SFD_CLOEXEC).into())? as RawFd;
+            OwnedFd::from_raw_fd(fd)
+        };
+        let cgroup = enforced.cgroup.is_some();
+        wire::send(CONTROL, &FromBox::Ready(enforced.clone()), &[])?;
+        Ok(Init {
+            root,
+            max_processes,
+            cgroup,
+            enforced,
+            signals,
+            current: None,
+        })
+    }
+
+    /// Serves the runner until it closes the socket.
+    fn serve(mut self) -> i32 {
+        let _ = &self.enforced;
+        let mut buffer = vec![0u8; MAX_MESSAGE];
+        loop {
+            let mut fds = [
+                libc::pollfd {
+                    fd: CONTROL,
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+                libc::pollfd {
+                    fd: self.signals.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+            ];
+            // SAFETY: polling two live pollfd entries.
+            if unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) } == -1 {
+                if io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
+                    continue;
+                }
+                return 1;
+            }
+            if fds[1].revents != 0 {
+                self.reap();
+            }
+            if fds[0].revents != 0 {
+                match wire::receive::<ToBox>(CONTROL, &mut buffer) {
+                    Ok(Some((ToBox::Spawn(spawn), stdio))) => self.spawn(spawn, stdio),
+                    Ok(Some((ToBox::KillAll, _))) => kill_all(),
+                    // The runner is gone: ending the init ends the box.
+                    Ok(None) | Err(_) => return 0,
+                }
+            }
+        }
+    }
+
+    /// Reaps every ended child (orphans of the bot included) and reports the current one.
+    fn reap(&mut self) {
+        let mut info = [0u8; std::mem::size_of::<libc::signalfd_siginfo>()];
+        // SAFETY: reading into a live buffer of its size; the content is not needed.
+        unsafe {
+            libc::read(
+                self.signals.as_raw_fd(),
+                info.as_mut_ptr().cast(),
+                info.len(),
+            )
+        };
+        loop {
+            let mut status = 0;
+            // SAFETY: a live status pointer.
+            let pid = unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) };
+            if pid <= 0 {
+                return;
+            }
+            if self
+                .current
+                .as_ref()
+                .is_some_and(|current| current.pid == pid)
+            {
+                let current = self.current.take().expect("checked above");
+                let _ = wire::send(CONTROL, &FromBox::Exited(current.serial, status), &[]);
+            }
+        }
+    }
+
+    /// Starts the process `spawn` describes with the three descriptors sent with it.
+    fn spawn(&mut self, spawn: Spawn, stdio: Vec<OwnedFd>) {
+        let serial = spawn.serial;
+        let report = match self.start(&spawn, &stdio) {
+            Ok(pid) => {
+                self.current = Some(Current { pid, serial });
+                FromBox::Started(serial)
+            }
+            Err(error) => FromBox::NotStarted(serial, error),
+        };
+        drop(stdio);
+        let _ = wire::send(CONTROL, &report, &[]);
+    }
+
+    fn start(&self, spawn: &Spawn, stdio: &[OwnedFd]) -> Result<libc::pid_t, String> {
+        let [stdin, stdout, stderr] = stdio else {
+            return Err("the runner sent no stdio".to_owned());
+        };
+        let c = |s: &[u8]| CString::new(s).map_err(|_| "an argument holds a NUL byte".to_owned());
+        let program = c(spawn.program.as_os_str().as_bytes())?;
+        let dir = c(spawn.dir.as_os_str().as_bytes())?;
+        let argv = spawn
+            .argv
+            .iter()
+            .map(|a| c(a.as_bytes()))
+            .collect::<Result<Vec<_>, _>>()?;
+        let env = spawn
+            .env
+            .iter()
+            .map(|e| c(e.as_bytes()))
+            .collect::<Result<Vec<_>, _>>()?;
+        let pointers = |strings: &[CString]| {
+            let mut list: Vec<*const libc::c_char> = strings.iter().map(|s| s.as_ptr()).collect();
+            list.push(std::ptr::null());
+            list
+        };
+        let (argv, env) = (pointers(&argv), pointers(&env));
+        let (error_read, error_write) = sys::pipe().map_err(|e| e.to_string())?;
+        let limits = ChildLimits {
+            memory_bytes: spawn.memory_bytes,
+            cpu_seconds: spawn.cpu_seconds,
+            max_processes: (!self.cgroup).then_some(self.max_processes),
+            root: self.root,
+        };
+        // SAFETY: the init is single-threaded; the child only sets itself up and execs.
+        let pid = unsafe { libc::fork() };
+        if pid == -1 {
+            return Err(io::Error::last_os_error().to_string());
+        }
+        if pid == 0 {
+            let (stage, error) = become_bot(
+                [stdin.as_raw_fd(), stdout.as_raw_fd(), stderr.as_raw_fd()],
+                &limits,
+                &dir,
+                &program,
+                &argv,
+                &env,
+            );
+            let report = [stage.to_ne_bytes(), error.to_ne_bytes()].concat();
+            // SAFETY: writing a live buffer, then leaving without running any destructor.
+            unsafe {
+                libc::write(
+                    error_write.as_raw_fd(),
+                    report.as_ptr().cast(),
+                    report.len(),
+                );
+                libc::_exit(127);
+            }
+        }
+        drop(error_write);
+        let mut report = [0u8; 8];
+        let mut got = 0;
+        while got < report.len() {
+            // SAFETY: reading into the rest of a live buffer.
+            let n = unsafe {
+                libc::read(
+                    error_read.as_raw_fd(),
+                    report[got..].as_mut_ptr().cast(),
+                    report.len() - got,
+                )
+            };
+            if n > 0 {
+                got += n as usize;
+            } else if n == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+                break;
+            }
+        }
+        if got == 0 {
+            // The pipe closed on exec: the program runs.
+            return Ok(pid);
+        }
+        let stage = i32::from_ne_bytes(report[..4].try_into().expect("four bytes"));
+        let errno = i32::from_ne_bytes(report[4..].try_into().expect("four bytes"));
+        let error = io::Error::from_raw_os_error(errno);
+        Err(match stage {
+            STAGE_DIR => format!(
+                "cannot enter {} in the sandbox: {error}",
+                spawn.dir.display()
+            ),
+            STAGE_EXEC => format!(
+                "cannot run {} in the sandbox: {error}",
+                spawn.program.display()
+            ),
+            _ => format!("cannot set up the process in the sandbox: {error}"),
+        })
+    }
+}
+
+const STAGE_SETUP: i32 = 0;
+const STAGE_DIR: i32 = 1;
+const STAGE_EXEC: i32 = 2;
+
+/// What a bot process is limited to, set before its program runs.
+struct ChildLimits {
+    memory_bytes: Option<u64>,
+    cpu_seconds: Option<u64>,
+    /// `RLIMIT_NPROC`, where no cgroup counts the box's processes.
+    max_processes: Option<u32>,
+    /// Drop from root to nobody.
+    root: bool,
+}
+
+/// In the forked child: becomes the bot's process and execs it. Returns only on failure,
+/// with the stage and `errno`.
+fn become_bot(
+    stdio: [RawFd; 3],
+    limits: &ChildLimits,
+    dir: &CString,
+    program: &CString,
+    argv: &[*const libc::c_char],
+    env: &[*const libc::c_char],
+) -> (i32, i32) {
+    let fail = |stage| {
+        (
+            stage,
+            io::Error::last_os_error().raw_os_error().unwrap_or(0),
+        )
+    };
+    // SAFETY: plain system calls on descriptors and strings that are alive; the strings and
+    // pointer arrays are NUL-terminated and null-terminated.
+    unsafe {
+        let mut empty: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut empty);
+        libc::sigprocmask(libc::SIG_SETMASK, &empty, std::ptr::null_mut());
+        // Rust ignores SIGPIPE in its own processes; a bot gets the default.
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        libc::setsid();
+        for (target, fd) in stdio.into_iter().enumerate() {
+            if libc::dup2(fd, target as RawFd) == -1 {
+                return fail(STAGE_SETUP);
+            }
+        }
+        libc::syscall(
+            libc::SYS_close_range,
+            3u32,
+            u32::MAX,
+            libc::CLOSE_RANGE_CLOEXEC,
+        );
+        let set = |resource, soft: u64, hard: u64| sys::set_rlimit(resource, soft, hard).is_ok();
+        let ok = limits
+            .memory_bytes
+            .is_none_or(|bytes| set(libc::RLIMIT_AS, bytes, bytes))
+            && limits
+                .cpu_seconds
+                .is_none_or(|seconds| set(libc::RLIMIT_CPU, seconds, seconds + 1))
+            && limits
+                .max_processes
+                .is_none_or(|count| set(libc::RLIMIT_NPROC, count.into(), count.into()))
+            && set(libc::RLIMIT_CORE, 0, 0);
+        if !ok {
+            return fail(STAGE_SETUP);
+        }
+        if limits.root
+            && (libc::setgroups(0, std::ptr::null()) == -1
+                || libc::setresgid(NOBODY, NOBODY, NOBODY) == -1
+                || libc::setresuid(NOBODY, NOBODY, NOBODY) == -1)
+        {
+            return fail(STAGE_SETUP);
+        }
+        if sys::prctl(libc::PR_SET_NO_NEW_PRIVS, 1).is_err() {
+            return fail(STAGE_SETUP);
+        }
+        if libc::chdir(dir.as_ptr()) == -1 {
+            return fail(STAGE_DIR);
+        }
+        libc::execve(program.as_ptr(), argv.as_ptr(), env.as_ptr());
+        fail(STAGE_EXEC)
+    }
+}
+
+/// Kills every process in the box but its init. `kill(-1)` from PID 1 of a PID namespace
+/// reaches exactly the processes of that namespace, which here are the bot's; the check
+/// makes sure this process is that init.
+fn kill_all() {
+    if std::process::id() == 1 {
+        // SAFETY: see above; kill takes no pointers.
+        unsafe { libc::kill(-1, libc::SIGKILL) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_folders_above_a_path_that_others_cannot_search_are_blocked() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let private = dir.path().join("private");
+        let bot = private.join("open/bot");
+        std::fs::create_dir_all(&bot).unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o700)).unwrap();
+        let blocked = blocked_ancestors([bot].iter());
+        assert!(blocked.contains(&private), "{blocked:?}");
+        assert!(!blocked.contains(&private.join("open")), "{blocked:?}");
+        assert!(!blocked.contains(&dir.path().to_path_buf()), "{blocked:?}");
+    }
+}

@@ -1,0 +1,91 @@
+//! The sandbox: a box per bot per game, between the process layer and the bot's processes.
+//!
+//! A box is the `arena` binary started again as a helper ([`BOX_ARG`]) that moves into new
+//! namespaces (mount, PID, IPC, UTS, network unless the bot may use it, and user when
+//! `arena` is not root), shows the bot a read-only file system with its own folders and a
+//! private `/tmp` ([`mounts`]), joins a cgroup where it can ([`cgroup`]), and then serves as
+//! the init (PID 1) of the box: it starts each of the bot's processes on request, with the
+//! stdio descriptors the runner sends it, as an unprivileged user, under its limits, and
+//! reports how they end ([`inside`]). The runner's side is [`BotBox`].
+//!
+//! Why a helper that stays rather than namespaces per process: a new network namespace
+//! costs milliseconds to make and tear down, a one-shot game starts a process per request,
+//! and the box's init starts each one with a plain `fork` inside namespaces made once.
+
+mod cgroup;
+mod client;
+mod inside;
+mod mounts;
+mod support;
+mod sys;
+mod wire;
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+pub use client::BotBox;
+pub(crate) use client::Launch;
+pub use inside::serve;
+pub use mounts::TMP_BYTES;
+pub use support::check_support;
+pub(crate) use sys::pipe;
+
+/// The first argument that makes the `arena` binary serve as a box.
+pub const BOX_ARG: &str = "__arena-box";
+
+/// The uid (and gid) bots run as when `arena` runs as root: `nobody`.
+pub const NOBODY: u32 = 65534;
+
+/// The default of `max_processes`: processes (and threads) one box may hold at once.
+pub const DEFAULT_MAX_PROCESSES: u32 = 64;
+
+/// What one bot's box shows it and how much it may use.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoxSpec {
+    /// Folders the bot reads: its `dir`, its program's folder, its compiled classes. They
+    /// stay visible (read-only) even inside a hidden folder.
+    pub readable: Vec<PathBuf>,
+    /// Folders the bot writes: a game's private folder. Opened without following links.
+    pub writable: Vec<PathBuf>,
+    /// Folders the bot must not see: the results, the tournament file's folder, the other
+    /// bots' folders.
+    pub hidden: Vec<PathBuf>,
+    /// Whether the bot keeps the machine's network (`network = true`); otherwise it has a
+    /// network namespace of its own with only a loopback interface.
+    pub network: bool,
+    /// Memory of the whole box (cgroup), where cgroups can be used.
+    pub memory_bytes: Option<u64>,
+    /// Processes and threads the box may hold at once.
+    pub max_processes: u32,
+}
+
+/// How a box enforces its limits on this machine, as the box reports when it is ready.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Enforced {
+    /// The uid the bot's processes have on the machine.
+    pub uid: u32,
+    /// The cgroup that bounds the memory and processes of the whole box ("cgroup v1" or
+    /// "cgroup v2"); `None`: the kernel did not let `arena` make one, so processes are
+    /// bounded by `RLIMIT_NPROC` and memory per process only.
+    pub cgroup: Option<String>,
+    /// Whether the box has a network namespace of its own.
+    pub own_network: bool,
+}
+
+static HELPER: OnceLock<PathBuf> = OnceLock::new();
+
+/// Names the `arena` binary that serves as the box helper. The binary itself needs no call
+/// (it is its own helper); tests and benchmarks that drive the library give the binary.
+pub fn use_helper(program: PathBuf) {
+    let _ = HELPER.set(program);
+}
+
+/// The program that serves as the box helper: the one [`use_helper`] named, else this one.
+fn helper() -> std::io::Result<PathBuf> {
+    match HELPER.get() {
+        Some(program) => Ok(program.clone()),
+        None => std::env::current_exe(),
+    }
+}

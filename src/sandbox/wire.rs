@@ -1,0 +1,155 @@
+//! What the runner and a box say to each other over their `SOCK_SEQPACKET` socket: one JSON
+//! message per packet, with the stdio descriptors of a new process passed along (SCM_RIGHTS).
+
+use std::io;
+use std::os::fd::{FromRawFd, OwnedFd, RawFd};
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::sys::check;
+
+/// The largest message either side sends (a spawn request with a large environment).
+pub(crate) const MAX_MESSAGE: usize = 256 * 1024;
+
+/// What a process in the box needs to start: its program, full argument vector, environment,
+/// working folder and per-process limits. Its stdin, stdout and stderr travel with it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Spawn {
+    /// Counts the box's processes, so that a late report of an earlier one is never taken
+    /// for the current one's.
+    pub(crate) serial: u64,
+    pub(crate) program: PathBuf,
+    /// `argv`, `argv[0]` included.
+    pub(crate) argv: Vec<String>,
+    /// `KEY=VALUE` entries.
+    pub(crate) env: Vec<String>,
+    pub(crate) dir: PathBuf,
+    pub(crate) memory_bytes: Option<u64>,
+    pub(crate) cpu_seconds: Option<u64>,
+}
+
+/// The runner's requests.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) enum ToBox {
+    /// Start a process (three descriptors attached: stdin, stdout, stderr).
+    Spawn(Spawn),
+    /// Kill every process in the box (the box's own init excepted).
+    KillAll,
+}
+
+/// The box's reports.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub(crate) enum FromBox {
+    /// The box is set up; what it enforces, for `arena check` and the logs.
+    Ready(super::Enforced),
+    /// The box could not be set up: why, for the user.
+    Failed(String),
+    /// The process of that serial started.
+    Started(u64),
+    /// The process of that serial could not start: why.
+    NotStarted(u64, String),
+    /// The process of that serial ended with this wait status.
+    Exited(u64, i32),
+}
+
+/// Sends one message with `fds` attached.
+pub(crate) fn send(socket: RawFd, message: &impl Serialize, fds: &[RawFd]) -> io::Result<()> {
+    let bytes = serde_json::to_vec(message).map_err(io::Error::other)?;
+    let mut iov = libc::iovec {
+        iov_base: bytes.as_ptr() as *mut libc::c_void,
+        iov_len: bytes.len(),
+    };
+    let fd_bytes = std::mem::size_of_val(fds) as u32;
+    // SAFETY: CMSG_SPACE only computes a size.
+    let space = unsafe { libc::CMSG_SPACE(fd_bytes) } as usize;
+    let mut control = vec![0u8; if fds.is_empty() { 0 } else { space }];
+    // SAFETY: an all-zero msghdr is valid; every pointer set below outlives the call.
+    let mut header: libc::msghdr = unsafe { std::mem::zeroed() };
+    header.msg_iov = &mut iov;
+    header.msg_iovlen = 1;
+    if !fds.is_empty() {
+        header.msg_control = control.as_mut_ptr().cast();
+        header.msg_controllen = control.len() as _;
+        // SAFETY: the control buffer has room for one header and `fds` (CMSG_SPACE).
+        unsafe {
+            let cmsg = libc::CMSG_FIRSTHDR(&header);
+            (*cmsg).cmsg_level = libc::SOL_SOCKET;
+            (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+            (*cmsg).cmsg_len = libc::CMSG_LEN(fd_bytes) as _;
+            std::ptr::copy_nonoverlapping(fds.as_ptr(), libc::CMSG_DATA(cmsg).cast(), fds.len());
+        }
+    }
+    // SAFETY: `header` describes live buffers.
+    let sent = check(unsafe { libc::sendmsg(socket, &header, libc::MSG_NOSIGNAL) } as _)?;
+    if sent as usize != bytes.len() {
+        return Err(io::Error::other("a control message was cut short"));
+    }
+    Ok(())
+}
+
+/// Receives one message and the descriptors attached to it. `Ok(None)`: the other side
+/// closed the socket.
+pub(crate) fn receive<T: for<'de> Deserialize<'de>>(
+    socket: RawFd,
+    buffer: &mut [u8],
+) -> io::Result<Option<(T, Vec<OwnedFd>)>> {
+    let mut iov = libc::iovec {
+        iov_base: buffer.as_mut_ptr().cast(),
+        iov_len: buffer.len(),
+    };
+    // Room for the three stdio descriptors of a spawn.
+    // SAFETY: CMSG_SPACE only computes a size.
+    let space = unsafe { libc::CMSG_SPACE(3 * std::mem::size_of::<RawFd>() as u32) } as usize;
+    let mut control = vec![0u8; space];
+    // SAFETY: an all-zero msghdr is valid; every pointer set below outlives the call.
+    let mut header: libc::msghdr = unsafe { std::mem::zeroed() };
+    header.msg_iov = &mut iov;
+    header.msg_iovlen = 1;
+    header.msg_control = control.as_mut_ptr().cast();
+    header.msg_controllen = control.len() as _;
+    // SAFETY: `header` describes live buffers.
+    let received =
+        check(unsafe { libc::recvmsg(socket, &mut header, libc::MSG_CMSG_CLOEXEC) } as _)?;
+    let mut fds = Vec::new();
+    // SAFETY: the kernel filled `control` and set `msg_controllen`; CMSG_* walk within it.
+    unsafe {
+        let mut cmsg = libc::CMSG_FIRSTHDR(&header);
+        while !cmsg.is_null() {
+            if (*cmsg).cmsg_level == libc::SOL_SOCKET && (*cmsg).cmsg_type == libc::SCM_RIGHTS {
+                let data = libc::CMSG_DATA(cmsg).cast::<RawFd>();
+                let count = ((*cmsg).cmsg_len as usize - libc::CMSG_LEN(0) as usize)
+                    / std::mem::size_of::<RawFd>();
+                for i in 0..count {
+                    fds.push(OwnedFd::from_raw_fd(data.add(i).read_unaligned()));
+                }
+            }
+            cmsg = libc::CMSG_NXTHDR(&header, cmsg);
+        }
+    }
+    if received == 0 {
+        return Ok(None);
+    }
+    if header.msg_flags & (libc::MSG_TRUNC | libc::MSG_CTRUNC) != 0 {
+        return Err(io::Error::other("a control message was too long"));
+    }
+    let message = serde_json::from_slice(&buffer[..received as usize])
+        .map_err(|error| io::Error::other(format!("a bad control message: {error}")))?;
+    Ok(Some((message, fds)))
+}
+
+/// A connected pair of sequenced-packet sockets, closed on exec.
+pub(crate) fn socket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: socketpair writes two descriptors into the array we pass.
+    check(unsafe {
+        libc::socketpair(
+            libc::AF_UNIX,
+            libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC,
+            0,
+            fds.as_mut_ptr(),
+        )
+    } as _)?;
+    // SAFETY: both descriptors were just created and are owned by nothing else.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
