@@ -24,6 +24,7 @@ use crate::report::{
     Leaderboard, LeaderboardBuilder, render_csv, render_json, render_markdown, render_table,
 };
 use crate::run::{JOURNAL_FILE, RunOptions, Start, run_tournament};
+use crate::sandbox::check_support;
 use crate::templates;
 
 /// Runs the command line's subcommand and returns the process exit status.
@@ -43,7 +44,14 @@ fn check_command(args: &CheckArgs) -> Result<u8, Error> {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().context("cannot read the current folder")?,
     };
-    let (program, limits) = standalone_bot(&args.command, &dir).map_err(Error::Usage)?;
+    let dir = std::path::absolute(&dir).unwrap_or(dir);
+    let (mut program, limits) = standalone_bot(&args.command, &dir).map_err(Error::Usage)?;
+    let sandbox = if args.no_sandbox {
+        program.sandbox = None;
+        None
+    } else {
+        Some(check_support().map_err(Error::Usage)?)
+    };
     let timeouts = Timeouts {
         request: Duration::from_millis(args.timeout_ms),
         setup: Duration::from_millis(args.setup_timeout_ms),
@@ -59,7 +67,12 @@ fn check_command(args: &CheckArgs) -> Result<u8, Error> {
         .map(|word| shell_word(word))
         .collect::<Vec<_>>()
         .join(" ");
-    write_stdout(&render_check(args.game.name(), &command, &reports))?;
+    write_stdout(&render_check(
+        args.game.name(),
+        &command,
+        sandbox.as_ref().map(|enforced| (enforced, &program)),
+        &reports,
+    ))?;
     Ok(if reports.iter().all(ProbeReport::is_valid) {
         EXIT_OK
     } else {
@@ -81,6 +94,14 @@ fn new_command(args: &NewArgs) -> Result<u8, Error> {
 fn run_command(args: RunArgs, quiet: bool, verbose: bool) -> Result<u8, Error> {
     let mut tournament = Tournament::load(&args.file)?;
     apply_overrides(&mut tournament, &args);
+    if tournament
+        .bots
+        .iter()
+        .any(|bot| bot.program.sandbox.is_some())
+    {
+        let enforced = check_support().map_err(Error::Usage)?;
+        tracing::debug!("sandbox: {enforced:?}");
+    }
     let (out, start) = match (&args.resume, &args.out) {
         (Some(dir), _) => (dir.clone(), Start::Resume),
         (None, Some(dir)) => (dir.clone(), Start::Fresh),
@@ -148,6 +169,9 @@ fn resume_command(args: &RunArgs, out: &Path) -> String {
     if args.replays {
         words.push("--replays".to_owned());
     }
+    if args.no_sandbox {
+        words.push("--no-sandbox".to_owned());
+    }
     words.join(" ")
 }
 
@@ -166,6 +190,11 @@ fn apply_overrides(tournament: &mut Tournament, args: &RunArgs) {
     }
     if let Some(jobs) = args.jobs {
         tournament.jobs = jobs;
+    }
+    if args.no_sandbox {
+        for bot in &mut tournament.bots {
+            bot.program.sandbox = None;
+        }
     }
 }
 

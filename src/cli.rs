@@ -105,6 +105,10 @@ pub struct RunArgs {
     /// Record every game turn by turn in DIR/replays/game-<index>.jsonl, for `arena replay`.
     #[arg(long)]
     pub replays: bool,
+    /// Run every bot directly as the runner's user, without its sandbox (own PID and network
+    /// namespaces, read-only file system, unprivileged user, limits on the whole box).
+    #[arg(long)]
+    pub no_sandbox: bool,
 }
 
 /// `arena replay`.
@@ -169,6 +173,9 @@ pub struct CheckArgs {
     /// The bot's working folder [default: the current folder].
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
+    /// Run the bot directly, without the sandbox a tournament gives it.
+    #[arg(long)]
+    pub no_sandbox: bool,
 }
 
 /// `arena new`.

@@ -2,6 +2,11 @@
 //! one folder per bot under the results folder, kept for the whole tournament (across turns,
 //! games and a resume) and used as the bot's current directory. The 1 KB cap is reported,
 //! not enforced: after every game, a bot whose folder holds more is named in a warning.
+//!
+//! A bot may replace its folder by a link to anywhere (unsandboxed, it can reach the folder's
+//! parent). The runner never follows such a link: before the first game and after every game
+//! a folder that is not a real folder any more is removed (the link, not its target) and made
+//! again, empty.
 
 use std::path::{Path, PathBuf};
 
@@ -22,8 +27,13 @@ pub fn with_private_folders(
     tournament: &Tournament,
     out: &Path,
 ) -> anyhow::Result<(Tournament, Vec<PathBuf>)> {
-    let root = std::path::absolute(out.join(WORK_DIR))
-        .with_context(|| format!("cannot locate {}", out.display()))?;
+    let root = out.join(WORK_DIR);
+    std::fs::create_dir_all(&root)
+        .with_context(|| format!("cannot create the bots' folders in {}", root.display()))?;
+    // Without links on the way, so a box can open the folders refusing every link.
+    let root = root
+        .canonicalize()
+        .with_context(|| format!("cannot locate {}", root.display()))?;
     let mut tournament = tournament.clone();
     let mut folders: Vec<PathBuf> = Vec::new();
     for bot in &mut tournament.bots {
@@ -35,8 +45,9 @@ pub fn with_private_folders(
             }
             folder = root.join(format!("{base}-{n}"));
         }
-        std::fs::create_dir_all(&folder)
-            .with_context(|| format!("cannot create the bot folder {}", folder.display()))?;
+        if let Some(why) = restore(&folder)? {
+            tracing::warn!("bot `{}`: {why}", bot.name);
+        }
         bot.program = bot.program.run_in(&folder);
         folders.push(folder);
     }
@@ -60,6 +71,32 @@ fn folder_name(name: &str) -> String {
         folder.insert(0, '_');
     }
     folder
+}
+
+/// Makes sure `folder` is a real folder (not a link, a file or missing): what was there is
+/// removed without following it, and an empty folder made. Returns what was wrong, if
+/// anything other than a missing folder.
+pub fn restore(folder: &Path) -> anyhow::Result<Option<String>> {
+    let why = match folder.symlink_metadata() {
+        Ok(meta) if meta.is_dir() => return Ok(None),
+        Ok(meta) => {
+            let what = if meta.file_type().is_symlink() {
+                "a link"
+            } else {
+                "something else"
+            };
+            std::fs::remove_file(folder)
+                .with_context(|| format!("cannot remove {}", folder.display()))?;
+            Some(format!(
+                "its private folder {} was replaced by {what}; made again, empty",
+                folder.display()
+            ))
+        }
+        Err(_) => None,
+    };
+    std::fs::create_dir_all(folder)
+        .with_context(|| format!("cannot create the bot folder {}", folder.display()))?;
+    Ok(why)
 }
 
 /// The bytes of all files under `folder`, recursively; symbolic links count as their own
@@ -88,6 +125,22 @@ mod tests {
         assert_eq!(folder_name("../up/and-out.v2"), ".._up_and-out.v2");
         assert_eq!(folder_name(".."), "_..");
         assert_eq!(folder_name("été"), "_t_");
+    }
+
+    #[test]
+    fn a_folder_replaced_by_a_link_is_made_again_and_the_target_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let canary = dir.path().join("canary");
+        std::fs::create_dir(&canary).unwrap();
+        std::fs::write(canary.join("keep"), "x").unwrap();
+        let folder = dir.path().join("bot");
+        std::os::unix::fs::symlink(&canary, &folder).unwrap();
+        let why = restore(&folder).unwrap();
+        assert!(why.is_some_and(|why| why.contains("a link")));
+        assert!(folder.symlink_metadata().unwrap().is_dir());
+        assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0);
+        assert_eq!(std::fs::read_to_string(canary.join("keep")).unwrap(), "x");
+        assert_eq!(restore(&folder).unwrap(), None, "a real folder stays");
     }
 
     #[test]

@@ -20,7 +20,7 @@ use tokio::sync::{Semaphore, watch};
 use crate::config::Tournament;
 use crate::driver::play_game;
 use crate::errors::Error;
-use crate::folders::{CAP_BYTES, folder_bytes, with_private_folders};
+use crate::folders::{CAP_BYTES, folder_bytes, restore, with_private_folders};
 use crate::journal::{FORMAT_VERSION, GameRecord, Header, JournalWriter, Record};
 use crate::progress::{Display, Progress, Style};
 use crate::replay::Replay;
@@ -45,6 +45,41 @@ pub struct RunReport {
     pub journal: PathBuf,
     /// Whether Ctrl-C cut the run short.
     pub interrupted: bool,
+}
+
+/// The tournament whose sandboxed bots cannot see the results folder `out`, and may write
+/// their own private folder in it (`folders`, in bot order, if the game has them). When
+/// `arena` runs as root the bots run as nobody, who is given their folders.
+fn boxed_away_from_results(
+    mut tournament: Tournament,
+    out: &Path,
+    folders: &[PathBuf],
+) -> Result<Tournament, Error> {
+    let out = out
+        .canonicalize()
+        .with_context(|| format!("cannot locate {}", out.display()))?;
+    for (index, bot) in tournament.bots.iter_mut().enumerate() {
+        let Some(spec) = bot.program.sandbox.as_mut().map(std::sync::Arc::make_mut) else {
+            continue;
+        };
+        spec.hidden.push(out.clone());
+        if let Some(folder) = folders.get(index) {
+            spec.writable.push(folder.clone());
+            give_to_sandbox_user(folder)?;
+        }
+    }
+    Ok(tournament)
+}
+
+/// Makes `folder` the sandbox user's when `arena` runs as root (it runs bots as nobody).
+fn give_to_sandbox_user(folder: &Path) -> Result<(), Error> {
+    // SAFETY: geteuid cannot fail.
+    if unsafe { libc::geteuid() } == 0 {
+        let user = Some(crate::sandbox::NOBODY);
+        std::os::unix::fs::lchown(folder, user, user)
+            .with_context(|| format!("cannot give {} to the sandbox user", folder.display()))?;
+    }
+    Ok(())
 }
 
 /// The number of parallel jobs: `jobs`, or the number of cores for 0.
@@ -134,14 +169,12 @@ pub fn run_tournament(
     }
     // A bot's private folder carries state from one game to the next, so such games are
     // played one at a time in index order: results then do not depend on `jobs`.
-    let relocated;
-    let (tournament, folders) = if kind.private_folders() {
-        let folders;
-        (relocated, folders) = with_private_folders(tournament, out)?;
-        (&relocated, folders)
+    let (relocated, folders) = if kind.private_folders() {
+        with_private_folders(tournament, out)?
     } else {
-        (tournament, Vec::new())
+        (tournament.clone(), Vec::new())
     };
+    let tournament = &boxed_away_from_results(relocated, out, &folders)?;
     let jobs = effective_jobs(tournament.jobs);
     let games_at_once = if kind.private_folders() { 1 } else { jobs };
     let part = shard.map_or_else(String::new, |shard| format!(" (shard {shard})"));
@@ -348,17 +381,23 @@ impl Books<'_> {
         }
         tracing::debug!(game = record.index, "{}", record.summary);
         self.progress.record(&record);
-        warn_full_folders(self.tournament, self.folders, record.index);
+        check_folders(self.tournament, self.folders, record.index)?;
         self.journal.append(&Record::Game(record))?;
         self.done += 1;
         Ok(())
     }
 }
 
-/// Names every bot whose private folder holds more than the cap after game `index` (R24: the
-/// cap is reported, not enforced).
-fn warn_full_folders(tournament: &Tournament, folders: &[PathBuf], index: u64) {
+/// After game `index`: makes again every private folder its bot replaced, and names every
+/// bot whose folder holds more than the cap (R24: the cap is reported, not enforced).
+fn check_folders(tournament: &Tournament, folders: &[PathBuf], index: u64) -> Result<(), Error> {
     for (bot, folder) in tournament.bots.iter().zip(folders) {
+        if let Some(why) = restore(folder)? {
+            tracing::warn!("bot `{}` in game {index}: {why}", bot.name);
+            if bot.program.sandbox.is_some() {
+                give_to_sandbox_user(folder)?;
+            }
+        }
         let bytes = folder_bytes(folder);
         if bytes > CAP_BYTES {
             tracing::warn!(
@@ -369,6 +408,7 @@ fn warn_full_folders(tournament: &Tournament, folders: &[PathBuf], index: u64) {
             );
         }
     }
+    Ok(())
 }
 
 /// Writes a replay file whole (through a temporary file and a rename, so a crash never

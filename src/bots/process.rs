@@ -67,6 +67,7 @@ impl Place {
                     waiter: Waiter::Boxed {
                         sandbox: Arc::clone(sandbox),
                         serial,
+                        exit: None,
                     },
                     killer: Killer::Boxed(Arc::clone(sandbox)),
                 }
@@ -104,8 +105,12 @@ pub(crate) struct Handle {
 pub(crate) enum Waiter {
     /// Started by the runner.
     Direct(tokio::process::Child),
-    /// Started by the seat's box.
-    Boxed { sandbox: Arc<BotBox>, serial: u64 },
+    /// Started by the seat's box; how it ended, once known (the box reports it once).
+    Boxed {
+        sandbox: Arc<BotBox>,
+        serial: u64,
+        exit: Option<Exit>,
+    },
 }
 
 impl Waiter {
@@ -113,10 +118,17 @@ impl Waiter {
     pub(crate) async fn wait(&mut self) -> Exit {
         match self {
             Waiter::Direct(child) => child.wait().await.map_or(Exit::Unknown, Exit::from_status),
-            Waiter::Boxed { sandbox, serial } => sandbox
-                .wait(*serial)
-                .await
-                .map_or(Exit::Unknown, Exit::from_status),
+            Waiter::Boxed {
+                sandbox,
+                serial,
+                exit,
+            } => {
+                if exit.is_none() {
+                    let status = sandbox.wait(*serial).await;
+                    *exit = Some(status.map_or(Exit::Unknown, Exit::from_status));
+                }
+                exit.unwrap_or(Exit::Unknown)
+            }
         }
     }
 }

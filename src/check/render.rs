@@ -3,8 +3,9 @@
 
 use std::fmt::Write;
 
-use crate::bots::CallStatus;
+use crate::bots::{BotProgram, CallStatus};
 use crate::engine::Input;
+use crate::sandbox::{Enforced, NOBODY, TMP_BYTES};
 
 use super::probe::Verdict;
 use super::runner::ProbeReport;
@@ -12,9 +13,16 @@ use super::runner::ProbeReport;
 /// At most this many bytes of a request or reply are shown; the rest is counted.
 const SHOWN_BYTES: usize = 2048;
 
-/// Renders the reports of a check of `command` for `game`.
-pub fn render_check(game: &str, command: &str, reports: &[ProbeReport]) -> String {
+/// Renders the reports of a check of `command` for `game`, run in the sandbox `sandbox`
+/// enforced for `program` (or without one).
+pub fn render_check(
+    game: &str,
+    command: &str,
+    sandbox: Option<(&Enforced, &BotProgram)>,
+    reports: &[ProbeReport],
+) -> String {
     let mut out = format!("checking `{command}` against the {game} protocol\n");
+    out.push_str(&describe_sandbox(sandbox));
     for (number, report) in (1..).zip(reports) {
         let _ = writeln!(out, "\n{number}. {}", report.name);
         let (how, bytes): (&str, Vec<u8>) = match &report.input {
@@ -101,6 +109,83 @@ fn write_bytes(out: &mut String, bytes: &[u8]) {
     }
 }
 
+/// What the bot gets from its sandbox, as in a tournament: who it runs as, what it sees and
+/// what bounds it.
+fn describe_sandbox(sandbox: Option<(&Enforced, &BotProgram)>) -> String {
+    let Some((enforced, program)) = sandbox else {
+        return "sandbox: none (--no-sandbox): the bot runs as your user and sees what you see\n"
+            .to_owned();
+    };
+    let mib = |bytes: u64| bytes >> 20;
+    let user = if enforced.uid == NOBODY {
+        format!("uid {NOBODY} (nobody)")
+    } else {
+        format!(
+            "uid {} (yours, in a user namespace of its own)",
+            enforced.uid
+        )
+    };
+    let spec = program.sandbox.as_deref().cloned().unwrap_or_default();
+    let by = enforced.cgroup.as_deref();
+    let processes = match by {
+        Some(cgroup) => format!(
+            "at most {} processes and threads ({cgroup})",
+            spec.max_processes
+        ),
+        None => format!(
+            "at most {} processes of its user (RLIMIT_NPROC)",
+            spec.max_processes
+        ),
+    };
+    let memory = match (program.rlimits.memory_bytes, by) {
+        (Some(bytes), Some(cgroup)) => format!(
+            "{} MiB for all its processes together ({cgroup}), {} MiB of address space per \
+             process (RLIMIT_AS)",
+            mib(bytes),
+            mib(bytes)
+        ),
+        (Some(bytes), None) => format!(
+            "{} MiB of address space per process (RLIMIT_AS)",
+            mib(bytes)
+        ),
+        (None, _) => "no limit".to_owned(),
+    };
+    let cpu = program
+        .rlimits
+        .cpu_seconds
+        .map_or("no limit".to_owned(), |s| {
+            format!("{s} s per process (RLIMIT_CPU)")
+        });
+    let network = if enforced.own_network {
+        "none: a network namespace of its own with only a loopback interface"
+    } else {
+        "the machine's (network = true)"
+    };
+    let mut text = String::from("sandbox: the bot runs as it will in a tournament\n");
+    let _ = writeln!(
+        text,
+        "  user:       {user}; no capabilities, no new privileges"
+    );
+    let _ = writeln!(
+        text,
+        "  processes:  a PID namespace of its own; {processes}"
+    );
+    let _ = writeln!(text, "  memory:     {memory}");
+    let _ = writeln!(text, "  cpu time:   {cpu}");
+    let _ = writeln!(text, "  network:    {network}");
+    let _ = writeln!(
+        text,
+        "  writable:   /tmp and /dev/shm, private, {} MiB each, kept for one game",
+        mib(TMP_BYTES)
+    );
+    let _ = writeln!(
+        text,
+        "  read-only:  the rest of the file system, {} included",
+        program.dir.display()
+    );
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,9 +227,10 @@ mod tests {
             b"",
             None,
         );
-        let text = render_check("petri", "bot", &[good, late]);
+        let text = render_check("petri", "bot", None, &[good, late]);
         let expected = "\
 checking `bot` against the petri protocol
+sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
 
 1. early
    sent on stdin, then end of input (16 bytes):

@@ -237,8 +237,8 @@ mod tests {
             [
                 cover("/t", false),
                 cover("/tmp", true),
-                cover("/t/bots/b", false),
                 expose("/t/bots/a", false),
+                cover("/t/bots/b", false),
             ]
         );
     }

@@ -1,9 +1,7 @@
 #!/bin/sh
 # A Petri bot for tests: answers the setup request properly, then misbehaves on every cell
 # request as its first argument says. As a Slime bot (the board is a second argument, stdin
-# is empty) it misbehaves on every turn. Every process appends its pid (= its process group) to
-# ./pids, so tests can check that nothing is left running.
-echo $$ >> pids
+# is empty) it misbehaves on every turn.
 mode=$1
 if [ "$mode" = ignore-stdin ]; then
     echo "5 6 1"

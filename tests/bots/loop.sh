@@ -1,8 +1,7 @@
 #!/bin/sh
 # A Petri LOOP-mode bot for tests: speaks the persistent protocol, resting with every cell,
 # then misbehaves as its first argument says once it has answered that many requests
-# (second argument, default 0). Appends its pid to ./pids like hostile.sh.
-echo $$ >> pids
+# (second argument, default 0).
 mode=$1
 after=${2:-0}
 if ! read -r _; then

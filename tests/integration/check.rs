@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Output;
 
-use crate::support::{arena, repo, surviving_groups};
+use crate::support::{Tag, arena, repo};
 
 /// Runs `arena check GAME [options] -- COMMAND...` in `dir`.
 fn check(dir: &Path, game: &str, options: &[&str], command: &[&str]) -> (Output, String) {
@@ -169,13 +169,10 @@ fn a_java_alien_is_checked_through_its_host_compiled_by_hand() {
 #[test]
 fn a_bot_that_times_out_fails_the_check_and_leaves_nothing_behind() {
     let dir = tempfile::tempdir().unwrap();
-    let hostile = hostile();
-    let (output, text) = check(
-        dir.path(),
-        "petri",
-        &["--timeout-ms", "200"],
-        &["/bin/sh", &hostile, "hang"],
-    );
+    let tag = Tag::new(dir.path());
+    let command = tag.command(&["/bin/sh".to_owned(), hostile(), "hang".to_owned()]);
+    let command: Vec<&str> = command.iter().map(String::as_str).collect();
+    let (output, text) = check(dir.path(), "petri", &["--timeout-ms", "200"], &command);
     assert_eq!(output.status.code(), Some(3), "{text}");
     assert_eq!(
         text.matches("   no reply: timed out after").count(),
@@ -183,10 +180,7 @@ fn a_bot_that_times_out_fails_the_check_and_leaves_nothing_behind() {
         "{text}"
     );
     assert!(text.ends_with("\n1 of 5 replies valid\n"), "{text}");
-    assert_eq!(
-        surviving_groups(&dir.path().join("pids")),
-        Vec::<i32>::new()
-    );
+    assert_eq!(tag.survivors(), Vec::<i32>::new());
 }
 
 #[test]

@@ -4,16 +4,17 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::support::{arena, repo, run_ok, surviving_groups, write_toml};
+use crate::support::{Tag, arena, repo, run_ok, write_toml};
 
 /// A tournament of two test bots on a small board with few turns: each bot is a script in
-/// `tests/bots` and its arguments, run by `/bin/sh` in `dir`.
+/// `tests/bots` and its arguments, run by `/bin/sh` in `dir`, tagged with `dir`'s [`Tag`].
 fn hostile_toml(dir: &Path, first: &[&str], second: &[&str]) -> String {
+    let tag = Tag::new(dir);
     let command = |words: &[&str]| {
         let script = repo().join("tests/bots").join(words[0]);
         let mut all = vec!["/bin/sh".to_owned(), script.display().to_string()];
         all.extend(words[1..].iter().map(|w| w.to_string()));
-        format!("{all:?}")
+        format!("{:?}", tag.command(&all))
     };
     format!(
         r#"game = "petri"
@@ -72,7 +73,7 @@ fn hostile_standing(mode: &str) -> Value {
     let file = write_toml(dir.path(), "t.toml", &text);
     let board = run_json(dir.path(), &file, &[]);
     assert_eq!(board["games_played"], 2);
-    let survivors = surviving_groups(&dir.path().join("pids"));
+    let survivors = Tag::new(dir.path()).survivors();
     assert!(survivors.is_empty(), "{mode}: left running: {survivors:?}");
     standing(&board, "first").clone()
 }
@@ -168,7 +169,7 @@ fn every_hostile_bot_gets_the_fallback_and_leaves_nothing_behind() {
             }
         }
         assert_eq!(standing(&board, "second")["crashes"], 0, "{bot:?}");
-        let survivors = surviving_groups(&dir.path().join("pids"));
+        let survivors = Tag::new(dir.path()).survivors();
         assert!(survivors.is_empty(), "{bot:?}: left running: {survivors:?}");
     }
 }
@@ -206,10 +207,14 @@ fn slime_with_hostile_bot(mode: &str) -> Value {
     let dir = tempfile::tempdir().unwrap();
     let script = repo().join("tests/bots/hostile.sh");
     let samples = repo().join("bots/slime");
+    let command = Tag::new(dir.path()).command(&[
+        "/bin/sh".to_owned(),
+        script.display().to_string(),
+        mode.to_owned(),
+    ]);
     let mut text = format!(
         "game = \"slime\"\ntimeout_ms = 300\n[options]\nsize = 5\nmax_turns = 40\n\
-         [[bots]]\nname = \"hostile\"\ncommand = [\"/bin/sh\", {script:?}, {mode:?}]\ndir = {dir:?}\n",
-        script = script.display().to_string(),
+         [[bots]]\nname = \"hostile\"\ncommand = {command:?}\ndir = {dir:?}\n",
         dir = dir.path().display().to_string(),
     );
     for name in ["greedy", "merger", "random_spread"] {
@@ -221,7 +226,7 @@ fn slime_with_hostile_bot(mode: &str) -> Value {
     let file = write_toml(dir.path(), "t.toml", &text);
     let board = run_json(dir.path(), &file, &[]);
     assert_eq!(board["games_played"], 1, "{board}");
-    let survivors = surviving_groups(&dir.path().join("pids"));
+    let survivors = Tag::new(dir.path()).survivors();
     assert!(survivors.is_empty(), "{mode}: left running: {survivors:?}");
     board
 }
@@ -252,7 +257,7 @@ fn a_loop_bot_that_hangs_mid_game_times_out_once_and_rests_afterwards() {
     let board = run_json(dir.path(), &file, &[]);
     let first = standing(&board, "first");
     assert_eq!(first["timeouts"], 2, "one per game: {first}");
-    assert!(surviving_groups(&dir.path().join("pids")).is_empty());
+    assert!(Tag::new(dir.path()).survivors().is_empty());
 }
 
 #[test]
@@ -262,7 +267,7 @@ fn a_loop_bot_that_exits_mid_game_is_a_crash_once_per_game() {
     let file = write_toml(dir.path(), "t.toml", &text);
     let board = run_json(dir.path(), &file, &[]);
     assert_eq!(standing(&board, "first")["crashes"], 2);
-    assert!(surviving_groups(&dir.path().join("pids")).is_empty());
+    assert!(Tag::new(dir.path()).survivors().is_empty());
 }
 
 #[test]

@@ -43,7 +43,15 @@ fn shell_bot(dir: &Path, script: &str) -> BotProgram {
 async fn once(script: &str, input: &[u8], limit: Duration) -> (arena::bots::CallResult, Vec<i32>) {
     let dir = tempfile::tempdir().unwrap();
     let bot = shell_bot(dir.path(), script);
-    let result = call_once(&mut Place::default(), &bot, &ENV, OneShotInput::Stdin(input), limit, &LIMITS).await;
+    let result = call_once(
+        &mut Place::default(),
+        &bot,
+        &ENV,
+        OneShotInput::Stdin(input),
+        limit,
+        &LIMITS,
+    )
+    .await;
     let survivors = surviving_groups(&dir.path().join("pids"));
     (result, survivors)
 }
@@ -167,7 +175,15 @@ async fn arguments_and_environment_reach_the_bot_and_nothing_else_does() {
         r#"printf '%s|' "$@" "$ARENA_GAME" "$ARENA_SEED" "$ARENA_SEAT" "$BOT_VAR" "${CARGO_MANIFEST_DIR:-unset}""#,
     );
     let args = ["a b".to_owned(), "c".to_owned()];
-    let result = call_once(&mut Place::default(), &bot, &ENV, OneShotInput::Args(&args), LONG, &LIMITS).await;
+    let result = call_once(
+        &mut Place::default(),
+        &bot,
+        &ENV,
+        OneShotInput::Args(&args),
+        LONG,
+        &LIMITS,
+    )
+    .await;
     assert_eq!(
         String::from_utf8_lossy(&result.output),
         "a b|c|test|42|1|set|unset|"
@@ -179,7 +195,15 @@ async fn a_missing_program_is_a_spawn_failure() {
     let dir = tempfile::tempdir().unwrap();
     let mut bot = shell_bot(dir.path(), "");
     bot.program = dir.path().join("no-such-program");
-    let result = call_once(&mut Place::default(), &bot, &ENV, OneShotInput::Stdin(b""), LONG, &LIMITS).await;
+    let result = call_once(
+        &mut Place::default(),
+        &bot,
+        &ENV,
+        OneShotInput::Stdin(b""),
+        LONG,
+        &LIMITS,
+    )
+    .await;
     assert!(
         matches!(result.status, CallStatus::SpawnFailed(_)),
         "{:?}",
@@ -329,7 +353,15 @@ async fn a_bot_over_its_memory_limit_fails_to_allocate() {
         "exec /usr/bin/python3 -S -c 'b = bytearray(512 << 20); print(1)'",
     );
     bot.rlimits.memory_bytes = Some(256 << 20);
-    let result = call_once(&mut Place::default(), &bot, &ENV, OneShotInput::Stdin(b""), PATIENT, &LIMITS).await;
+    let result = call_once(
+        &mut Place::default(),
+        &bot,
+        &ENV,
+        OneShotInput::Stdin(b""),
+        PATIENT,
+        &LIMITS,
+    )
+    .await;
     assert!(
         matches!(result.status, CallStatus::Died { .. }),
         "{:?}",
@@ -340,7 +372,15 @@ async fn a_bot_over_its_memory_limit_fails_to_allocate() {
         "{result:?}"
     );
     bot.rlimits.memory_bytes = None;
-    let result = call_once(&mut Place::default(), &bot, &ENV, OneShotInput::Stdin(b""), PATIENT, &LIMITS).await;
+    let result = call_once(
+        &mut Place::default(),
+        &bot,
+        &ENV,
+        OneShotInput::Stdin(b""),
+        PATIENT,
+        &LIMITS,
+    )
+    .await;
     assert_eq!(
         result.output, b"1\n",
         "without the limit the allocation succeeds"
@@ -354,7 +394,15 @@ async fn a_bot_over_its_cpu_limit_is_killed_by_the_kernel() {
     bot.rlimits.cpu_seconds = Some(1);
     // SIGXCPU, not a timeout: the kernel stopped it after one second of CPU, however long
     // that took on a busy machine.
-    let result = call_once(&mut Place::default(), &bot, &ENV, OneShotInput::Stdin(b""), PATIENT, &LIMITS).await;
+    let result = call_once(
+        &mut Place::default(),
+        &bot,
+        &ENV,
+        OneShotInput::Stdin(b""),
+        PATIENT,
+        &LIMITS,
+    )
+    .await;
     assert_eq!(
         result.status,
         CallStatus::Died {

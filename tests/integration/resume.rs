@@ -222,12 +222,20 @@ fn strict_runs_fail_on_bot_failures_only() {
 fn ctrl_c_stops_kills_the_bots_flushes_and_prints_the_resume_command() {
     let dir = tempfile::tempdir().unwrap();
     let script = repo().join("tests/bots/loop.sh").display().to_string();
+    let tag = crate::support::Tag::new(dir.path());
+    let bot = |args: &[&str]| {
+        let mut words = vec!["/bin/sh".to_owned(), script.clone()];
+        words.extend(args.iter().map(|arg| arg.to_string()));
+        format!("{:?}", tag.command(&words))
+    };
     // Bots that answer slowly, so the run is surely in the middle of a game at the signal,
     // on each of the two lanes.
     let text = format!(
         "game = \"petri\"\ngames = 20\n[options]\nturns = 50\n\
-         [[bots]]\nname = \"a\"\ncommand = [\"/bin/sh\", \"{script}\", \"late\", \"3\"]\n\
-         [[bots]]\nname = \"b\"\ncommand = [\"/bin/sh\", \"{script}\"]\n"
+         [[bots]]\nname = \"a\"\ncommand = {}\n\
+         [[bots]]\nname = \"b\"\ncommand = {}\n",
+        bot(&["late", "3"]),
+        bot(&[])
     );
     write_toml(dir.path(), "t.toml", &text);
     let child = Command::new(env!("CARGO_BIN_EXE_arena"))
@@ -239,11 +247,9 @@ fn ctrl_c_stops_kills_the_bots_flushes_and_prints_the_resume_command() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let pids = dir.path().join("pids");
+    // Both lanes' games have their bots running.
     let deadline = Instant::now() + Duration::from_secs(30);
-    while std::fs::read_to_string(&pids).map_or(0, |t| t.lines().count()) < 4
-        && Instant::now() < deadline
-    {
+    while tag.processes().len() < 4 && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(10));
     }
     let sent = Instant::now();
@@ -264,8 +270,5 @@ fn ctrl_c_stops_kills_the_bots_flushes_and_prints_the_resume_command() {
     let board: serde_json::Value =
         serde_json::from_slice(&output.stdout).expect("partial standings");
     assert!(board["games_played"].as_u64().unwrap() < 20);
-    assert!(
-        crate::support::surviving_groups(&pids).is_empty(),
-        "bots left running"
-    );
+    assert!(tag.survivors().is_empty(), "bots left running");
 }

@@ -28,6 +28,65 @@ pub fn surviving_groups(pids_file: &Path) -> Vec<i32> {
     alive
 }
 
+/// A mark for the processes of one test: bots started through [`Tag::command`] carry it in
+/// their environment, and so does everything they start, in a sandbox or not. Processes
+/// are found by it on the machine, whatever PID namespace they run in.
+pub struct Tag(String);
+
+impl Tag {
+    /// A tag unique to `dir` (a test's temporary folder).
+    pub fn new(dir: &Path) -> Tag {
+        let name = dir.file_name().unwrap().to_string_lossy();
+        Tag(format!("ARENA_TEST_TAG={name}"))
+    }
+
+    /// `words` started through `env`, which puts the tag in the bot's environment.
+    pub fn command(&self, words: &[String]) -> Vec<String> {
+        let mut command = vec!["/usr/bin/env".to_owned(), self.0.clone()];
+        command.extend(words.iter().cloned());
+        command
+    }
+
+    /// The PIDs of the live processes that carry the tag.
+    pub fn processes(&self) -> Vec<i32> {
+        let mut needle = self.0.clone().into_bytes();
+        needle.push(0);
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return Vec::new();
+        };
+        entries
+            .flatten()
+            .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
+            .filter(|pid| {
+                let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+                let state =
+                    std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+                // A zombie is dead already; its parent reaps it.
+                let zombie = state
+                    .rsplit(')')
+                    .next()
+                    .is_some_and(|rest| rest.trim_start().starts_with('Z'));
+                !zombie && environ.windows(needle.len()).any(|window| window == needle)
+            })
+            .collect()
+    }
+
+    /// Waits up to two seconds for every tagged process to be gone and returns those still
+    /// alive (killing them, so a failing test leaves nothing behind).
+    pub fn survivors(&self) -> Vec<i32> {
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline && !self.processes().is_empty() {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let alive = self.processes();
+        for &pid in &alive {
+            // SAFETY: plain kill(2) of a process this test started (it carries its tag).
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+        alive
+    }
+}
+
 /// The repository root.
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
