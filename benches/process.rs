@@ -66,6 +66,7 @@ fn program(path: &Path) -> BotProgram {
             cpu_seconds: Some(600),
         },
         sandbox: None,
+        private_dir: false,
     }
 }
 

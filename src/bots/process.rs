@@ -182,6 +182,14 @@ fn spawn_directly(
     extra_args: &[String],
     [stdin, stdout, stderr]: [OwnedFd; 3],
 ) -> io::Result<Handle> {
+    // The bot's last request was killed with its process group: only a daemon that left
+    // the group could change the folder between this check and the child entering it.
+    if bot.private_dir && crate::sandbox::open_without_links(&bot.dir).is_err() {
+        return Err(io::Error::other(format!(
+            "its private folder {} is not a folder any more (replaced by a link?)",
+            bot.dir.display()
+        )));
+    }
     let mut command = tokio::process::Command::new(&bot.program);
     command
         .args(&bot.args)

@@ -28,6 +28,9 @@ pub struct BotProgram {
     pub rlimits: ResourceLimits,
     /// The box its processes run in; `None`: run directly (`sandbox = "none"`).
     pub sandbox: Option<Arc<BoxSpec>>,
+    /// Whether `dir` is the bot's private folder, which the bot itself could replace by a
+    /// link: it is entered only if no link leads to it.
+    pub private_dir: bool,
 }
 
 /// Marks every descriptor above stderr of this process close-on-exec, once, before the
@@ -139,6 +142,7 @@ impl BotProgram {
         BotProgram {
             args,
             dir: folder.to_path_buf(),
+            private_dir: true,
             ..self.clone()
         }
     }

@@ -400,6 +400,7 @@ fn check_bots(
                         env: bot.env.clone(),
                         rlimits,
                         sandbox: spec.map(Arc::new),
+                        private_dir: false,
                     },
                     java,
                 });
@@ -461,6 +462,7 @@ pub(crate) fn standalone_bot(words: &[String], dir: &Path) -> Result<(BotProgram
         env: BTreeMap::new(),
         rlimits,
         sandbox: Some(Arc::new(sandbox)),
+        private_dir: false,
     };
     let limits = Limits {
         max_reply_bytes: DEFAULT_MAX_REPLY_BYTES,

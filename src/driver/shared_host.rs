@@ -48,6 +48,7 @@ impl SharedHost {
             env: first.env.clone(),
             rlimits,
             sandbox: shared_sandbox(members.iter().map(|&(seat, _)| &seats[seat].bot.program)),
+            private_dir: false,
         };
         let env = seats[first_seat].env;
         for &(seat, _) in &members {

@@ -32,6 +32,11 @@ pub use mounts::TMP_BYTES;
 pub use support::check_support;
 pub(crate) use sys::pipe;
 
+/// Opens the folder `path` refusing every symbolic link on the way.
+pub(crate) fn open_without_links(path: &std::path::Path) -> std::io::Result<std::os::fd::OwnedFd> {
+    sys::open_path(path, true)
+}
+
 /// The first argument that makes the `arena` binary serve as a box.
 pub const BOX_ARG: &str = "__arena-box";
 

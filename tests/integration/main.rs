@@ -9,5 +9,6 @@ mod java;
 mod process;
 mod replay;
 mod resume;
+mod sandbox;
 mod shard;
 mod support;

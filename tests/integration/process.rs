@@ -37,6 +37,7 @@ fn shell_bot(dir: &Path, script: &str) -> BotProgram {
         env: BTreeMap::from([("BOT_VAR".into(), "set".into())]),
         rlimits: ResourceLimits::default(),
         sandbox: None,
+        private_dir: false,
     }
 }
 

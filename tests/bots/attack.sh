@@ -1,0 +1,90 @@
+#!/bin/sh
+# A Cave Rangers bot for the sandbox tests: on every turn it tries the attack its first
+# argument names, then holds still (HNNHNN). Where it can tell that the attack worked, it
+# answers BROKEN instead, an invalid move the tests look for. It never tries anything
+# against the machine beyond what the tests give it: $CANARY, $VICTIM_DIR, $PORT.
+cat > /dev/null
+broken=no
+case "$1" in
+    kill-parent)
+        # The runner, if the bot can reach it; in a box $PPID is the box's init.
+        kill -STOP "$PPID" 2>/dev/null
+        kill -HUP "$PPID" 2>/dev/null
+        kill -KILL "$PPID" 2>/dev/null
+        ;;
+    kill-opponent)
+        for environ in /proc/[0-9]*/environ; do
+            if tr '\0' '\n' < "$environ" 2>/dev/null | grep -qx "ROLE=victim"; then
+                pid=${environ#/proc/}
+                kill -KILL "${pid%/environ}" 2>/dev/null
+            fi
+        done
+        ;;
+    forge)
+        line='{"type":"game","data":{"index":0,"seed":1,"summary":"forged","duration_ms":1,"seats":[]}}'
+        for fd in /proc/"$PPID"/fd/* /proc/1/fd/*; do
+            printf '%s\n' "$line" >> "$fd" 2>/dev/null
+        done
+        printf '%s\n' "$line" >> ../../journal.jsonl 2>/dev/null
+        printf '%s\n' "$line" >> ../journal.jsonl 2>/dev/null
+        ;;
+    read-secret)
+        # The runner's environment holds ARENA_TEST_SECRET; a bot's never does.
+        for file in /proc/[0-9]*/environ /proc/[0-9]*/cmdline; do
+            if tr '\0' '\n' < "$file" 2>/dev/null | grep -q '^ARENA_TEST_SECRET='; then
+                broken=yes
+            fi
+        done
+        ;;
+    read-other)
+        cat "$VICTIM_DIR/secret.txt" > /dev/null 2>&1 && broken=yes
+        # An empty folder may stand where the victim's is; nothing of it may show.
+        [ -n "$(ls -A "$VICTIM_DIR" 2>/dev/null)" ] && broken=yes
+        ;;
+    daemon)
+        # Three ways out of a process group: a new session, a new group, a double fork.
+        setsid /bin/sh -c 'while :; do sleep 0.2; done' > /dev/null 2>&1 < /dev/null &
+        /usr/bin/python3 -S -c 'import os, time
+os.setpgid(0, 0)
+time.sleep(60)' > /dev/null 2>&1 < /dev/null &
+        ( /bin/sh -c 'sleep 60' > /dev/null 2>&1 < /dev/null & ) &
+        ;;
+    network)
+        /usr/bin/python3 -S -c 'import os, socket
+socket.create_connection(("127.0.0.1", int(os.environ["PORT"])), timeout=1)' 2>/dev/null && broken=yes
+        ;;
+    symlink)
+        # A runner that followed the link made last turn started this turn inside the
+        # canary: empty it from here. Then replace the private folder by that link.
+        if [ "$(pwd -P)" = "$CANARY" ]; then
+            rm -rf ./* 2>/dev/null
+            broken=yes
+        fi
+        folder=$(pwd)
+        cd .. && rm -rf "$folder" 2>/dev/null && ln -s "$CANARY" "$folder" 2>/dev/null
+        ;;
+    rm-rf)
+        cd / && rm -rf "$CANARY" 2>/dev/null
+        [ -e "$CANARY" ] || broken=yes
+        ;;
+    fork-bomb)
+        # At most 200 processes, whatever the sandbox does; counts how many it got.
+        started=$(/usr/bin/python3 -S -c 'import os, time
+n = 0
+for _ in range(200):
+    try:
+        if os.fork() == 0:
+            time.sleep(2)
+            os._exit(0)
+        n += 1
+    except OSError:
+        break
+print(n)')
+        [ "${started:-0}" -ge "$MAX_PROCESSES" ] && broken=yes
+        ;;
+esac
+if [ "$broken" = yes ]; then
+    echo BROKEN
+else
+    echo HNNHNN
+fi

@@ -1,0 +1,464 @@
+//! The sandbox against bots that attack the runner, their opponent, the results and the
+//! machine (`tests/bots/attack.sh`). Every attack is a Cave Rangers bot playing a plain
+//! victim bot, with the sandbox on (the default), and each test checks that the runner
+//! survived, the results are right and nothing outside the sandbox changed. Where the
+//! attack is harmless to the machine, a control run without the sandbox shows that it works
+//! there, so the sandboxed run's clean result means something.
+//!
+//! The attacks aim only at what the test makes: a canary folder, a victim bot's folder, a
+//! port on 127.0.0.1 the test listens on. The core cases run again with `arena` as an
+//! unprivileged user (when the tests run as root).
+
+use std::net::TcpListener;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+use crate::cli::standing;
+use crate::support::{Tag, repo, write_toml};
+
+/// The uid of `nobody`, as whom the unprivileged runs start `arena`.
+const NOBODY: u32 = 65534;
+
+/// Who starts `arena`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum As {
+    /// The test's own user (root here, as in CI).
+    Tester,
+    /// An unprivileged user: `nobody` through `setpriv` when the tests run as root, else
+    /// the test's own (already unprivileged) user.
+    Unprivileged,
+}
+
+/// Everything one attack needs, each in a folder of its own beside the others: the
+/// tournament folder (the file and the results) with `attacker/` in it, the victim's folder
+/// (with `secret.txt`) and a canary (files the attacks must not change).
+struct Field {
+    dir: tempfile::TempDir,
+    victim: tempfile::TempDir,
+    canary: tempfile::TempDir,
+    tag: Tag,
+}
+
+impl Field {
+    /// A field in Cargo's temporary folder for tests rather than in `/tmp`, which a box
+    /// replaces by a private one: so the canary is visible to the bot (read-only), and the
+    /// victim's folder is hidden by the sandbox's own rule, not by the private `/tmp`.
+    fn new() -> Field {
+        let folder = || tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+        let (dir, victim, canary) = (folder(), folder(), folder());
+        let tag = Tag::new(dir.path());
+        std::fs::create_dir(dir.path().join("attacker")).unwrap();
+        std::fs::write(victim.path().join("secret.txt"), "the victim's source").unwrap();
+        std::fs::create_dir(canary.path().join("inner")).unwrap();
+        std::fs::write(canary.path().join("a.txt"), "a").unwrap();
+        std::fs::write(canary.path().join("inner/b.txt"), "b").unwrap();
+        Field {
+            dir,
+            victim,
+            canary,
+            tag,
+        }
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The tournament of the attacker in `mode` against the victim. `extra` goes on top.
+    fn toml(&self, mode: &str, port: u16, extra: &str) -> PathBuf {
+        let root = self.path();
+        let script = repo().join("tests/bots/attack.sh").display().to_string();
+        let attacker = self
+            .tag
+            .command(&["/bin/sh".to_owned(), script.clone(), mode.to_owned()]);
+        let victim = self
+            .tag
+            .command(&["/bin/sh".to_owned(), script, "none".to_owned()]);
+        let text = format!(
+            "game = \"cave\"\ngames = 2\n{extra}\n[options]\nmax_turns = 3\n\
+             [[bots]]\nname = \"attacker\"\ncommand = {attacker:?}\ndir = \"attacker\"\n\
+             env = {{ ROLE = \"attacker\", CANARY = {canary:?}, VICTIM_DIR = {victim_dir:?}, \
+             PORT = \"{port}\", MAX_PROCESSES = \"16\" }}\n\
+             [[bots]]\nname = \"victim\"\ncommand = {victim:?}\ndir = {victim_dir:?}\n\
+             env = {{ ROLE = \"victim\" }}\n",
+            canary = self.canary.path().display().to_string(),
+            victim_dir = self.victim.path().display().to_string(),
+        );
+        write_toml(root, "t.toml", &text)
+    }
+
+    /// Runs the tournament `file` into `out` as `who`, with `args`, and a secret in the
+    /// runner's environment.
+    fn run(&self, who: As, file: &Path, out: &str, args: &[&str]) -> Output {
+        let arena = env!("CARGO_BIN_EXE_arena");
+        // SAFETY: geteuid cannot fail.
+        let root = unsafe { libc::geteuid() } == 0;
+        let mut command = if who == As::Unprivileged && root {
+            self.give_to(NOBODY);
+            let mut command = Command::new("/usr/bin/setpriv");
+            command.args([
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+                "--",
+                arena,
+            ]);
+            command
+        } else {
+            Command::new(arena)
+        };
+        command
+            .args([
+                "run",
+                file.to_str().unwrap(),
+                "--format",
+                "json",
+                "--out",
+                out,
+            ])
+            .args(args)
+            .current_dir(self.path())
+            .env("HOME", self.path())
+            .env("ARENA_TEST_SECRET", "hunter2")
+            .env_remove("ARENA_LOG");
+        command.output().expect("arena runs")
+    }
+
+    /// Makes the whole field `uid`'s, so an unprivileged runner can write its results and
+    /// only the sandbox, not the file permissions, protects the canary.
+    fn give_to(&self, uid: u32) {
+        let mut folders: Vec<PathBuf> = [&self.dir, &self.victim, &self.canary]
+            .iter()
+            .map(|dir| dir.path().to_path_buf())
+            .collect();
+        while let Some(folder) = folders.pop() {
+            std::os::unix::fs::lchown(&folder, Some(uid), Some(uid)).unwrap();
+            for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+                let path = entry.path();
+                if entry.file_type().unwrap().is_dir() {
+                    folders.push(path);
+                } else {
+                    std::os::unix::fs::lchown(&path, Some(uid), Some(uid)).unwrap();
+                }
+            }
+        }
+    }
+
+    /// The canary's files and their contents.
+    fn canary(&self) -> Vec<(String, String)> {
+        let mut files = Vec::new();
+        for name in ["a.txt", "inner/b.txt"] {
+            let text = std::fs::read_to_string(self.canary.path().join(name)).unwrap_or_default();
+            files.push((name.to_owned(), text));
+        }
+        files
+    }
+}
+
+/// The leaderboard a successful run printed.
+fn board(output: &Output) -> Value {
+    assert!(
+        output.status.success(),
+        "arena failed ({:?}): {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("one JSON document")
+}
+
+/// Plays the attack `mode` as `who` with the sandbox on; checks that the run finished and
+/// left no process behind, and returns the leaderboard.
+fn attack(field: &Field, who: As, mode: &str, port: u16) -> Value {
+    let file = field.toml(mode, port, "");
+    let board = board(&field.run(who, &file, "results", &[]));
+    assert_eq!(board["games_played"], 2, "{mode}: {board}");
+    let survivors = field.tag.survivors();
+    assert!(survivors.is_empty(), "{mode}: left running: {survivors:?}");
+    board
+}
+
+/// Whether the attacker saw its attack work (it then answers an invalid move).
+fn succeeded(board: &Value) -> bool {
+    standing(board, "attacker")["invalid_replies"]
+        .as_u64()
+        .unwrap()
+        > 0
+}
+
+fn kill_stop_and_hang_up_the_parent(who: As) {
+    let field = Field::new();
+    let board = attack(&field, who, "kill-parent", 0);
+    assert_eq!(standing(&board, "attacker")["crashes"], 0, "{board}");
+    assert_eq!(standing(&board, "victim")["crashes"], 0, "{board}");
+}
+
+#[test]
+fn a_bot_cannot_kill_stop_or_hang_up_the_runner() {
+    kill_stop_and_hang_up_the_parent(As::Tester);
+}
+
+#[test]
+fn a_bot_cannot_kill_stop_or_hang_up_an_unprivileged_runner() {
+    kill_stop_and_hang_up_the_parent(As::Unprivileged);
+}
+
+#[test]
+fn a_bot_cannot_kill_its_opponent() {
+    let clean = Field::new();
+    let baseline = attack(&clean, As::Tester, "none", 0);
+    let field = Field::new();
+    let attacked = attack(&field, As::Tester, "kill-opponent", 0);
+    assert_eq!(standing(&attacked, "victim")["crashes"], 0, "{attacked}");
+    assert_eq!(attacked["leaderboard"], baseline["leaderboard"]);
+}
+
+/// A journal without what differs between a clean run and an attacked one of the same
+/// games: the games' durations, and the digest of the bots' commands (the attacker's names
+/// its attack).
+fn journal_without_durations(dir: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(dir.join("results/journal.jsonl")).unwrap();
+    text.lines()
+        .map(|line| {
+            let mut record: Value = serde_json::from_str(line).unwrap();
+            if let Some(data) = record["data"].as_object_mut() {
+                data.remove("duration_ms");
+                data.remove("config_digest");
+            }
+            record
+        })
+        .collect()
+}
+
+#[test]
+fn a_bot_cannot_write_to_the_journal_through_the_runners_descriptors_or_a_relative_path() {
+    let clean = Field::new();
+    attack(&clean, As::Tester, "none", 0);
+    let field = Field::new();
+    attack(&field, As::Tester, "forge", 0);
+    let forged = journal_without_durations(field.path());
+    assert_eq!(forged.len(), 3, "a header and two games: {forged:?}");
+    assert_eq!(forged, journal_without_durations(clean.path()));
+}
+
+fn read_the_runners_environment(who: As) {
+    let field = Field::new();
+    let board = attack(&field, who, "read-secret", 0);
+    assert!(!succeeded(&board), "the secret was read: {board}");
+}
+
+#[test]
+fn a_bot_cannot_read_the_runners_environment() {
+    read_the_runners_environment(As::Tester);
+    // Without the sandbox the runner's /proc entry is there to read.
+    let field = Field::new();
+    let file = field.toml("read-secret", 0, "");
+    let unboxed = board(&field.run(As::Tester, &file, "results", &["--no-sandbox"]));
+    assert!(succeeded(&unboxed), "{unboxed}");
+}
+
+#[test]
+fn a_bot_cannot_read_an_unprivileged_runners_environment() {
+    read_the_runners_environment(As::Unprivileged);
+}
+
+fn read_the_other_bots_folder(who: As) {
+    let field = Field::new();
+    let board = attack(&field, who, "read-other", 0);
+    assert!(!succeeded(&board), "the victim's folder was read: {board}");
+}
+
+#[test]
+fn a_bot_cannot_see_another_bots_folder() {
+    read_the_other_bots_folder(As::Tester);
+    let field = Field::new();
+    let file = field.toml("read-other", 0, "");
+    let unboxed = board(&field.run(As::Tester, &file, "results", &["--no-sandbox"]));
+    assert!(succeeded(&unboxed), "{unboxed}");
+}
+
+#[test]
+fn a_bot_of_an_unprivileged_runner_cannot_see_another_bots_folder() {
+    read_the_other_bots_folder(As::Unprivileged);
+}
+
+#[test]
+fn daemons_die_with_their_game_whatever_session_or_group_they_made() {
+    let field = Field::new();
+    // `attack` asserts that no tagged process is left once arena is done.
+    attack(&field, As::Tester, "daemon", 0);
+    // Without the sandbox, the new session and the new group escape the group kill.
+    let file = field.toml("daemon", 0, "");
+    board(&field.run(As::Tester, &file, "unboxed", &["--no-sandbox"]));
+    assert!(!field.tag.survivors().is_empty(), "the daemons escaped");
+}
+
+#[test]
+fn daemons_of_an_unprivileged_runners_bot_die_with_their_game() {
+    attack(&Field::new(), As::Unprivileged, "daemon", 0);
+}
+
+fn connect_to_the_test(who: As) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let field = Field::new();
+    let board = attack(&field, who, "network", port);
+    assert!(!succeeded(&board), "the bot connected: {board}");
+    assert!(listener.accept().is_err(), "nothing connected");
+}
+
+#[test]
+fn a_bot_cannot_connect_to_a_port_on_the_machine() {
+    connect_to_the_test(As::Tester);
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let field = Field::new();
+    let file = field.toml("network", listener.local_addr().unwrap().port(), "");
+    let unboxed = board(&field.run(As::Tester, &file, "results", &["--no-sandbox"]));
+    assert!(succeeded(&unboxed), "{unboxed}");
+}
+
+#[test]
+fn a_bot_of_an_unprivileged_runner_cannot_connect_to_a_port_on_the_machine() {
+    connect_to_the_test(As::Unprivileged);
+}
+
+#[test]
+fn replacing_the_private_folder_by_a_link_never_leads_the_runner_outside() {
+    for sandbox in [&[][..], &["--no-sandbox"]] {
+        let field = Field::new();
+        let before = field.canary();
+        let file = field.toml("symlink", 0, "");
+        let output = field.run(As::Tester, &file, "results", sandbox);
+        let board = board(&output);
+        assert_eq!(board["games_played"], 2, "{sandbox:?}: {board}");
+        assert_eq!(field.canary(), before, "{sandbox:?}: the canary changed");
+        let folder = field.path().join("results/work/attacker");
+        assert!(folder.symlink_metadata().unwrap().is_dir(), "{sandbox:?}");
+        assert!(field.tag.survivors().is_empty());
+    }
+}
+
+fn remove_the_canary(who: As) {
+    let field = Field::new();
+    // The bot's user could delete the canary: only the read-only view protects it.
+    // SAFETY: geteuid cannot fail.
+    if unsafe { libc::geteuid() } == 0 {
+        field.give_to(NOBODY);
+    }
+    let before = field.canary();
+    let board = attack(&field, who, "rm-rf", 0);
+    assert!(!succeeded(&board), "{board}");
+    assert_eq!(field.canary(), before);
+}
+
+#[test]
+fn rm_rf_of_a_path_outside_the_sandbox_changes_nothing() {
+    remove_the_canary(As::Tester);
+}
+
+#[test]
+fn rm_rf_by_an_unprivileged_runners_bot_changes_nothing() {
+    remove_the_canary(As::Unprivileged);
+}
+
+#[test]
+fn a_fork_bomb_stops_at_max_processes() {
+    let field = Field::new();
+    let file = field.toml("fork-bomb", 0, "max_processes = 16\ntimeout_ms = 20000");
+    let board = board(&field.run(As::Tester, &file, "results", &[]));
+    assert_eq!(board["games_played"], 2, "{board}");
+    assert!(
+        !succeeded(&board),
+        "the bomb got 16 processes or more: {board}"
+    );
+    assert_eq!(standing(&board, "attacker")["timeouts"], 0, "{board}");
+    assert!(field.tag.survivors().is_empty());
+}
+
+/// A C bot whose constructor forks before `main` (so before anything after the exec could
+/// limit the children), each child trying to allocate 300 MB and to burn 3 s of CPU; the
+/// bot answers BROKEN if any child managed either.
+const FORK_FIRST: &str = r#"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static int escaped;
+
+static double cpu(void) {
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6;
+}
+
+__attribute__((constructor)) static void fork_first(void) {
+    for (int i = 0; i < 4; i++) {
+        if (fork() == 0) {
+            char *block = malloc(300 << 20);
+            if (block != NULL) {
+                memset(block, 1, 300 << 20);
+                _exit(10);
+            }
+            while (cpu() < 3.0) {
+            }
+            _exit(11);
+        }
+    }
+    int status;
+    while (wait(&status) > 0) {
+        if (WIFEXITED(status) && WEXITSTATUS(status) >= 10) {
+            escaped = 1;
+        }
+    }
+}
+
+int main(void) {
+    char buffer[4096];
+    while (fread(buffer, 1, sizeof buffer, stdin) > 0) {
+    }
+    puts(escaped ? "BROKEN" : "HNNHNN");
+    return 0;
+}
+"#;
+
+#[test]
+fn children_forked_before_main_are_under_the_memory_and_cpu_limits() {
+    let field = Field::new();
+    let source = field.path().join("attacker/fork_first.c");
+    std::fs::write(&source, FORK_FIRST).unwrap();
+    let program = field.path().join("attacker/fork_first");
+    let compiled = Command::new("cc")
+        .arg("-O1")
+        .arg("-o")
+        .arg(&program)
+        .arg(&source)
+        .output()
+        .expect("cc runs");
+    assert!(compiled.status.success(), "{compiled:?}");
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = repo().join("tests/bots/attack.sh").display().to_string();
+    let victim = field
+        .tag
+        .command(&["/bin/sh".to_owned(), script, "none".to_owned()]);
+    let text = format!(
+        "game = \"cave\"\ngames = 1\ntimeout_ms = 60000\nmemory_mb = 100\ncpu_seconds = 1\n\
+         [options]\nmax_turns = 1\n\
+         [[bots]]\nname = \"attacker\"\ncommand = {:?}\ndir = \"attacker\"\n\
+         [[bots]]\nname = \"victim\"\ncommand = {victim:?}\ndir = {:?}\n",
+        field.tag.command(&[program.display().to_string()]),
+        field.victim.path().display().to_string()
+    );
+    let file = write_toml(field.path(), "t.toml", &text);
+    let board = board(&field.run(As::Tester, &file, "results", &[]));
+    let attacker = standing(&board, "attacker");
+    assert_eq!(attacker["invalid_replies"], 0, "a child escaped: {board}");
+    assert_eq!(attacker["crashes"], 0, "{board}");
+    assert!(attacker["requests"].as_u64().unwrap() >= 1, "{board}");
+}
