@@ -62,6 +62,42 @@ pub struct Header {
     /// The part of the tournament this journal plays (`arena run --shard`); absent for all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// Whether the bots ran in sandboxes; absent in journals older than the sandbox.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<Sandboxing>,
+}
+
+/// Whether a tournament's bots run in sandboxes (`sandbox` in the tournament file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Sandboxing {
+    /// Every bot.
+    On,
+    /// Some bots (others have `sandbox = "none"`).
+    Partial,
+    /// No bot (`--no-sandbox`, or `sandbox = "none"` for all).
+    Off,
+}
+
+impl Sandboxing {
+    /// How `sandboxed` bots of `all` are.
+    pub fn of(sandboxed: usize, all: usize) -> Sandboxing {
+        match sandboxed {
+            0 => Sandboxing::Off,
+            n if n == all => Sandboxing::On,
+            _ => Sandboxing::Partial,
+        }
+    }
+}
+
+impl std::fmt::Display for Sandboxing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Sandboxing::On => "on",
+            Sandboxing::Partial => "partial",
+            Sandboxing::Off => "off",
+        })
+    }
 }
 
 impl Header {
@@ -97,6 +133,15 @@ impl Header {
                 "the number of games",
                 self.total_games.to_string(),
                 expected.total_games.to_string(),
+            )
+        })
+        .or_else(|| {
+            let sandbox =
+                |s: Option<Sandboxing>| s.map_or("unrecorded".to_owned(), |s| s.to_string());
+            differs(
+                "the sandbox",
+                sandbox(self.sandbox),
+                sandbox(expected.sandbox),
             )
         })
         .or_else(|| {
@@ -473,6 +518,7 @@ mod tests {
             total_games: 2,
             config_digest: "abc".into(),
             shard: None,
+            sandbox: None,
         }
     }
 

@@ -21,7 +21,7 @@ use crate::config::Tournament;
 use crate::driver::play_game;
 use crate::errors::Error;
 use crate::folders::{CAP_BYTES, folder_bytes, restore, with_private_folders};
-use crate::journal::{FORMAT_VERSION, GameRecord, Header, JournalWriter, Record};
+use crate::journal::{FORMAT_VERSION, GameRecord, Header, JournalWriter, Record, Sandboxing};
 use crate::progress::{Display, Progress, Style};
 use crate::replay::Replay;
 use crate::schedule::{Fixture, fixture_count, fixtures};
@@ -147,6 +147,14 @@ pub fn run_tournament(
         total_games: all_games,
         config_digest: tournament.digest(),
         shard,
+        sandbox: Some(Sandboxing::of(
+            tournament
+                .bots
+                .iter()
+                .filter(|bot| bot.program.sandbox.is_some())
+                .count(),
+            tournament.bots.len(),
+        )),
     };
     let (journal, finished) = match start {
         Start::Fresh => (

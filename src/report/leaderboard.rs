@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::engine::GameResult;
 use crate::games::{Aggregate, Scoring, StatColumn};
-use crate::journal::{GameRecord, Header, Journal, SeatRecord};
+use crate::journal::{GameRecord, Header, Journal, Sandboxing, SeatRecord};
 use crate::ratings::{Rater, Rating};
 
 /// Version of the JSON leaderboard document; bumped when a field changes meaning.
@@ -26,6 +26,9 @@ pub struct Leaderboard {
     pub games_played: u64,
     /// Games in the whole tournament.
     pub total_games: u64,
+    /// Whether the bots ran in sandboxes (from the journal; absent if it does not say).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<Sandboxing>,
     /// The entries, best first.
     pub leaderboard: Vec<Standing>,
     /// Head-to-head results for every ordered pair of bots (head-to-head games only).
@@ -321,6 +324,7 @@ impl LeaderboardBuilder {
             seed: header.seed,
             games_played,
             total_games: header.total_games,
+            sandbox: header.sandbox,
             leaderboard,
             pairwise,
             stat_columns: columns,
@@ -456,6 +460,7 @@ mod tests {
                 total_games: 4,
                 config_digest: String::new(),
                 shard: None,
+                sandbox: None,
             },
             games: games
                 .into_iter()

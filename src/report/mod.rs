@@ -48,6 +48,7 @@ mod fixtures {
             seed: 7,
             games_played: 2,
             total_games: 2,
+            sandbox: None,
             leaderboard,
             pairwise,
             stat_columns: Vec::new(),

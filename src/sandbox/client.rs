@@ -44,7 +44,7 @@ impl BotBox {
     pub async fn start(spec: &BoxSpec) -> io::Result<BotBox> {
         let (ours, theirs) = wire::socket_pair()?;
         let theirs_fd = theirs.as_raw_fd();
-        let mut command = tokio::process::Command::new(helper()?);
+        let mut command = tokio::process::Command::new(helper());
         command
             .arg(BOX_ARG)
             .env_clear()

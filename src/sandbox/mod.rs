@@ -87,10 +87,11 @@ pub fn use_helper(program: PathBuf) {
     let _ = HELPER.set(program);
 }
 
-/// The program that serves as the box helper: the one [`use_helper`] named, else this one.
-fn helper() -> std::io::Result<PathBuf> {
-    match HELPER.get() {
-        Some(program) => Ok(program.clone()),
-        None => std::env::current_exe(),
-    }
+/// The program that serves as the box helper: the one [`use_helper`] named, else this one
+/// (by `/proc/self/exe`, which still names it when its file was replaced since it started).
+fn helper() -> PathBuf {
+    HELPER
+        .get()
+        .cloned()
+        .unwrap_or_else(|| PathBuf::from("/proc/self/exe"))
 }
