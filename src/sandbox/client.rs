@@ -50,6 +50,8 @@ impl BotBox {
             .env_clear()
             .stdin(Stdio::null())
             .stdout(Stdio::null())
+            // Not the runner's stderr, which may be its terminal: it reports on the socket.
+            .stderr(Stdio::null())
             .process_group(0);
         // SAFETY: dup2 is async-signal-safe; it gives the helper the socket as descriptor 3
         // (without close-on-exec).

@@ -15,8 +15,10 @@ use super::sys::{self, MOUNT_ATTR_NODEV, MOUNT_ATTR_NOSUID, MOUNT_ATTR_RDONLY};
 /// The size of the private `/tmp` and `/dev/shm` of a box (each).
 pub const TMP_BYTES: u64 = 256 << 20;
 
-/// The device nodes a box's `/dev` holds, bound from the machine's.
-const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom", "tty"];
+/// The device nodes a box's `/dev` holds, bound from the machine's. Not `tty`: bots share
+/// the runner's session (a session of their own would cost every request a scheduler group,
+/// BENCHMARKS.md), and must not reach its terminal.
+const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
 
 /// One step of a box's file system plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
