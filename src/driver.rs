@@ -116,6 +116,12 @@ pub async fn play_game(
             },
         );
     join_all(closing).await;
+    let places = seats
+        .iter_mut()
+        .map(|seat| std::mem::take(&mut seat.place))
+        .chain(host.as_mut().map(|host| std::mem::take(&mut host.place)))
+        .map(Place::close);
+    join_all(places).await;
     let record = GameRecord {
         index: fixture.index,
         seed: fixture.seed,

@@ -33,6 +33,13 @@ impl Place {
         Ok(())
     }
 
+    /// Ends the box, if there is one and nothing else holds it, and waits until it is gone.
+    pub async fn close(self) {
+        if let Some(sandbox) = self.sandbox.and_then(Arc::into_inner) {
+            sandbox.close().await;
+        }
+    }
+
     /// Kills every process in the box, if there is one.
     pub(crate) fn kill_all(&self) {
         if let Some(sandbox) = &self.sandbox {

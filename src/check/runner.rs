@@ -141,6 +141,7 @@ pub async fn check_bot(
     if let SessionState::Running(session) = session {
         session.close(farewell).await;
     }
+    place.close().await;
     reports
 }
 

@@ -16,7 +16,7 @@ pub(super) struct SharedHost {
     program: BotProgram,
     env: CallEnv,
     /// The one box of the JVM and every bot in it.
-    place: Place,
+    pub(super) place: Place,
     pub(super) session: SessionState,
 }
 

@@ -139,6 +139,18 @@ impl BotBox {
         }
     }
 
+    /// Ends the box and waits for its helper to exit, so that the CPU time of the box's
+    /// processes is counted in the runner's (`RUSAGE_CHILDREN`) before the run reports it.
+    pub async fn close(self) {
+        let BotBox {
+            control,
+            _helper: mut helper,
+            ..
+        } = self;
+        drop(control);
+        let _ = helper.wait().await;
+    }
+
     /// Kills every process in the box (the box stays, ready for the next).
     pub(crate) fn kill_all(&self) {
         let _ = wire::send(self.control.get_ref().as_raw_fd(), &ToBox::KillAll, &[]);
