@@ -11,6 +11,9 @@
 #                                         each number of games (default 1000 10000 30000)
 #   bench/whole.sh startup [ROUNDS]       CPU time of a Python start: plain, -S -I, and through
 #                                         a pyenv shim if there is one (README, Speed)
+#   bench/whole.sh sandbox [ROUNDS]       sandboxed against --no-sandbox, in alternating pairs
+#                                         (default 3): tournaments/slime.toml and
+#                                         tournaments/eggs.toml --games 2 (figure g)
 #   bench/whole.sh all                    jobs, share and memory with their defaults
 #
 # ARENA_BIN=PATH times another build of arena (e.g. one of an older commit) instead of this
@@ -155,11 +158,37 @@ startup_bench() {
     fi
 }
 
+# CPU (user + system of arena and every bot, from GNU time) and wall seconds of one run.
+cpu_and_wall() {
+    timed "$@"
+    awk -v wall="$(cat "$scratch/wall")" '{ printf "%.2f %s\n", $2 + $3, wall }' "$scratch/rss"
+}
+
+sandbox_bench() {
+    local rounds="${1:-3}"
+    echo "== g. the sandbox's cost in whole tournaments, $rounds alternating pairs"
+    load
+    for tournament in "tournaments/slime.toml" "tournaments/eggs.toml --games 2"; do
+        local cpu=() wall=()
+        for _ in $(seq "$rounds"); do
+            # shellcheck disable=SC2086 # the tournament's words are meant to split
+            read -r a_cpu a_wall < <(cpu_and_wall $tournament)
+            # shellcheck disable=SC2086
+            read -r b_cpu b_wall < <(cpu_and_wall $tournament --no-sandbox)
+            cpu+=("$(awk -v a="$a_cpu" -v b="$b_cpu" 'BEGIN { printf "%.3f", a / b }')")
+            wall+=("$(awk -v a="$a_wall" -v b="$b_wall" 'BEGIN { printf "%.3f", a / b }')")
+        done
+        echo "$tournament: sandboxed / unsandboxed, CPU ${cpu[*]} (median $(printf '%s\n' "${cpu[@]}" | median)), wall ${wall[*]} (median $(printf '%s\n' "${wall[@]}" | median))"
+    done
+    load
+}
+
 case "${1:-all}" in
 jobs) shift; jobs_bench "$@" ;;
 share) share_bench ;;
 memory) shift; memory_bench "$@" ;;
 startup) shift; startup_bench "$@" ;;
+sandbox) shift; sandbox_bench "$@" ;;
 all) jobs_bench; share_bench; memory_bench ;;
-*) sed -n '2,22p' "$0"; exit 2 ;;
+*) sed -n '2,25p' "$0"; exit 2 ;;
 esac
