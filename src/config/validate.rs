@@ -382,7 +382,7 @@ fn check_bots(
         match launch {
             Ok((program, args, java)) => {
                 let spec = sandboxed.then(|| BoxSpec {
-                    readable: readable_folders(&dir, &program, java.as_ref()),
+                    readable: readable_folders(&dir, &program, &args, java.as_ref()),
                     network: bot.network.unwrap_or(false),
                     memory_bytes: rlimits.memory_bytes,
                     max_processes: bot
@@ -415,11 +415,29 @@ fn check_bots(
     bots
 }
 
-/// What a bot reads: its folder, its program's folder, its compiled classes.
-fn readable_folders(dir: &Path, program: &Path, java: Option<&JavaBuild>) -> Vec<PathBuf> {
+/// What a bot reads: its folder, its program's folder, its compiled classes, and every
+/// existing absolute path its arguments name (each part of a `:`-separated class path
+/// too): the folder itself, or a file's folder.
+fn readable_folders(
+    dir: &Path,
+    program: &Path,
+    args: &[String],
+    java: Option<&JavaBuild>,
+) -> Vec<PathBuf> {
     let mut folders = vec![dir.to_path_buf()];
     folders.extend(program.parent().map(Path::to_path_buf));
     folders.extend(java.map(|build| build.classes.clone()));
+    for part in args.iter().flat_map(|arg| arg.split(':')) {
+        let path = Path::new(part);
+        if !path.is_absolute() {
+            continue;
+        }
+        if path.is_dir() {
+            folders.push(path.to_path_buf());
+        } else if let Some(parent) = path.parent().filter(|_| path.exists()) {
+            folders.push(parent.to_path_buf());
+        }
+    }
     folders
 }
 
@@ -450,7 +468,7 @@ pub(crate) fn standalone_bot(words: &[String], dir: &Path) -> Result<(BotProgram
         cpu_seconds: nonzero(DEFAULT_CPU_SECONDS),
     };
     let sandbox = BoxSpec {
-        readable: readable_folders(dir, &program, None),
+        readable: readable_folders(dir, &program, args, None),
         memory_bytes: rlimits.memory_bytes,
         max_processes: DEFAULT_MAX_PROCESSES,
         ..BoxSpec::default()
