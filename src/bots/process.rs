@@ -13,7 +13,7 @@ use tokio::net::unix::pipe;
 use super::call::Exit;
 use super::group::ProcessGroup;
 use super::program::{BotProgram, CallEnv};
-use crate::sandbox::{BotBox, Launch};
+use crate::sandbox::{BotBox, Spawn};
 
 /// Where a seat's processes run during one game. With a sandbox, the seat's box is made on
 /// the first request and kept until the place is dropped at the end of the game, which ends
@@ -160,7 +160,7 @@ impl Killer {
 
 /// The request to the box for one process of `bot`. Paths are made absolute: the box
 /// enters the bot's folder before it runs the program.
-fn launch(bot: &BotProgram, env: &CallEnv, extra_args: &[String]) -> Launch {
+fn launch(bot: &BotProgram, env: &CallEnv, extra_args: &[String]) -> Spawn {
     let absolute = |path: &Path| std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let program = absolute(&bot.program);
     let argv = std::iter::once(bot.program.display().to_string())
@@ -172,7 +172,8 @@ fn launch(bot: &BotProgram, env: &CallEnv, extra_args: &[String]) -> Launch {
         .into_iter()
         .map(|(key, value)| format!("{}={}", key.to_string_lossy(), value.to_string_lossy()))
         .collect();
-    Launch {
+    Spawn {
+        serial: 0,
         program,
         argv,
         env,

@@ -3,7 +3,6 @@
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
-use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -26,17 +25,6 @@ pub struct BotBox {
     _helper: tokio::process::Child,
     enforced: Enforced,
     serial: AtomicU64,
-}
-
-/// What a process in a box is to run.
-#[derive(Debug)]
-pub(crate) struct Launch {
-    pub(crate) program: PathBuf,
-    pub(crate) argv: Vec<String>,
-    pub(crate) env: Vec<String>,
-    pub(crate) dir: PathBuf,
-    pub(crate) memory_bytes: Option<u64>,
-    pub(crate) cpu_seconds: Option<u64>,
 }
 
 impl BotBox {
@@ -98,19 +86,12 @@ impl BotBox {
         &self.enforced
     }
 
-    /// Starts a process in the box with the given stdio; returns its serial for
-    /// [`BotBox::wait`].
-    pub(crate) async fn spawn(&self, launch: Launch, stdio: [OwnedFd; 3]) -> io::Result<u64> {
+    /// Starts the process `spawn` describes in the box with the given stdio (its serial is
+    /// the box's to give); returns the serial for [`BotBox::wait`].
+    pub(crate) async fn spawn(&self, mut spawn: Spawn, stdio: [OwnedFd; 3]) -> io::Result<u64> {
         let serial = self.serial.fetch_add(1, Ordering::Relaxed);
-        let request = ToBox::Spawn(Spawn {
-            serial,
-            program: launch.program,
-            argv: launch.argv,
-            env: launch.env,
-            dir: launch.dir,
-            memory_bytes: launch.memory_bytes,
-            cpu_seconds: launch.cpu_seconds,
-        });
+        spawn.serial = serial;
+        let request = ToBox::Spawn(spawn);
         let fds = stdio.each_ref().map(AsRawFd::as_raw_fd);
         wire::send(self.control.get_ref().as_raw_fd(), &request, &fds)?;
         drop(stdio);

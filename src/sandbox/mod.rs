@@ -26,11 +26,11 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 pub use client::BotBox;
-pub(crate) use client::Launch;
 pub use inside::serve;
 pub use mounts::TMP_BYTES;
 pub use support::check_support;
 pub(crate) use sys::pipe;
+pub(crate) use wire::Spawn;
 
 /// Opens the folder `path` refusing every symbolic link on the way.
 pub(crate) fn open_without_links(path: &std::path::Path) -> std::io::Result<std::os::fd::OwnedFd> {

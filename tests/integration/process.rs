@@ -44,17 +44,18 @@ fn shell_bot(dir: &Path, script: &str) -> BotProgram {
 async fn once(script: &str, input: &[u8], limit: Duration) -> (arena::bots::CallResult, Vec<i32>) {
     let dir = tempfile::tempdir().unwrap();
     let bot = shell_bot(dir.path(), script);
-    let result = call_once(
-        &mut Place::default(),
-        &bot,
-        &ENV,
-        OneShotInput::Stdin(input),
-        limit,
-        &LIMITS,
-    )
-    .await;
+    let result = call(&bot, OneShotInput::Stdin(input), limit).await;
     let survivors = surviving_groups(&dir.path().join("pids"));
     (result, survivors)
+}
+
+/// One one-shot request to `bot` in a place of its own, with the tests' limits.
+async fn call(
+    bot: &BotProgram,
+    input: OneShotInput<'_>,
+    limit: Duration,
+) -> arena::bots::CallResult {
+    call_once(&mut Place::default(), bot, &ENV, input, limit, &LIMITS).await
 }
 
 const SHORT: Duration = Duration::from_millis(300);
@@ -176,15 +177,7 @@ async fn arguments_and_environment_reach_the_bot_and_nothing_else_does() {
         r#"printf '%s|' "$@" "$ARENA_GAME" "$ARENA_SEED" "$ARENA_SEAT" "$BOT_VAR" "${CARGO_MANIFEST_DIR:-unset}""#,
     );
     let args = ["a b".to_owned(), "c".to_owned()];
-    let result = call_once(
-        &mut Place::default(),
-        &bot,
-        &ENV,
-        OneShotInput::Args(&args),
-        LONG,
-        &LIMITS,
-    )
-    .await;
+    let result = call(&bot, OneShotInput::Args(&args), LONG).await;
     assert_eq!(
         String::from_utf8_lossy(&result.output),
         "a b|c|test|42|1|set|unset|"
@@ -196,15 +189,7 @@ async fn a_missing_program_is_a_spawn_failure() {
     let dir = tempfile::tempdir().unwrap();
     let mut bot = shell_bot(dir.path(), "");
     bot.program = dir.path().join("no-such-program");
-    let result = call_once(
-        &mut Place::default(),
-        &bot,
-        &ENV,
-        OneShotInput::Stdin(b""),
-        LONG,
-        &LIMITS,
-    )
-    .await;
+    let result = call(&bot, OneShotInput::Stdin(b""), LONG).await;
     assert!(
         matches!(result.status, CallStatus::SpawnFailed(_)),
         "{:?}",
@@ -354,15 +339,7 @@ async fn a_bot_over_its_memory_limit_fails_to_allocate() {
         "exec /usr/bin/python3 -S -c 'b = bytearray(512 << 20); print(1)'",
     );
     bot.rlimits.memory_bytes = Some(256 << 20);
-    let result = call_once(
-        &mut Place::default(),
-        &bot,
-        &ENV,
-        OneShotInput::Stdin(b""),
-        PATIENT,
-        &LIMITS,
-    )
-    .await;
+    let result = call(&bot, OneShotInput::Stdin(b""), PATIENT).await;
     assert!(
         matches!(result.status, CallStatus::Died { .. }),
         "{:?}",
@@ -373,15 +350,7 @@ async fn a_bot_over_its_memory_limit_fails_to_allocate() {
         "{result:?}"
     );
     bot.rlimits.memory_bytes = None;
-    let result = call_once(
-        &mut Place::default(),
-        &bot,
-        &ENV,
-        OneShotInput::Stdin(b""),
-        PATIENT,
-        &LIMITS,
-    )
-    .await;
+    let result = call(&bot, OneShotInput::Stdin(b""), PATIENT).await;
     assert_eq!(
         result.output, b"1\n",
         "without the limit the allocation succeeds"
@@ -395,15 +364,7 @@ async fn a_bot_over_its_cpu_limit_is_killed_by_the_kernel() {
     bot.rlimits.cpu_seconds = Some(1);
     // SIGXCPU, not a timeout: the kernel stopped it after one second of CPU, however long
     // that took on a busy machine.
-    let result = call_once(
-        &mut Place::default(),
-        &bot,
-        &ENV,
-        OneShotInput::Stdin(b""),
-        PATIENT,
-        &LIMITS,
-    )
-    .await;
+    let result = call(&bot, OneShotInput::Stdin(b""), PATIENT).await;
     assert_eq!(
         result.status,
         CallStatus::Died {
