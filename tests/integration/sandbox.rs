@@ -109,6 +109,10 @@ impl Field {
                 arena,
             ]);
             command
+        } else if who == As::Capped {
+            let mut command = Command::new("/usr/bin/prlimit");
+            command.args(["--nproc=1024:1024", "--", arena]);
+            command
         } else {
             Command::new(arena)
         };
