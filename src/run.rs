@@ -47,9 +47,9 @@ pub struct RunReport {
     pub interrupted: bool,
 }
 
-/// The tournament whose sandboxed bots cannot see the results folder `out`, and may write
-/// their own private folder in it (`folders`, in bot order, if the game has them). When
-/// `arena` runs as root the bots run as nobody, who is given their folders.
+/// The tournament whose sandboxed bots cannot see the results folder `out`. Their private
+/// folders in it (`folders`, in bot order, if the game has them) their boxes let them write;
+/// when `arena` runs as root the bots run as nobody, who is given those folders.
 fn boxed_away_from_results(
     mut tournament: Tournament,
     out: &Path,
@@ -64,7 +64,6 @@ fn boxed_away_from_results(
         };
         spec.hidden.push(out.clone());
         if let Some(folder) = folders.get(index) {
-            spec.writable.push(folder.clone());
             give_to_sandbox_user(folder)?;
         }
     }

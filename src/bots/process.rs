@@ -13,7 +13,7 @@ use tokio::net::unix::pipe;
 use super::call::Exit;
 use super::group::ProcessGroup;
 use super::program::{BotProgram, CallEnv};
-use crate::sandbox::{BotBox, Spawn};
+use crate::sandbox::{BotBox, BoxSpec, Spawn};
 
 /// Where a seat's processes run during one game. With a sandbox, the seat's box is made on
 /// the first request and kept until the place is dropped at the end of the game, which ends
@@ -25,10 +25,20 @@ pub struct Place {
 
 impl Place {
     /// Makes the bot's box if it has a sandbox and none is running yet, so that the time
-    /// this takes is not counted against the bot's first request.
+    /// this takes is not counted against the bot's first request. The box bounds the memory
+    /// of all the bot's processes by its `memory_mb`, and lets it write its private folder.
     pub(crate) async fn prepare(&mut self, bot: &BotProgram) -> io::Result<()> {
         if let (Some(spec), None) = (&bot.sandbox, &self.sandbox) {
-            self.sandbox = Some(Arc::new(BotBox::start(spec).await?));
+            let spec = BoxSpec {
+                writable: bot
+                    .private_dir
+                    .then(|| bot.dir.clone())
+                    .into_iter()
+                    .collect(),
+                memory_bytes: bot.rlimits.memory_bytes,
+                ..BoxSpec::clone(spec)
+            };
+            self.sandbox = Some(Arc::new(BotBox::start(&spec).await?));
         }
         Ok(())
     }

@@ -125,16 +125,16 @@ fn describe_sandbox(sandbox: Option<(&Enforced, &BotProgram)>) -> String {
             enforced.uid
         )
     };
-    let spec = program.sandbox.as_deref().cloned().unwrap_or_default();
+    let max_processes = program
+        .sandbox
+        .as_ref()
+        .map_or(0, |spec| spec.max_processes);
     let by = enforced.cgroup.as_deref();
     let processes = match by {
-        Some(cgroup) => format!(
-            "at most {} processes and threads ({cgroup})",
-            spec.max_processes
-        ),
+        Some(cgroup) => format!("at most {} processes and threads ({cgroup})", max_processes),
         None => format!(
             "at most {} processes of its user (RLIMIT_NPROC)",
-            spec.max_processes
+            max_processes
         ),
     };
     let memory = match (program.rlimits.memory_bytes, by) {

@@ -384,7 +384,6 @@ fn check_bots(
                 let spec = sandboxed.then(|| BoxSpec {
                     readable: readable_folders(&dir, &program, &args, java.as_ref()),
                     network: bot.network.unwrap_or(false),
-                    memory_bytes: rlimits.memory_bytes,
                     max_processes: bot
                         .max_processes
                         .as_ref()
@@ -469,7 +468,6 @@ pub(crate) fn standalone_bot(words: &[String], dir: &Path) -> Result<(BotProgram
     };
     let sandbox = BoxSpec {
         readable: readable_folders(dir, &program, args, None),
-        memory_bytes: rlimits.memory_bytes,
         max_processes: DEFAULT_MAX_PROCESSES,
         ..BoxSpec::default()
     };

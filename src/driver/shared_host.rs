@@ -140,7 +140,7 @@ impl SharedHost {
 }
 
 /// One box for the JVM that hosts `members`: the first one's, which shows every member's
-/// folders; unsandboxed if any member is.
+/// folders; unsandboxed if any member is. (Its memory is the host's widest limit.)
 fn shared_sandbox<'a>(
     mut members: impl Iterator<Item = &'a BotProgram>,
 ) -> Option<std::sync::Arc<crate::sandbox::BoxSpec>> {
@@ -151,10 +151,6 @@ fn shared_sandbox<'a>(
         spec.readable.extend(other.readable.iter().cloned());
         spec.network |= other.network;
         spec.max_processes = spec.max_processes.max(other.max_processes);
-        spec.memory_bytes = spec
-            .memory_bytes
-            .zip(other.memory_bytes)
-            .map(|(a, b)| a.max(b));
     }
     Some(std::sync::Arc::new(spec))
 }

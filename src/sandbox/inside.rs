@@ -191,8 +191,8 @@ struct Init {
     stack: Vec<u8>,
     root: bool,
     max_processes: u32,
+    /// Whether a cgroup counts the box's processes (else `RLIMIT_NPROC` does).
     cgroup: bool,
-    enforced: Enforced,
     signals: OwnedFd,
     current: Option<Current>,
 }
@@ -227,13 +227,12 @@ impl Init {
             OwnedFd::from_raw_fd(fd)
         };
         let cgroup = enforced.cgroup.is_some();
-        wire::send(CONTROL, &FromBox::Ready(enforced.clone()), &[])?;
+        wire::send(CONTROL, &FromBox::Ready(enforced), &[])?;
         Ok(Init {
             stack: vec![0; CHILD_STACK_BYTES],
             root,
             max_processes,
             cgroup,
-            enforced,
             signals,
             current: None,
         })
@@ -241,7 +240,6 @@ impl Init {
 
     /// Serves the runner until it closes the socket.
     fn serve(mut self) -> i32 {
-        let _ = &self.enforced;
         let mut buffer = vec![0u8; MAX_MESSAGE];
         loop {
             let mut fds = [

@@ -53,6 +53,7 @@ pub struct BoxSpec {
     /// stay visible (read-only) even inside a hidden folder.
     pub readable: Vec<PathBuf>,
     /// Folders the bot writes: a game's private folder. Opened without following links.
+    /// Filled from the bot's program when its box is made (see `bots::Place`).
     pub writable: Vec<PathBuf>,
     /// Folders the bot must not see: the results, the tournament file's folder, the other
     /// bots' folders.
@@ -60,7 +61,8 @@ pub struct BoxSpec {
     /// Whether the bot keeps the machine's network (`network = true`); otherwise it has a
     /// network namespace of its own with only a loopback interface.
     pub network: bool,
-    /// Memory of the whole box (cgroup), where cgroups can be used.
+    /// Memory of the whole box (cgroup), where cgroups can be used: the bot's `memory_mb`,
+    /// filled from its program when its box is made.
     pub memory_bytes: Option<u64>,
     /// Processes and threads the box may hold at once.
     pub max_processes: u32,
