@@ -53,24 +53,37 @@ pub(crate) enum FromBox {
     Exited(u64, i32),
 }
 
-/// Sends one message with `fds` attached.
+/// Room for the ancillary data of one message: the three stdio descriptors of a spawn, at
+/// most (`CMSG_SPACE(12)` is 32 bytes on 64-bit Linux), aligned for `cmsghdr`. On the stack:
+/// every one-shot request sends and receives messages.
+#[repr(C, align(8))]
+struct Control([u8; 64]);
+
+/// The most descriptors a message carries.
+const MAX_FDS: usize = 3;
+
+/// Sends one message with `fds` attached (at most three).
 pub(crate) fn send(socket: RawFd, message: &impl Serialize, fds: &[RawFd]) -> io::Result<()> {
     let bytes = serde_json::to_vec(message).map_err(io::Error::other)?;
     let mut iov = libc::iovec {
         iov_base: bytes.as_ptr() as *mut libc::c_void,
         iov_len: bytes.len(),
     };
+    assert!(
+        fds.len() <= MAX_FDS,
+        "a message carries at most three descriptors"
+    );
     let fd_bytes = std::mem::size_of_val(fds) as u32;
     // SAFETY: CMSG_SPACE only computes a size.
     let space = unsafe { libc::CMSG_SPACE(fd_bytes) } as usize;
-    let mut control = vec![0u8; if fds.is_empty() { 0 } else { space }];
+    let mut control = Control([0; 64]);
     // SAFETY: an all-zero msghdr is valid; every pointer set below outlives the call.
     let mut header: libc::msghdr = unsafe { std::mem::zeroed() };
     header.msg_iov = &mut iov;
     header.msg_iovlen = 1;
     if !fds.is_empty() {
-        header.msg_control = control.as_mut_ptr().cast();
-        header.msg_controllen = control.len() as _;
+        header.msg_control = control.0.as_mut_ptr().cast();
+        header.msg_controllen = space as _;
         // SAFETY: the control buffer has room for one header and `fds` (CMSG_SPACE).
         unsafe {
             let cmsg = libc::CMSG_FIRSTHDR(&header);
@@ -98,16 +111,16 @@ pub(crate) fn receive<T: for<'de> Deserialize<'de>>(
         iov_base: buffer.as_mut_ptr().cast(),
         iov_len: buffer.len(),
     };
-    // Room for the three stdio descriptors of a spawn.
     // SAFETY: CMSG_SPACE only computes a size.
-    let space = unsafe { libc::CMSG_SPACE(3 * std::mem::size_of::<RawFd>() as u32) } as usize;
-    let mut control = vec![0u8; space];
+    let space =
+        unsafe { libc::CMSG_SPACE((MAX_FDS * std::mem::size_of::<RawFd>()) as u32) } as usize;
+    let mut control = Control([0; 64]);
     // SAFETY: an all-zero msghdr is valid; every pointer set below outlives the call.
     let mut header: libc::msghdr = unsafe { std::mem::zeroed() };
     header.msg_iov = &mut iov;
     header.msg_iovlen = 1;
-    header.msg_control = control.as_mut_ptr().cast();
-    header.msg_controllen = control.len() as _;
+    header.msg_control = control.0.as_mut_ptr().cast();
+    header.msg_controllen = space as _;
     // SAFETY: `header` describes live buffers.
     let received =
         check(unsafe { libc::recvmsg(socket, &mut header, libc::MSG_CMSG_CLOEXEC) } as _)?;

@@ -249,45 +249,45 @@ fn a_bot_cannot_write_to_the_journal_through_the_runners_descriptors_or_a_relati
     assert_eq!(forged, journal_without_durations(clean.path()));
 }
 
-fn read_the_runners_environment(who: As) {
+/// Plays the attack `mode` as `who` in a box and checks that the bot never saw it work.
+fn foiled(who: As, mode: &str, port: u16) {
+    let board = attack(&Field::new(), who, mode, port);
+    assert!(!succeeded(&board), "{mode} worked in the sandbox: {board}");
+}
+
+/// Plays the attack `mode` without the sandbox and checks that the bot saw it work there:
+/// the control that gives the sandboxed run's clean result its meaning.
+fn works_unboxed(mode: &str, port: u16) {
     let field = Field::new();
-    let board = attack(&field, who, "read-secret", 0);
-    assert!(!succeeded(&board), "the secret was read: {board}");
+    let file = field.toml(mode, port, "");
+    let unboxed = board(&field.run(As::Tester, &file, "results", &["--no-sandbox"]));
+    assert!(
+        succeeded(&unboxed),
+        "{mode} failed even without the sandbox: {unboxed}"
+    );
 }
 
 #[test]
 fn a_bot_cannot_read_the_runners_environment() {
-    read_the_runners_environment(As::Tester);
+    foiled(As::Tester, "read-secret", 0);
     // Without the sandbox the runner's /proc entry is there to read.
-    let field = Field::new();
-    let file = field.toml("read-secret", 0, "");
-    let unboxed = board(&field.run(As::Tester, &file, "results", &["--no-sandbox"]));
-    assert!(succeeded(&unboxed), "{unboxed}");
+    works_unboxed("read-secret", 0);
 }
 
 #[test]
 fn a_bot_cannot_read_an_unprivileged_runners_environment() {
-    read_the_runners_environment(As::Unprivileged);
-}
-
-fn read_the_other_bots_folder(who: As) {
-    let field = Field::new();
-    let board = attack(&field, who, "read-other", 0);
-    assert!(!succeeded(&board), "the victim's folder was read: {board}");
+    foiled(As::Unprivileged, "read-secret", 0);
 }
 
 #[test]
 fn a_bot_cannot_see_another_bots_folder() {
-    read_the_other_bots_folder(As::Tester);
-    let field = Field::new();
-    let file = field.toml("read-other", 0, "");
-    let unboxed = board(&field.run(As::Tester, &file, "results", &["--no-sandbox"]));
-    assert!(succeeded(&unboxed), "{unboxed}");
+    foiled(As::Tester, "read-other", 0);
+    works_unboxed("read-other", 0);
 }
 
 #[test]
 fn a_bot_of_an_unprivileged_runner_cannot_see_another_bots_folder() {
-    read_the_other_bots_folder(As::Unprivileged);
+    foiled(As::Unprivileged, "read-other", 0);
 }
 
 #[test]
@@ -306,13 +306,12 @@ fn daemons_of_an_unprivileged_runners_bot_die_with_their_game() {
     attack(&Field::new(), As::Unprivileged, "daemon", 0);
 }
 
+/// The attack `network` against a port the test listens on, in a box: refused, and
+/// nothing reached the listener.
 fn connect_to_the_test(who: As) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let field = Field::new();
-    let board = attack(&field, who, "network", port);
-    assert!(!succeeded(&board), "the bot connected: {board}");
+    foiled(who, "network", listener.local_addr().unwrap().port());
     assert!(listener.accept().is_err(), "nothing connected");
 }
 
@@ -320,10 +319,7 @@ fn connect_to_the_test(who: As) {
 fn a_bot_cannot_connect_to_a_port_on_the_machine() {
     connect_to_the_test(As::Tester);
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let field = Field::new();
-    let file = field.toml("network", listener.local_addr().unwrap().port(), "");
-    let unboxed = board(&field.run(As::Tester, &file, "results", &["--no-sandbox"]));
-    assert!(succeeded(&unboxed), "{unboxed}");
+    works_unboxed("network", listener.local_addr().unwrap().port());
 }
 
 #[test]
