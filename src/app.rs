@@ -44,7 +44,8 @@ fn check_command(args: &CheckArgs) -> Result<u8, Error> {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().context("cannot read the current folder")?,
     };
-    let dir = std::path::absolute(&dir).unwrap_or(dir);
+    // Canonical, as a tournament file's folders are (see `config`).
+    let dir = dir.canonicalize().unwrap_or(dir);
     let (mut program, limits) = standalone_bot(&args.command, &dir).map_err(Error::Usage)?;
     let sandbox = if args.no_sandbox {
         program.sandbox = None;

@@ -131,6 +131,7 @@ impl Tournament {
             _ => Path::new("."),
         };
         let base = std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf());
+        let base = base.canonicalize().unwrap_or(base);
         let mut problems = Vec::new();
         let option_span = reparse.options_span.clone().or(Some(first.game.span()));
         for message in options.validate() {
@@ -346,7 +347,7 @@ fn check_bots(
                     let message = format!("bot `{name}`: `dir` {} is not a folder", path.display());
                     problems.push(Problem::at(source, Some(dir.span()), message));
                 }
-                path
+                path.canonicalize().unwrap_or(path)
             }
             None => context.base.to_path_buf(),
         };
@@ -536,7 +537,7 @@ fn resolve_program(word: &str, dir: &Path) -> Result<PathBuf, String> {
     if word.contains('/') {
         let path = dir.join(word);
         return match executable(&path) {
-            Some(true) => Ok(path),
+            Some(true) => Ok(without_dot_dot(path)),
             Some(false) => Err(format!("program {} is not executable", path.display())),
             None => Err(format!("program {} does not exist", path.display())),
         };
@@ -546,6 +547,16 @@ fn resolve_program(word: &str, dir: &Path) -> Result<PathBuf, String> {
         .map(|folder| folder.join(OsStr::new(word)))
         .find(|candidate| executable(candidate) == Some(true))
         .ok_or_else(|| format!("program `{word}` not found in PATH"))
+}
+
+/// `path` with its folder canonical (no `..`, no link), the file's own name kept (a program
+/// may be a link on purpose). Paths are canonical from loading on, so the runner and a box,
+/// which hides folders a `..` would pass through, mean the same folder by the same path.
+fn without_dot_dot(path: PathBuf) -> PathBuf {
+    match (path.parent().map(Path::canonicalize), path.file_name()) {
+        (Some(Ok(folder)), Some(name)) => folder.join(name),
+        _ => path,
+    }
 }
 
 /// `Some(is_executable)` for an existing file, `None` if there is no file.
