@@ -64,8 +64,8 @@ socket.create_connection(("127.0.0.1", int(os.environ["PORT"])), timeout=1)' 2>/
         cd .. && rm -rf "$folder" 2>/dev/null && ln -s "$CANARY" "$folder" 2>/dev/null
         ;;
     rm-rf)
+        # The test checks the canary: it may be hidden here, or read-only.
         cd / && rm -rf "$CANARY" 2>/dev/null
-        [ -e "$CANARY" ] || broken=yes
         ;;
     fork-bomb)
         # At most 200 processes, whatever the sandbox does; counts how many it got.
