@@ -89,10 +89,22 @@ impl Field {
         self.dir.path()
     }
 
+    /// The attack script, copied into the field: a runner that is not root runs its bots as
+    /// its own user, who may not reach the checkout (under `/root`, say).
+    fn script(&self) -> String {
+        // In a folder of its own: the bot may read it, not the tournament's folder.
+        let copy = self.path().join("bin/attack.sh");
+        if !copy.exists() {
+            std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+            std::fs::copy(repo().join("tests/bots/attack.sh"), &copy).unwrap();
+        }
+        copy.display().to_string()
+    }
+
     /// The tournament of the attacker in `mode` against the victim. `extra` goes on top.
     fn toml(&self, mode: &str, port: u16, extra: &str) -> PathBuf {
         let root = self.path();
-        let script = repo().join("tests/bots/attack.sh").display().to_string();
+        let script = self.script();
         let attacker = self
             .tag
             .command(&["/bin/sh".to_owned(), script.clone(), mode.to_owned()]);
@@ -205,6 +217,12 @@ fn attack(field: &Field, who: As, mode: &str, port: u16) -> Value {
     let file = field.toml(mode, port, "");
     let board = board(&field.run(who, &file, "results", &[]));
     assert_eq!(board["games_played"], 2, "{mode}: {board}");
+    // A bot that could not run attacked nothing: its clean result would prove nothing.
+    assert_eq!(
+        standing(&board, "attacker")["crashes"],
+        0,
+        "{mode}: {board}"
+    );
     let survivors = field.tag.survivors();
     assert!(survivors.is_empty(), "{mode}: left running: {survivors:?}");
     board
@@ -470,7 +488,7 @@ fn children_forked_before_main_are_under_the_memory_and_cpu_limits() {
         .expect("cc runs");
     assert!(compiled.status.success(), "{compiled:?}");
     std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let script = repo().join("tests/bots/attack.sh").display().to_string();
+    let script = field.script();
     let victim = field
         .tag
         .command(&["/bin/sh".to_owned(), script, "none".to_owned()]);
