@@ -415,9 +415,10 @@ fn check_bots(
     bots
 }
 
-/// What a bot reads: its folder, its program's folder, its compiled classes, and every
-/// existing absolute path its arguments name (each part of a `:`-separated class path
-/// too): the folder itself, or a file's folder.
+/// What a bot reads: its folder, its program's folder (for a program in a `bin` folder, the
+/// whole installation around it: an interpreter in `<prefix>/bin` needs `<prefix>/lib`),
+/// its compiled classes, and every existing absolute path its arguments name (each part of
+/// a `:`-separated class path too): the folder itself, or a file's folder.
 fn readable_folders(
     dir: &Path,
     program: &Path,
@@ -425,7 +426,10 @@ fn readable_folders(
     java: Option<&JavaBuild>,
 ) -> Vec<PathBuf> {
     let mut folders = vec![dir.to_path_buf()];
-    folders.extend(program.parent().map(Path::to_path_buf));
+    folders.extend(program.parent().map(|folder| match folder.file_name() {
+        Some(name) if name == "bin" => folder.parent().unwrap_or(folder).to_path_buf(),
+        _ => folder.to_path_buf(),
+    }));
     folders.extend(java.map(|build| build.classes.clone()));
     for part in args.iter().flat_map(|arg| arg.split(':')) {
         let path = Path::new(part);
@@ -563,4 +567,37 @@ fn without_dot_dot(path: PathBuf) -> PathBuf {
 fn executable(path: &Path) -> Option<bool> {
     let metadata = std::fs::metadata(path).ok().filter(|m| m.is_file())?;
     Some(metadata.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bot_reads_its_folder_its_programs_installation_and_the_paths_it_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let classes = dir.path().join("classes");
+        std::fs::create_dir(&classes).unwrap();
+        let script = dir.path().join("bot.py");
+        std::fs::write(&script, "").unwrap();
+        let args = [
+            "-cp".to_owned(),
+            format!("{}:relative", classes.display()),
+            script.display().to_string(),
+            "/no/such/path".to_owned(),
+        ];
+        let folders = readable_folders(
+            Path::new("/bots/mine"),
+            Path::new("/opt/python2/bin/python2"),
+            &args,
+            None,
+        );
+        let expected = [
+            PathBuf::from("/bots/mine"),
+            PathBuf::from("/opt/python2"),
+            classes,
+            dir.path().to_path_buf(),
+        ];
+        assert_eq!(folders, expected);
+    }
 }
