@@ -12,7 +12,7 @@ use crate::cli::{
 };
 use crate::config::Tournament;
 use crate::config::standalone_bot;
-use crate::errors::{EXIT_INTERRUPTED, EXIT_OK, EXIT_STRICT, Error};
+use crate::errors::{EXIT_OK, EXIT_STRICT, Error};
 use crate::games::GameKind;
 use crate::journal::{Header, Journal, JournalReader, JournalWriter, Record};
 use crate::merge::merge_paths;
@@ -25,6 +25,7 @@ use crate::report::{
 };
 use crate::run::{JOURNAL_FILE, RunOptions, Start, run_tournament};
 use crate::sandbox::check_support;
+use crate::signals::Signals;
 use crate::templates;
 
 /// Runs the command line's subcommand and returns the process exit status.
@@ -113,17 +114,21 @@ fn run_command(args: RunArgs, quiet: bool, verbose: bool) -> Result<u8, Error> {
         replays: args.replays,
         progress: progress::Style::choose(quiet, verbose, std::io::stderr().is_terminal()),
     };
-    let report = run_tournament(&tournament, &out, start, options)?;
+    let (signals, cancel) = Signals::watch()?;
+    let report = run_tournament(&tournament, &out, start, options, &cancel);
+    signals.games_over();
+    let report = report?;
     let board = standings(&report.journal)?;
     print(&board, args.format)?;
-    if report.interrupted {
+    if let Some(stop) = report.interrupted {
         tracing::warn!(
-            "interrupted after {} of {} games; to finish the run: {}",
+            "stopped by {} after {} of {} games; to finish the run: {}",
+            stop.name(),
             board.games_played,
             board.total_games,
             resume_command(&args, &out)
         );
-        return Ok(EXIT_INTERRUPTED);
+        return Ok(stop.exit_code());
     }
     let json = render_json(&board);
     let path = out.join("leaderboard.json");

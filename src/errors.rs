@@ -17,8 +17,6 @@ pub const EXIT_USAGE: u8 = 2;
 /// Exit status under `--strict` when a bot timed out, crashed or sent an invalid reply, and of
 /// `arena check` when a reply was not valid.
 pub const EXIT_STRICT: u8 = 3;
-/// Exit status when the run was interrupted (Ctrl-C); finished games are in the journal.
-pub const EXIT_INTERRUPTED: u8 = 130;
 
 /// Why a command failed.
 #[derive(Debug, Error)]

@@ -9,6 +9,7 @@
 
 pub mod app;
 pub mod bots;
+pub mod cancel;
 pub mod check;
 pub mod cli;
 pub mod config;
@@ -27,4 +28,5 @@ pub mod run;
 pub mod sandbox;
 pub mod schedule;
 pub mod shard;
+pub mod signals;
 pub mod templates;

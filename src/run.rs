@@ -2,8 +2,8 @@
 //! it arrives.
 //!
 //! The calling thread is the only writer of the journal and of progress output; lanes only
-//! return their records. Ctrl-C stops the run: running games are dropped (which kills their
-//! bots' process groups) and the finished games stay in the journal.
+//! return their records. A [`Cancel`] stops the run: running games are dropped (which kills
+//! their bots) and the finished games stay in the journal.
 
 use std::collections::BTreeSet;
 use std::num::NonZeroUsize;
@@ -13,10 +13,10 @@ use std::time::Instant;
 
 use anyhow::Context;
 use tokio::runtime::Runtime;
-use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 use tokio::sync::{Semaphore, watch};
 
+use crate::cancel::{Cancel, Stop};
 use crate::config::Tournament;
 use crate::driver::play_game;
 use crate::errors::Error;
@@ -43,8 +43,8 @@ pub fn replay_path(out: &Path, index: u64) -> PathBuf {
 pub struct RunReport {
     /// The journal holding every finished game.
     pub journal: PathBuf,
-    /// Whether Ctrl-C cut the run short.
-    pub interrupted: bool,
+    /// What cut the run short, if anything did.
+    pub interrupted: Option<Stop>,
 }
 
 /// The tournament whose sandboxed bots cannot see the results folder `out`. Their private
@@ -111,7 +111,7 @@ pub struct RunOptions {
 
 /// Plays every game of `tournament` (of its shard, if `options` name one; for
 /// [`Start::Resume`], every such game not yet in the journal), writing the journal into
-/// `out` and showing progress on stderr.
+/// `out` and showing progress on stderr, until every game is played or `cancel` fires.
 ///
 /// Games run on lanes: one thread per game played at once, each with its own one-thread
 /// runtime, playing the games it is handed one after the other. The calling thread hands out
@@ -125,6 +125,7 @@ pub fn run_tournament(
     out: &Path,
     start: Start,
     options: RunOptions,
+    cancel: &Cancel,
 ) -> Result<RunReport, Error> {
     if start == Start::Fresh {
         std::fs::create_dir_all(out)
@@ -218,11 +219,12 @@ pub fn run_tournament(
         games_at_once.min(left).max(1),
         pending,
         &mut books,
+        cancel.clone(),
     )?;
-    if interrupted {
+    if interrupted.is_some() {
         return Ok(RunReport {
             journal: journal_path,
-            interrupted: true,
+            interrupted,
         });
     }
     books.progress.finish();
@@ -239,7 +241,7 @@ pub fn run_tournament(
     );
     Ok(RunReport {
         journal: journal_path,
-        interrupted: false,
+        interrupted: None,
     })
 }
 
@@ -248,8 +250,8 @@ pub fn run_tournament(
 type Played = Result<(GameRecord, Option<Replay>), Error>;
 
 /// Starts `lanes` lanes, hands them the `pending` games and keeps the `books` of each result,
-/// until every game is played (`Ok(false)`) or Ctrl-C (`Ok(true)`). Returns only once every
-/// lane has stopped, so the bots of interrupted games are dead by then.
+/// until every game is played (`Ok(None)`) or `cancel` fires (`Ok(Some(why))`). Returns only
+/// once every lane has stopped, so the bots of interrupted games are dead by then.
 fn play_on_lanes(
     tournament: &Tournament,
     permits: &Semaphore,
@@ -257,7 +259,8 @@ fn play_on_lanes(
     lanes: usize,
     pending: impl Iterator<Item = Fixture>,
     books: &mut Books<'_>,
-) -> Result<bool, Error> {
+    cancel: Cancel,
+) -> Result<Option<Stop>, Error> {
     let new_runtime = || {
         tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -288,7 +291,7 @@ fn play_on_lanes(
             handed.push(games);
         }
         drop(results);
-        let outcome = runtime.block_on(dispatch(&handed, &mut played, pending, books));
+        let outcome = runtime.block_on(dispatch(&handed, &mut played, pending, books, cancel));
         // Whatever ended the dispatch: running games stop (dropping a game kills its bots),
         // idle lanes see their queue close; the scope then waits for every lane.
         stop.send_replace(true);
@@ -298,31 +301,39 @@ fn play_on_lanes(
 }
 
 /// Hands the games to idle lanes in index order and keeps the books of each result as it
-/// arrives, until no game is left or running (`Ok(false)`) or Ctrl-C (`Ok(true)`).
+/// arrives, until no game is left or running (`Ok(None)`) or `cancel` fires.
 async fn dispatch(
     lanes: &[std::sync::mpsc::Sender<Fixture>],
     played: &mut UnboundedReceiver<(usize, Played)>,
     mut pending: impl Iterator<Item = Fixture>,
     books: &mut Books<'_>,
-) -> Result<bool, Error> {
-    let mut interrupt = signal(SignalKind::interrupt()).context("cannot listen for Ctrl-C")?;
+    mut cancel: Cancel,
+) -> Result<Option<Stop>, Error> {
     let mut idle: Vec<usize> = (0..lanes.len()).rev().collect();
     loop {
         while let Some(&lane) = idle.last() {
+            if cancel.reason().is_some() {
+                break;
+            }
             let Some(fixture) = pending.next() else { break };
             lanes[lane].send(fixture).context("a game lane stopped")?;
             idle.pop();
         }
         if idle.len() == lanes.len() {
-            return Ok(false);
+            // Cancelled before any game was handed out, or every game played.
+            return Ok(cancel.reason());
         }
         let (lane, game) = tokio::select! {
-            result = played.recv() => result.context("every game lane stopped")?,
-            _ = interrupt.recv() => {
+            biased;
+            stop = cancel.cancelled() => {
                 books.progress.finish();
-                tracing::warn!("interrupted: stopping the running games");
-                return Ok(true);
+                tracing::warn!(
+                    "{}: stopping the running games (again to stop at once)",
+                    stop.name()
+                );
+                return Ok(Some(stop));
             }
+            result = played.recv() => result.context("every game lane stopped")?,
         };
         let (record, replay) = game?;
         books.keep(record, replay)?;

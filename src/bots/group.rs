@@ -1,5 +1,25 @@
 //! Killing a bot's whole process group, so that children a bot started die with it.
 
+use std::collections::BTreeSet;
+use std::sync::Mutex;
+
+/// The groups alive in this process, for [`kill_every_group`].
+static LIVE: Mutex<BTreeSet<libc::pid_t>> = Mutex::new(BTreeSet::new());
+
+/// Kills every bot process group this process started and has not killed yet: for ending
+/// the process at once (a second Ctrl-C), when no game is left to drop its bots.
+pub fn kill_every_group() {
+    let live = LIVE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    for &id in live.iter() {
+        // SAFETY: as in `ProcessGroup::kill`: a group we created for one bot.
+        unsafe {
+            libc::kill(-id, libc::SIGKILL);
+        }
+    }
+}
+
 /// The process group of one bot process (started with `process_group(0)`, so the group id
 /// is the child's pid). Dropping the guard kills the group: no game can leave processes
 /// behind, whatever path it takes out.
@@ -12,9 +32,13 @@ impl ProcessGroup {
     /// The group led by a freshly spawned child, or an empty guard if the child already
     /// vanished (then there is nothing to kill).
     pub(crate) fn led_by(pid: Option<u32>) -> ProcessGroup {
-        ProcessGroup {
-            id: pid.and_then(|pid| libc::pid_t::try_from(pid).ok()),
+        let id = pid.and_then(|pid| libc::pid_t::try_from(pid).ok());
+        if let Some(id) = id {
+            LIVE.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .insert(id);
         }
+        ProcessGroup { id }
     }
 
     /// Sends SIGKILL to every process in the group. Idempotent; a group that is already empty
@@ -33,5 +57,10 @@ impl ProcessGroup {
 impl Drop for ProcessGroup {
     fn drop(&mut self) {
         self.kill();
+        if let Some(id) = self.id {
+            LIVE.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .remove(&id);
+        }
     }
 }

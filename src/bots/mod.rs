@@ -12,6 +12,7 @@ mod program;
 mod session;
 
 pub use call::{CallResult, CallStatus, Exit};
+pub use group::kill_every_group;
 pub use java::{JavaBuild, JavaHost, cache_root};
 pub use oneshot::{OneShotInput, call_once};
 pub use process::Place;

@@ -218,11 +218,12 @@ fn strict_runs_fail_on_bot_failures_only() {
     );
 }
 
-#[test]
-fn ctrl_c_stops_kills_the_bots_flushes_and_prints_the_resume_command() {
-    let dir = tempfile::tempdir().unwrap();
+/// A run of two slow bots in `dir`, two games at a time (with `extra` arguments), stopped by
+/// `signals` (sent one after the other) once both games have their bots running. Returns arena's output after
+/// checking that it stopped within seconds and left no bot alive.
+fn stop_a_slow_run(dir: &Path, extra: &[&str], signals: &[libc::c_int]) -> std::process::Output {
     let script = repo().join("tests/bots/loop.sh").display().to_string();
-    let tag = crate::support::Tag::new(dir.path());
+    let tag = crate::support::Tag::new(dir);
     let bot = |args: &[&str]| {
         let mut words = vec!["/bin/sh".to_owned(), script.clone()];
         words.extend(args.iter().map(|arg| arg.to_string()));
@@ -237,12 +238,13 @@ fn ctrl_c_stops_kills_the_bots_flushes_and_prints_the_resume_command() {
         bot(&["late", "3"]),
         bot(&[])
     );
-    write_toml(dir.path(), "t.toml", &text);
+    write_toml(dir, "t.toml", &text);
     let child = Command::new(env!("CARGO_BIN_EXE_arena"))
         .args([
             "run", "t.toml", "--out", "cut", "--format", "json", "--jobs", "2",
         ])
-        .current_dir(dir.path())
+        .args(extra)
+        .current_dir(dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -253,22 +255,92 @@ fn ctrl_c_stops_kills_the_bots_flushes_and_prints_the_resume_command() {
         std::thread::sleep(Duration::from_millis(10));
     }
     let sent = Instant::now();
-    // SAFETY: plain kill(2) of our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    for &signal in signals {
+        // SAFETY: plain kill(2) of our own child.
+        unsafe { libc::kill(child.id() as i32, signal) };
+    }
     let output = child.wait_with_output().unwrap();
     assert!(
         sent.elapsed() < Duration::from_secs(5),
         "stopped in {:?}",
         sent.elapsed()
     );
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(130), "{stderr}");
-    assert!(
-        stderr.contains("to finish the run: arena run t.toml --resume cut"),
-        "{stderr}"
-    );
-    let board: serde_json::Value =
-        serde_json::from_slice(&output.stdout).expect("partial standings");
-    assert!(board["games_played"].as_u64().unwrap() < 20);
     assert!(tag.survivors().is_empty(), "bots left running");
+    let journal = std::fs::read_to_string(dir.join("cut/journal.jsonl")).unwrap();
+    assert!(journal.ends_with('\n'), "a torn journal: {journal}");
+    for line in journal.lines() {
+        serde_json::from_str::<serde_json::Value>(line).expect("every journal line is whole");
+    }
+    output
+}
+
+#[test]
+fn ctrl_c_sigterm_and_sighup_stop_kill_the_bots_and_print_the_resume_command() {
+    // Bots in sandboxes, and bots in process groups only.
+    for (signal, status, extra) in [
+        (libc::SIGINT, 130, &[][..]),
+        (libc::SIGTERM, 143, &[][..]),
+        (libc::SIGTERM, 143, &["--no-sandbox"][..]),
+        (libc::SIGHUP, 129, &["--no-sandbox"][..]),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let output = stop_a_slow_run(dir.path(), extra, &[signal]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(status), "{stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "to finish the run: arena run t.toml --resume cut{}",
+                extra
+                    .iter()
+                    .map(|arg| format!(" {arg}"))
+                    .collect::<String>()
+            )),
+            "{stderr}"
+        );
+        let board: serde_json::Value =
+            serde_json::from_slice(&output.stdout).expect("partial standings");
+        assert!(board["games_played"].as_u64().unwrap() < 20);
+    }
+}
+
+#[test]
+fn a_second_signal_still_kills_every_bot_and_keeps_the_journal() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = stop_a_slow_run(
+        dir.path(),
+        &["--no-sandbox"],
+        &[libc::SIGINT, libc::SIGTERM],
+    );
+    // Whichever answered last: the graceful stop, or the second signal cutting it short.
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(matches!(output.status.code(), Some(130 | 143)), "{stderr}");
+}
+
+#[test]
+fn a_run_stopped_by_sigterm_or_sighup_resumes_to_the_uninterrupted_results() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(run_to(dir.path(), "whole", &[]).status.success());
+    for signal in [libc::SIGTERM, libc::SIGHUP] {
+        let cut = dir.path().join("cut");
+        let _ = std::fs::remove_dir_all(&cut);
+        let file = repo().join(SMALL);
+        let child = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(["run", file.to_str().unwrap(), "--out", "cut"])
+            .current_dir(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let journal = cut.join("journal.jsonl");
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while game_lines(&journal) < 2 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // SAFETY: plain kill(2) of our own child.
+        unsafe { libc::kill(child.id() as i32, signal) };
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(128 + signal));
+        assert!(game_lines(&journal) < 6, "stopped after the last game");
+        resume_and_compare(dir.path());
+    }
 }
