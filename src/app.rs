@@ -12,9 +12,9 @@ use crate::cli::{
 };
 use crate::config::Tournament;
 use crate::config::standalone_bot;
-use crate::errors::{EXIT_OK, EXIT_STRICT, Error};
+use crate::errors::{EXIT_OK, EXIT_STRICT, EXIT_USAGE, Error};
 use crate::games::GameKind;
-use crate::journal::{Header, Journal, JournalReader, JournalWriter, Record};
+use crate::journal::{Header, Journal, JournalError, JournalReader};
 use crate::merge::merge_paths;
 use crate::progress;
 use crate::replay::Replay;
@@ -23,7 +23,8 @@ use crate::replay::text::{TextOptions, render_text};
 use crate::report::{
     Leaderboard, LeaderboardBuilder, render_csv, render_json, render_markdown, render_table,
 };
-use crate::run::{JOURNAL_FILE, RunOptions, Start, run_tournament};
+use crate::results::{JOURNAL_FILE, LEADERBOARD_FILE, ResultsFolder, Start, write_atomically};
+use crate::run::{RunOptions, run_tournament};
 use crate::sandbox::check_support;
 use crate::signals::Signals;
 use crate::templates;
@@ -114,11 +115,12 @@ fn run_command(args: RunArgs, quiet: bool, verbose: bool) -> Result<u8, Error> {
         replays: args.replays,
         progress: progress::Style::choose(quiet, verbose, std::io::stderr().is_terminal()),
     };
+    let folder = ResultsFolder::claim(&out, start)?;
     let (signals, cancel) = Signals::watch()?;
-    let report = run_tournament(&tournament, &out, start, options, &cancel);
+    let report = run_tournament(&tournament, &folder, options, &cancel);
     signals.games_over();
     let report = report?;
-    let board = standings(&report.journal)?;
+    let (board, _) = standings(&report.journal, Reading::Strict)?;
     print(&board, args.format)?;
     if let Some(stop) = report.interrupted {
         tracing::warn!(
@@ -130,9 +132,9 @@ fn run_command(args: RunArgs, quiet: bool, verbose: bool) -> Result<u8, Error> {
         );
         return Ok(stop.exit_code());
     }
-    let json = render_json(&board);
-    let path = out.join("leaderboard.json");
-    std::fs::write(&path, json).with_context(|| format!("cannot write {}", path.display()))?;
+    let path = out.join(LEADERBOARD_FILE);
+    write_atomically(&path, render_json(&board).as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))?;
     if args.strict {
         let failing: Vec<String> = board
             .leaderboard
@@ -204,9 +206,12 @@ fn apply_overrides(tournament: &mut Tournament, args: &RunArgs) {
     }
 }
 
+/// Prints the standings of a journal; a journal with lines that are not its tournament's
+/// games still gets the standings of the others, and exit status 2.
 fn standings_command(args: &StandingsArgs) -> Result<u8, Error> {
-    print(&standings(&args.journal)?, args.format)?;
-    Ok(EXIT_OK)
+    let (board, left_out) = standings(&args.journal, Reading::SkipBadLines)?;
+    print(&board, args.format)?;
+    Ok(if left_out == 0 { EXIT_OK } else { EXIT_USAGE })
 }
 
 fn replay_command(args: &ReplayArgs) -> Result<u8, Error> {
@@ -235,31 +240,57 @@ fn merge_command(args: &MergeArgs) -> Result<u8, Error> {
     let journal = merge_paths(&args.dirs)?;
     let board = leaderboard(&journal)?;
     if let Some(out) = &args.out {
-        std::fs::create_dir_all(out)
-            .with_context(|| format!("cannot create the results folder {}", out.display()))?;
-        let mut writer = JournalWriter::create(&out.join(JOURNAL_FILE), journal.header.clone())?;
-        for game in &journal.games {
-            writer.append(&Record::Game(game.clone()))?;
+        let folder = ResultsFolder::claim(out, Start::Fresh)?;
+        for (name, bytes) in [
+            (JOURNAL_FILE, journal.to_jsonl()),
+            (LEADERBOARD_FILE, render_json(&board).into_bytes()),
+        ] {
+            let path = folder.path().join(name);
+            write_atomically(&path, &bytes)
+                .with_context(|| format!("cannot write {}", path.display()))?;
         }
-        let path = out.join("leaderboard.json");
-        std::fs::write(&path, render_json(&board))
-            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     print(&board, args.format)?;
     Ok(EXIT_OK)
 }
 
+/// What a leaderboard does with a journal line that is not one of the tournament's games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// Refuse the journal: it is this run's own.
+    Strict,
+    /// Leave the line out with a warning: `arena standings` shows what the valid lines give.
+    SkipBadLines,
+}
+
 /// Computes the leaderboard of a journal as it reads it, one game at a time: its memory does
-/// not grow with the games (BENCHMARKS.md, figure f).
-fn standings(journal: &Path) -> Result<Leaderboard, Error> {
+/// not grow with the games (BENCHMARKS.md, figure f). Also returns how many lines it left
+/// out.
+fn standings(journal: &Path, reading: Reading) -> Result<(Leaderboard, u64), Error> {
     let reader = JournalReader::open(journal)?;
     let kind = game_kind(reader.header())?;
     let header = reader.header().clone();
     let mut builder = LeaderboardBuilder::new(kind.scoring(), kind.stat_columns(), header);
+    let mut left_out = 0_u64;
     for game in reader {
-        builder.add(&game?);
+        match game {
+            Ok(game) => builder.add(&game),
+            Err(error @ (JournalError::Corrupt { .. } | JournalError::Invalid { .. }))
+                if reading == Reading::SkipBadLines =>
+            {
+                tracing::warn!("{error}");
+                left_out += 1;
+            }
+            Err(error) => return Err(error.into()),
+        }
     }
-    Ok(builder.finish())
+    if left_out > 0 {
+        tracing::warn!(
+            "{left_out} lines of {} are not games of its tournament; the standings leave them out",
+            journal.display()
+        );
+    }
+    Ok((builder.finish(), left_out))
 }
 
 /// The leaderboard of a journal merged in memory.

@@ -12,7 +12,8 @@ use crate::replay::ReplayError;
 pub const EXIT_OK: u8 = 0;
 /// Exit status when the run failed for a reason outside the tournament file (I/O, journal).
 pub const EXIT_FAILURE: u8 = 1;
-/// Exit status for a bad command line or tournament file; no game was started.
+/// Exit status for a bad command line, tournament file, journal, replay file or set of shards;
+/// nothing was changed.
 pub const EXIT_USAGE: u8 = 2;
 /// Exit status under `--strict` when a bot timed out, crashed or sent an invalid reply, and of
 /// `arena check` when a reply was not valid.
@@ -46,16 +47,18 @@ impl Error {
     /// The process exit status for this error.
     pub fn exit_code(&self) -> u8 {
         match self {
+            Error::Journal(error) | Error::Merge(MergeError::Journal(error)) => {
+                if matches!(error, JournalError::Io { .. }) {
+                    EXIT_FAILURE
+                } else {
+                    EXIT_USAGE
+                }
+            }
             Error::Config(_)
             | Error::Usage(_)
-            | Error::Journal(
-                JournalError::Mismatch { .. }
-                | JournalError::NoHeader { .. }
-                | JournalError::Missing { .. },
-            )
             | Error::Merge(MergeError::Shards { .. })
             | Error::Replay(_) => EXIT_USAGE,
-            Error::Journal(_) | Error::Merge(_) | Error::Other(_) => EXIT_FAILURE,
+            Error::Other(_) => EXIT_FAILURE,
         }
     }
 }

@@ -24,6 +24,7 @@ pub mod progress;
 pub mod ratings;
 pub mod replay;
 pub mod report;
+pub mod results;
 pub mod run;
 pub mod sandbox;
 pub mod schedule;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use crate::journal::{Header, Journal, JournalError};
-use crate::run::JOURNAL_FILE;
+use crate::results::JOURNAL_FILE;
 use crate::shard::Shard;
 
 /// Why journals cannot be merged.

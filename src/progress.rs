@@ -41,6 +41,12 @@ impl Progress {
     /// Counts one finished game.
     pub fn record(&mut self, game: &GameRecord) {
         self.done += 1;
+        self.record_earlier(game);
+    }
+
+    /// Counts one of the games played before this run (those of `earlier`) in the
+    /// standings only, so a resumed run's leaders are those of its whole journal.
+    pub fn record_earlier(&mut self, game: &GameRecord) {
         for seat in &game.seats {
             self.tallies.entry(seat.bot.clone()).or_default().add(seat);
         }
@@ -48,7 +54,7 @@ impl Progress {
 
     /// One log line after `elapsed` of this run, e.g. `120/300 games, 3.2 per second, about
     /// 56 s left; failures: 0 timeouts, 0 crashes, 5 invalid replies; leading: hunter 80,
-    /// bomber 30, grower 2` (leaders of the games of this run).
+    /// bomber 30, grower 2` (leaders of every game of the journal).
     pub fn line(&self, elapsed: Duration) -> String {
         let now = self.snapshot(elapsed);
         let [timeouts, crashes, invalid] = now.failures;
@@ -282,6 +288,20 @@ mod tests {
                 })
                 .collect(),
         }
+    }
+
+    #[test]
+    fn a_resumed_run_leads_with_the_whole_journal_but_rates_its_own_games() {
+        let mut progress = Progress::new(Scoring::Wins, 10, 2);
+        progress.record_earlier(&game(&[("a", 1), ("b", 0)]));
+        progress.record_earlier(&game(&[("a", 1), ("b", 0)]));
+        progress.record(&game(&[("b", 1), ("a", 0)]));
+        let line = progress.line(Duration::from_secs(1));
+        assert!(
+            line.starts_with("3/10 games, 1.0 per second, about 7 s left;"),
+            "{line}"
+        );
+        assert!(line.ends_with("leading: a 2, b 1"), "{line}");
     }
 
     #[test]

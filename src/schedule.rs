@@ -63,22 +63,95 @@ pub fn fixtures(
 }
 
 /// How many games [`fixtures`] yields.
+/// Saturates at `u64::MAX`.
 pub fn fixture_count(format: Format, bots: usize, games: u32) -> u64 {
     let games = u64::from(games);
     match format {
-        Format::HeadToHead => binomial(bots, 2) * games,
-        Format::Combinations { size, rotate } => {
-            binomial(bots, size) * games * if rotate { size as u64 } else { 1 }
-        }
+        Format::HeadToHead => binomial(bots, 2).saturating_mul(games),
+        Format::Combinations { size, rotate } => binomial(bots, size)
+            .saturating_mul(games)
+            .saturating_mul(if rotate { size as u64 } else { 1 }),
         Format::FreeForAll => games,
     }
 }
 
+/// Game `index` of [`fixtures`] (the same fixture, without walking the ones before it), or
+/// `None` past the last game: what a journal's record is checked against.
+pub fn fixture_at(
+    format: Format,
+    bots: usize,
+    games: u32,
+    master_seed: u64,
+    index: u64,
+) -> Option<Fixture> {
+    if index >= fixture_count(format, bots, games) {
+        return None;
+    }
+    let (size, rotations) = match format {
+        Format::HeadToHead => (2, 1),
+        Format::Combinations { size, rotate } => (size, if rotate { size as u64 } else { 1 }),
+        Format::FreeForAll => (bots, 1),
+    };
+    let per_group = u64::from(games) * rotations;
+    let (group, within) = (index / per_group, index % per_group);
+    let (g, r) = (within / rotations, within % rotations);
+    let mut seats = match format {
+        Format::FreeForAll => (0..bots).collect(),
+        _ => combination(bots, size, group),
+    };
+    seats.rotate_left(r as usize);
+    if format == Format::HeadToHead && g % 2 == 1 {
+        seats.reverse();
+    }
+    Some(Fixture {
+        index,
+        seed: game_seed(master_seed, index),
+        seats,
+    })
+}
+
+/// The `rank`-th `k`-combination of `0..n` in lexicographic order (`rank` below C(n, k)),
+/// found position by position by binary search: among the combinations of what is left,
+/// those whose first element is below `c` number C(m, j) - C(n - c, j).
+fn combination(n: usize, k: usize, mut rank: u64) -> Vec<usize> {
+    let mut seats = Vec::with_capacity(k);
+    let mut low = 0;
+    for chosen in 0..k {
+        let left = k - chosen;
+        let all = binomial(n - low, left);
+        let before = |c: usize| all - binomial(n - c, left);
+        // The last c in low..=n-left with `before(c) <= rank`.
+        let (mut lo, mut hi) = (low, n - left);
+        while lo < hi {
+            let mid = lo + (hi - lo).div_ceil(2);
+            if before(mid) <= rank {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        rank -= before(lo);
+        seats.push(lo);
+        low = lo + 1;
+    }
+    seats
+}
+
+/// C(n, k), saturating at `u64::MAX` (a tournament that large is refused when loaded).
 fn binomial(n: usize, k: usize) -> u64 {
     if k > n {
         return 0;
     }
-    (0..k).fold(1u64, |acc, i| acc * (n - i) as u64 / (i as u64 + 1))
+    let k = k.min(n - k);
+    let mut acc: u128 = 1;
+    for i in 0..k {
+        // Exact: the product of i + 1 consecutive numbers is divisible by (i + 1)!.
+        acc = acc * (n - i) as u128 / (i as u128 + 1);
+        if acc > u128::from(u64::MAX) {
+            return u64::MAX;
+        }
+    }
+    acc as u64
 }
 
 /// The `k`-combinations of `0..n` in lexicographic order.
@@ -208,6 +281,43 @@ mod tests {
         assert_ne!(game_seed(42, 5), game_seed(43, 5));
         let distinct: std::collections::BTreeSet<_> = a.iter().map(|f| f.seed).collect();
         assert_eq!(distinct.len(), a.len());
+    }
+
+    #[test]
+    fn fixture_at_is_the_fixture_of_that_index() {
+        let formats = [
+            Format::HeadToHead,
+            Format::Combinations {
+                size: 4,
+                rotate: true,
+            },
+            Format::Combinations {
+                size: 3,
+                rotate: false,
+            },
+            Format::FreeForAll,
+        ];
+        for format in formats {
+            for bots in [1, 2, 4, 5, 9] {
+                let all: Vec<_> = fixtures(format, bots, 3, 11).collect();
+                let at: Vec<_> = (0..=all.len() as u64)
+                    .map_while(|index| fixture_at(format, bots, 3, 11, index))
+                    .collect();
+                assert_eq!(at, all, "{format:?} with {bots} bots");
+            }
+        }
+    }
+
+    #[test]
+    fn counts_of_huge_fields_saturate_and_large_ones_are_exact() {
+        assert_eq!(binomial(10_000, 4), 416_416_712_497_500);
+        assert_eq!(binomial(1 << 40, 4), u64::MAX);
+        assert_eq!(
+            fixture_count(Format::HeadToHead, 1 << 33, u32::MAX),
+            u64::MAX
+        );
+        let last = fixture_at(Format::HeadToHead, 10_000, 2, 0, 99_989_999).unwrap();
+        assert_eq!(last.seats, [9_999, 9_998]);
     }
 
     #[test]

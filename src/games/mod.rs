@@ -122,6 +122,35 @@ impl GameKind {
         self == GameKind::Cave
     }
 
+    /// The names of the players built into the engine ([`crate::engine::HouseSeat`]), whatever
+    /// the options.
+    pub fn house_names(self) -> Vec<&'static str> {
+        match self {
+            GameKind::AlienWar => alienwar::house_names(),
+            GameKind::Cave | GameKind::Eggs | GameKind::Petri | GameKind::Slime => Vec::new(),
+        }
+    }
+
+    /// Every schedule the game's options can give (see [`GameOptions::format`]): a journal,
+    /// which names the game but not its options, is checked against the one that has its
+    /// number of games.
+    pub fn formats(self) -> &'static [Format] {
+        match self {
+            GameKind::AlienWar | GameKind::Cave | GameKind::Eggs => &[Format::FreeForAll],
+            GameKind::Petri => &[Format::HeadToHead],
+            GameKind::Slime => &[
+                Format::Combinations {
+                    size: 4,
+                    rotate: true,
+                },
+                Format::Combinations {
+                    size: 4,
+                    rotate: false,
+                },
+            ],
+        }
+    }
+
     /// The game's figures beyond the score ([`crate::engine::SeatOutcome::stats`]) that the
     /// leaderboard shows, in display order, with how each adds up over a bot's games.
     pub fn stat_columns(self) -> &'static [StatColumn] {
@@ -315,13 +344,7 @@ impl GameOptions {
     /// The names of the players built into the engine ([`crate::engine::HouseSeat`]); no bot
     /// may take one.
     pub fn house_names(&self) -> Vec<&'static str> {
-        match self {
-            GameOptions::AlienWar(_) => alienwar::house_names(),
-            GameOptions::Cave(_)
-            | GameOptions::Eggs(_)
-            | GameOptions::Petri(_)
-            | GameOptions::Slime(_) => Vec::new(),
-        }
+        self.kind().house_names()
     }
 
     /// A fresh engine for one game with these options, its seed and its number of seats.

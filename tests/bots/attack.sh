@@ -30,9 +30,12 @@ case "$1" in
         ;;
     read-secret)
         # The runner's environment holds ARENA_TEST_SECRET; a bot's never does.
+        # One grep per file and none after a find: unboxed, this reads every process on a
+        # busy machine within the turn's time.
         for file in /proc/[0-9]*/environ /proc/[0-9]*/cmdline; do
-            if tr '\0' '\n' < "$file" 2>/dev/null | grep -q '^ARENA_TEST_SECRET='; then
+            if grep -qa 'ARENA_TEST_SECRET=' "$file" 2>/dev/null; then
                 broken=yes
+                break
             fi
         done
         ;;

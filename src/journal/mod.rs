@@ -17,14 +17,19 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::engine::GameResult;
 use crate::shard::Shard;
+
+mod check;
+
+use check::Expected;
 
 /// Bumped whenever a field changes meaning.
 pub const FORMAT_VERSION: u32 = 1;
@@ -210,7 +215,7 @@ pub enum JournalError {
         source: io::Error,
     },
     /// A line is not a journal record.
-    #[error("journal {}:{line}: not a journal record: {message}", path.display())]
+    #[error("{}:{line}: not a journal record: {message}", path.display())]
     Corrupt {
         /// The journal file.
         path: PathBuf,
@@ -218,6 +223,17 @@ pub enum JournalError {
         line: usize,
         /// What the parser said.
         message: String,
+    },
+    /// A record that is not one of the tournament's: a header describing no schedule this
+    /// `arena` makes, or a game its header's schedule does not have.
+    #[error("{}:{line}: {why}", path.display())]
+    Invalid {
+        /// The journal file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong, in a sentence.
+        why: String,
     },
     /// There is no journal where a run was to be resumed.
     #[error(
@@ -244,14 +260,28 @@ pub enum JournalError {
     },
 }
 
-/// Appends records to a journal file, one flushed line each.
+/// Appends records to a journal file, one line each, handed to the operating system at once
+/// (a killed runner loses nothing) and synced to disk every [`JournalWriter::SYNC_EVERY`] and
+/// by [`JournalWriter::sync`] (a machine that goes down loses at most that much).
 #[derive(Debug)]
 pub struct JournalWriter {
     path: PathBuf,
     file: File,
+    synced: Instant,
 }
 
 impl JournalWriter {
+    /// How long appended games may wait for a sync to disk.
+    pub const SYNC_EVERY: Duration = Duration::from_secs(5);
+
+    fn new(path: &Path, file: File) -> JournalWriter {
+        JournalWriter {
+            path: path.to_path_buf(),
+            file,
+            synced: Instant::now(),
+        }
+    }
+
     /// Creates `path` (which must not exist yet) and writes the header.
     pub fn create(path: &Path, header: Header) -> Result<JournalWriter, JournalError> {
         let io_error = |source| JournalError::Io {
@@ -263,72 +293,92 @@ impl JournalWriter {
             .create_new(true)
             .open(path)
             .map_err(io_error)?;
-        let mut writer = JournalWriter {
-            path: path.to_path_buf(),
-            file,
-        };
+        let mut writer = JournalWriter::new(path, file);
         writer.append(&Record::Header(header))?;
+        writer.sync()?;
+        // The new file's name lasts only once its folder is synced too.
+        let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+        File::open(folder.unwrap_or(Path::new(".")))
+            .and_then(|folder| folder.sync_all())
+            .map_err(|source| writer.io_error(source))?;
         Ok(writer)
     }
 
     /// Reopens the journal at `path` to continue the run described by `expected`: refuses a
-    /// journal of another tournament, cuts off a last line torn by a crash (that game is played
-    /// again) and returns the indexes of the games already finished.
+    /// journal of another tournament or with any record that is not one of its games, cuts
+    /// off a last line torn by a crash (that game is played again) and returns the indexes of
+    /// the games already finished. A refused journal is left as it was, byte for byte.
     pub fn resume(
         path: &Path,
         expected: &Header,
     ) -> Result<(JournalWriter, BTreeSet<u64>), JournalError> {
-        let io_error = |source| JournalError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let bytes = std::fs::read(path).map_err(|source| match source.kind() {
-            io::ErrorKind::NotFound => JournalError::Missing {
-                path: path.to_path_buf(),
-            },
-            _ => io_error(source),
+        let mut reader = JournalReader::open(path).map_err(|error| match error {
+            JournalError::Io { source, .. } if source.kind() == io::ErrorKind::NotFound => {
+                JournalError::Missing {
+                    path: path.to_path_buf(),
+                }
+            }
+            other => other,
         })?;
-        let complete = bytes
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |end| end + 1);
-        let file = OpenOptions::new()
-            .append(true)
-            .open(path)
-            .map_err(io_error)?;
-        if complete < bytes.len() {
-            tracing::warn!("{}: dropping a torn last line", path.display());
-            file.set_len(complete as u64).map_err(io_error)?;
-        }
-        let mut reader = JournalReader::open(path)?;
-        let done = reader
-            .by_ref()
-            .map(|game| game.map(|game| game.index))
-            .collect::<Result<_, _>>()?;
         if let Some(why) = reader.header.mismatch(expected) {
             return Err(JournalError::Mismatch {
                 path: path.to_path_buf(),
                 why,
             });
         }
-        let writer = JournalWriter {
+        let done = reader
+            .by_ref()
+            .map(|game| game.map(|game| game.index))
+            .collect::<Result<_, _>>()?;
+        let complete = reader.lines.complete_bytes;
+        let io_error = |source| JournalError::Io {
             path: path.to_path_buf(),
-            file,
+            source,
         };
-        Ok((writer, done))
+        let file = OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(io_error)?;
+        if file.metadata().map_err(io_error)?.len() > complete {
+            tracing::warn!("{}: dropping a torn last line", path.display());
+            file.set_len(complete).map_err(io_error)?;
+        }
+        Ok((JournalWriter::new(path, file), done))
     }
 
     /// Appends one record as one line and flushes it to the operating system.
     pub fn append(&mut self, record: &Record) -> Result<(), JournalError> {
-        let mut line = serde_json::to_vec(record).expect("journal records always serialize");
-        line.push(b'\n');
         self.file
-            .write_all(&line)
-            .map_err(|source| JournalError::Io {
-                path: self.path.clone(),
-                source,
-            })
+            .write_all(&line_of(record))
+            .map_err(|source| self.io_error(source))?;
+        if self.synced.elapsed() >= Self::SYNC_EVERY {
+            self.sync()?;
+        }
+        Ok(())
     }
+
+    /// Syncs every line appended so far to disk.
+    pub fn sync(&mut self) -> Result<(), JournalError> {
+        self.file
+            .sync_data()
+            .map_err(|source| self.io_error(source))?;
+        self.synced = Instant::now();
+        Ok(())
+    }
+
+    fn io_error(&self, source: io::Error) -> JournalError {
+        JournalError::Io {
+            path: self.path.clone(),
+            source,
+        }
+    }
+}
+
+/// `record` as one journal line.
+fn line_of(record: &Record) -> Vec<u8> {
+    let mut line = serde_json::to_vec(record).expect("journal records always serialize");
+    line.push(b'\n');
+    line
 }
 
 /// A journal read back: its header and its games, ordered by index.
@@ -341,6 +391,15 @@ pub struct Journal {
 }
 
 impl Journal {
+    /// The journal's file contents: its header line, then its games in index order.
+    pub fn to_jsonl(&self) -> Vec<u8> {
+        let mut text = line_of(&Record::Header(self.header.clone()));
+        for game in &self.games {
+            text.extend(line_of(&Record::Game(game.clone())));
+        }
+        text
+    }
+
     /// Reads a whole journal (see [`JournalReader`]).
     pub fn read(path: &Path) -> Result<Journal, JournalError> {
         let mut reader = JournalReader::open(path)?;
@@ -354,16 +413,19 @@ impl Journal {
 }
 
 /// A journal read one game at a time, in file (completion) order, so that what is computed
-/// from it need not hold its records. A last line without its newline is a write cut short
-/// by a crash and ends the games; any other unreadable line is an error. A game is never
-/// given twice, even if a journal was concatenated by hand: the first record of an index
-/// counts.
+/// from it need not hold its records. Every game is checked against the schedule its header
+/// describes (see [`check`]). A last line without its newline is a write cut short by a
+/// crash and ends the games; any other unreadable line, and any game that is not one of the
+/// tournament's, is an error naming its line, after which the reader goes on with the next
+/// line (a reader that must not go on stops at the first error). A game is never given
+/// twice, even if a journal was concatenated by hand: the first record of an index counts.
 #[derive(Debug)]
 pub struct JournalReader {
     lines: Lines,
     header: Header,
+    expected: Expected,
     seen: SeenGames,
-    /// Past the last game, or past an error.
+    /// Past the last game, or past an error reading the file.
     finished: bool,
 }
 
@@ -377,8 +439,9 @@ impl JournalReader {
         let mut lines = Lines {
             path: path.to_path_buf(),
             reader: BufReader::new(file),
-            line: String::new(),
+            line: Vec::new(),
             number: 0,
+            complete_bytes: 0,
         };
         let header = match lines.next()? {
             Some(Record::Header(header)) => header,
@@ -389,9 +452,11 @@ impl JournalReader {
                 });
             }
         };
+        let expected = Expected::of(&header).map_err(|why| lines.invalid(why))?;
         Ok(JournalReader {
             lines,
             header,
+            expected,
             seen: SeenGames::default(),
             finished: false,
         })
@@ -407,6 +472,9 @@ impl JournalReader {
         loop {
             match self.lines.next()? {
                 Some(Record::Game(game)) => {
+                    self.expected
+                        .check(&game)
+                        .map_err(|why| self.lines.invalid(why))?;
                     if self.seen.insert(game.index, self.header.total_games) {
                         return Ok(Some(game));
                     }
@@ -426,7 +494,7 @@ impl Iterator for JournalReader {
             return None;
         }
         let next = self.next_game().transpose();
-        self.finished = !matches!(next, Some(Ok(_)));
+        self.finished = matches!(next, None | Some(Err(JournalError::Io { .. })));
         next
     }
 }
@@ -436,42 +504,90 @@ impl Iterator for JournalReader {
 struct Lines {
     path: PathBuf,
     reader: BufReader<File>,
-    line: String,
+    line: Vec<u8>,
     /// 1-based number of the last line read.
     number: usize,
+    /// The bytes of the lines read that end in a newline: where a torn last line starts.
+    complete_bytes: u64,
 }
 
 impl Lines {
+    /// The longest line read (a header of 10,000 long names, a game of as many seats, fit
+    /// many times over): a longer one is not read into memory.
+    const MAX_LINE: u64 = 64 << 20;
+
     /// The next record; `None` at the end of the file or at a torn last line.
     fn next(&mut self) -> Result<Option<Record>, JournalError> {
         self.line.clear();
         self.number += 1;
-        self.reader
-            .read_line(&mut self.line)
-            .map_err(|source| JournalError::Io {
-                path: self.path.clone(),
-                source,
-            })?;
-        if !self.line.ends_with('\n') {
-            return Ok(None);
+        let path = self.path.clone();
+        let io_error = |source| JournalError::Io { path, source };
+        let read = (&mut self.reader)
+            .take(Self::MAX_LINE)
+            .read_until(b'\n', &mut self.line);
+        let read = match read {
+            Ok(read) => read,
+            Err(source) => return Err(io_error(source)),
+        };
+        if self.line.last() != Some(&b'\n') {
+            if (read as u64) < Self::MAX_LINE {
+                return Ok(None);
+            }
+            // Skip the rest of the line; the next call reads the line after it.
+            let rest = self.skip_line().map_err(io_error)?;
+            self.complete_bytes += read as u64 + rest;
+            return Err(self.corrupt(format!("longer than {} bytes", Self::MAX_LINE)));
         }
-        serde_json::from_str(self.line.trim_end())
+        self.complete_bytes += read as u64;
+        let text = std::str::from_utf8(&self.line)
+            .map_err(|error| self.corrupt(format!("not UTF-8: {error}")))?;
+        serde_json::from_str(text.trim_end())
             .map(Some)
-            .map_err(|error| JournalError::Corrupt {
-                path: self.path.clone(),
-                line: self.number,
-                message: error.to_string(),
-            })
+            .map_err(|error| self.corrupt(error.to_string()))
+    }
+
+    /// Reads up to and including the next newline without keeping it; returns its bytes.
+    fn skip_line(&mut self) -> io::Result<u64> {
+        let mut skipped = 0;
+        loop {
+            let buffer = self.reader.fill_buf()?;
+            if buffer.is_empty() {
+                return Ok(skipped);
+            }
+            let (used, done) = match buffer.iter().position(|&b| b == b'\n') {
+                Some(end) => (end + 1, true),
+                None => (buffer.len(), false),
+            };
+            self.reader.consume(used);
+            skipped += used as u64;
+            if done {
+                return Ok(skipped);
+            }
+        }
+    }
+
+    /// The error of the last line read, not a journal record.
+    fn corrupt(&self, message: String) -> JournalError {
+        JournalError::Corrupt {
+            path: self.path.clone(),
+            line: self.number,
+            message,
+        }
+    }
+
+    /// The error of the last line read, a record that is not one of the tournament's.
+    fn invalid(&self, why: String) -> JournalError {
+        JournalError::Invalid {
+            path: self.path.clone(),
+            line: self.number,
+            why,
+        }
     }
 
     /// The error of a record where it cannot be: a header after the first line, a game
     /// before the header.
     fn out_of_place(&self) -> JournalError {
-        JournalError::Corrupt {
-            path: self.path.clone(),
-            line: self.number,
-            message: "record out of place".into(),
-        }
+        self.corrupt("record out of place".into())
     }
 }
 
@@ -506,6 +622,7 @@ impl SeenGames {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Format;
 
     fn header() -> Header {
         Header {
@@ -538,13 +655,152 @@ mod tests {
             built_in: false,
             stats: BTreeMap::from([("gold".to_owned(), score)]),
         };
+        let fixture = crate::schedule::fixture_at(Format::HeadToHead, 2, 2, 1, index).unwrap();
+        let [first, second] = [0, 1].map(|seat| ["a", "b"][fixture.seats[seat]]);
         GameRecord {
             index,
-            seed: 9,
+            seed: fixture.seed,
             summary: "done".into(),
             duration_ms: 1,
-            seats: vec![seat("a", 1), seat("b", 0)],
+            seats: vec![seat(first, 1), seat(second, 0)],
         }
+    }
+
+    /// A journal of `header()` with `lines` after the header line.
+    fn journal_with(dir: &Path, lines: &[String]) -> PathBuf {
+        let path = dir.join("journal.jsonl");
+        JournalWriter::create(&path, header()).unwrap();
+        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+        for line in lines {
+            writeln!(file, "{line}").unwrap();
+        }
+        path
+    }
+
+    fn line(game: &GameRecord) -> String {
+        serde_json::to_string(&Record::Game(game.clone())).unwrap()
+    }
+
+    #[test]
+    fn games_that_are_not_the_tournaments_are_refused_with_their_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut foreign = game(0);
+        foreign.seats[1].bot = "ghost".into();
+        let mut reseeded = game(1);
+        reseeded.seed += 1;
+        let mut beyond = game(1);
+        beyond.index = 2;
+        let mut swapped = game(1);
+        swapped.seats.swap(0, 1);
+        let mut housed = game(0);
+        housed.seats.push(SeatRecord {
+            built_in: true,
+            ..housed.seats[0].clone()
+        });
+        let cases = [
+            (
+                foreign,
+                "game 0 seats `a`, `ghost`, but the tournament's game 0 seats `a`, `b`",
+            ),
+            (reseeded, "game 1 has seed"),
+            (beyond, "game 2 does not exist: the tournament has 2 games"),
+            (
+                swapped,
+                "game 1 seats `a`, `b`, but the tournament's game 1 seats `b`, `a`",
+            ),
+            (
+                housed,
+                "a player `a` that is neither its bot nor one of the game's built-in",
+            ),
+        ];
+        for (bad, why) in cases {
+            let path = journal_with(dir.path(), &[line(&game(0)), line(&bad)]);
+            let error = Journal::read(&path).unwrap_err().to_string();
+            let at = format!("{}:3: ", path.display());
+            assert!(error.starts_with(&at) && error.contains(why), "{error}");
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_header_without_a_schedule_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        for (header, why) in [
+            (
+                Header {
+                    total_games: 13,
+                    ..header()
+                },
+                "13 games is not a petri tournament of 2 bots and 2 games each",
+            ),
+            (
+                Header {
+                    format_version: 7,
+                    ..header()
+                },
+                "format version 7 is not one this arena reads",
+            ),
+            (
+                Header {
+                    bots: vec!["a".into(), "a".into()],
+                    ..header()
+                },
+                "bot `a` is listed twice",
+            ),
+        ] {
+            JournalWriter::create(&path, header).unwrap();
+            let error = Journal::read(&path).unwrap_err().to_string();
+            assert!(error.contains(&format!(":1: {why}")), "{error}");
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_reader_goes_on_after_a_bad_line_and_counts_each_game_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut beyond = game(1);
+        beyond.index = 5;
+        let lines = [
+            line(&game(0)),
+            "{not json".into(),
+            line(&beyond),
+            line(&game(1)),
+        ];
+        let path = journal_with(dir.path(), &lines);
+        let read: Vec<_> = JournalReader::open(&path).unwrap().collect();
+        assert_eq!(read.len(), 4);
+        assert!(matches!(
+            read[1],
+            Err(JournalError::Corrupt { line: 3, .. })
+        ));
+        assert!(matches!(
+            read[2],
+            Err(JournalError::Invalid { line: 4, .. })
+        ));
+        assert_eq!(read[3].as_ref().unwrap(), &game(1));
+    }
+
+    #[test]
+    fn a_refused_resume_leaves_the_journal_byte_for_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut beyond = game(1);
+        beyond.index = 9;
+        let path = journal_with(dir.path(), &[line(&game(0)), line(&beyond)]);
+        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+        file.write_all(b"{\"type\":\"ga").unwrap();
+        let before = std::fs::read(&path).unwrap();
+        let error = JournalWriter::resume(&path, &header()).unwrap_err();
+        assert!(
+            matches!(error, JournalError::Invalid { line: 3, .. }),
+            "{error}"
+        );
+        let other = Header {
+            seed: 5,
+            ..header()
+        };
+        assert!(JournalWriter::resume(&path, &other).is_err());
+        assert_eq!(std::fs::read(&path).unwrap(), before);
     }
 
     #[test]

@@ -1,0 +1,140 @@
+//! What a journal may hold, derived from its own header: a journal is read as evidence, never
+//! trusted blindly. Its header must describe a schedule this `arena` can make (a known format
+//! version and game, a game count that is that schedule's), and every game must be one of the
+//! schedule's: its index in range (and in the journal's shard), its seed the derived one, its
+//! seats that fixture's bots in order, then only the game's own built-in players.
+
+use std::collections::BTreeSet;
+
+use crate::games::{Format, GameKind};
+use crate::schedule::{fixture_at, fixture_count};
+use crate::shard::Shard;
+
+use super::{FORMAT_VERSION, GameRecord, Header};
+
+/// The schedule a journal's header describes, to check its games against.
+#[derive(Debug, Clone)]
+pub(super) struct Expected {
+    format: Format,
+    bots: Vec<String>,
+    games: u32,
+    seed: u64,
+    total: u64,
+    shard: Option<Shard>,
+    house: Vec<&'static str>,
+}
+
+impl Expected {
+    /// The schedule of `header`, or why the header describes none.
+    pub(super) fn of(header: &Header) -> Result<Expected, String> {
+        if header.format_version != FORMAT_VERSION {
+            return Err(format!(
+                "format version {} is not one this arena reads (it reads {FORMAT_VERSION})",
+                header.format_version
+            ));
+        }
+        let kind = GameKind::from_name(&header.game).ok_or_else(|| {
+            format!(
+                "the journal is for an unknown game `{}`",
+                header.game.escape_debug()
+            )
+        })?;
+        let mut names = BTreeSet::new();
+        if let Some(twice) = header.bots.iter().find(|name| !names.insert(name.as_str())) {
+            return Err(format!("bot `{}` is listed twice", twice.escape_debug()));
+        }
+        let bots = header.bots.len();
+        let format = kind
+            .formats()
+            .iter()
+            .copied()
+            .find(|&format| fixture_count(format, bots, header.games) == header.total_games)
+            .ok_or_else(|| {
+                format!(
+                    "{} games is not a {} tournament of {bots} bots and {} games each",
+                    header.total_games,
+                    kind.name(),
+                    header.games
+                )
+            })?;
+        if let Some(shard) = header.shard
+            && !(1..=shard.count).contains(&shard.index)
+        {
+            return Err(format!("shard {shard} does not exist"));
+        }
+        Ok(Expected {
+            format,
+            bots: header.bots.clone(),
+            games: header.games,
+            seed: header.seed,
+            total: header.total_games,
+            shard: header.shard,
+            house: kind.house_names(),
+        })
+    }
+
+    /// Whether `game` is one of the schedule's games, or why not.
+    pub(super) fn check(&self, game: &GameRecord) -> Result<(), String> {
+        let index = game.index;
+        let fixture = fixture_at(self.format, self.bots.len(), self.games, self.seed, index)
+            .ok_or_else(|| {
+                format!(
+                    "game {index} does not exist: the tournament has {} games",
+                    self.total
+                )
+            })?;
+        if let Some(shard) = self.shard
+            && !shard.contains(index)
+        {
+            return Err(format!("game {index} is not in shard {shard}"));
+        }
+        if game.seed != fixture.seed {
+            return Err(format!(
+                "game {index} has seed {}, but the tournament's game {index} has seed {}",
+                game.seed, fixture.seed
+            ));
+        }
+        let seated: Vec<&str> = game
+            .seats
+            .iter()
+            .take_while(|seat| !seat.built_in)
+            .map(|seat| seat.bot.as_str())
+            .collect();
+        let scheduled: Vec<&str> = fixture
+            .seats
+            .iter()
+            .map(|&bot| self.bots[bot].as_str())
+            .collect();
+        if seated != scheduled {
+            return Err(format!(
+                "game {index} seats {}, but the tournament's game {index} seats {}",
+                names(&seated),
+                names(&scheduled)
+            ));
+        }
+        let mut house = BTreeSet::new();
+        for seat in &game.seats[seated.len()..] {
+            let known = seat.built_in && self.house.contains(&seat.bot.as_str());
+            if !known || !house.insert(seat.bot.as_str()) {
+                return Err(format!(
+                    "game {index} has a player `{}` that is neither its bot nor one of the \
+                     game's built-in players",
+                    seat.bot.escape_debug()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Bot names for a message: `a, b`, or `nobody`.
+fn names(names: &[&str]) -> String {
+    if names.is_empty() {
+        return "nobody".into();
+    }
+    names
+        .iter()
+        .map(|name| format!("`{}`", name.escape_debug()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
