@@ -98,3 +98,34 @@ fn merged_shards_give_the_single_machine_leaderboard_and_bad_sets_are_refused() 
     std::fs::write(&journal, kept.join("\n") + "\n").unwrap();
     refused(&["shard-1", "shard-2", "shard-3"], "has 1 of its 2 games");
 }
+
+#[test]
+fn the_slurm_script_resubmits_one_task_as_its_shard_of_the_whole_array() {
+    let dir = tempfile::tempdir().unwrap();
+    // An `arena` that only says how it was called.
+    let fake = crate::support::write_toml(dir.path(), "arena", "#!/bin/sh\necho \"$@\"\n");
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let script = repo().join("deploy/slurm-array.sh");
+    let submit = |task: &str, extra: &[(&str, &str)]| {
+        std::process::Command::new("bash")
+            .arg(&script)
+            .current_dir(dir.path())
+            .env("ARENA", &fake)
+            .env("SLURM_ARRAY_TASK_ID", task)
+            // `sbatch --array=3` makes an array of one task.
+            .env("SLURM_ARRAY_TASK_COUNT", "1")
+            .envs(extra.iter().copied())
+            .output()
+            .unwrap()
+    };
+    let resubmitted = submit("3", &[]);
+    let args = String::from_utf8_lossy(&resubmitted.stdout);
+    assert!(
+        args.contains("--shard 3/8 --out results/petri/shard-3"),
+        "{args}"
+    );
+    let wider = submit("12", &[("SHARDS", "16")]);
+    assert!(String::from_utf8_lossy(&wider.stdout).contains("--shard 12/16"));
+    let outside = submit("9", &[]);
+    assert_eq!(outside.status.code(), Some(2));
+}

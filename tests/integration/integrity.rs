@@ -1,0 +1,148 @@
+//! Results that cannot be forged or lost: a journal is checked against its own tournament's
+//! schedule wherever it is read (`--resume`, `standings`, `merge`), and a results folder
+//! serves one run at a time.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::support::{arena, repo, run_ok, write_toml};
+
+const SMALL: &str = "tests/data/petri-small.toml";
+
+/// The lines of the journal in `dir/out`.
+fn journal_lines(dir: &Path, out: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(dir.join(out).join("journal.jsonl")).unwrap();
+    text.lines().map(str::to_owned).collect()
+}
+
+/// Writes `lines` as the journal of `dir/out`.
+fn write_journal(dir: &Path, out: &str, lines: &[String]) {
+    std::fs::write(dir.join(out).join("journal.jsonl"), lines.join("\n") + "\n").unwrap();
+}
+
+/// Game line `line` (0 is the header) with its first seat's bot renamed `to`.
+fn renamed(lines: &[String], line: usize, to: &str) -> String {
+    let mut record: serde_json::Value = serde_json::from_str(&lines[line]).unwrap();
+    record["data"]["seats"][0]["bot"] = to.into();
+    record.to_string()
+}
+
+#[test]
+fn standings_leave_out_forged_and_broken_lines_name_them_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    run_ok(dir, &repo().join(SMALL), &["--out", "r"]);
+    let mut lines = journal_lines(dir, "r");
+    lines[2] = renamed(&lines, 2, "ghost");
+    let mut beyond: serde_json::Value = serde_json::from_str(&lines[3]).unwrap();
+    beyond["data"]["index"] = 6.into();
+    lines.insert(4, "this is not a record".into());
+    lines.push(beyond.to_string());
+    write_journal(dir, "r", &lines);
+
+    let output = arena(dir, &["standings", "r/journal.jsonl", "--format", "json"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    for (line, why) in [
+        (3, "seats `ghost`"),
+        (5, "not a journal record"),
+        (9, "game 6 does not exist: the tournament has 6 games"),
+    ] {
+        assert!(
+            stderr.contains(&format!("r/journal.jsonl:{line}: ")) && stderr.contains(why),
+            "line {line}: {stderr}"
+        );
+    }
+    let board: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(board["games_played"], 5, "{board}");
+    assert!(!String::from_utf8_lossy(&output.stdout).contains("ghost"));
+}
+
+#[test]
+fn a_resume_of_a_forged_journal_is_refused_and_changes_no_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    run_ok(dir, &repo().join(SMALL), &["--out", "r"]);
+    let mut lines = journal_lines(dir, "r");
+    lines.truncate(4);
+    lines[3] = renamed(&lines, 3, "ghost");
+    // And a torn last line, which an accepted resume would cut.
+    let text = lines.join("\n") + "\n{\"type\":\"game\",\"da";
+    let journal = dir.join("r/journal.jsonl");
+    std::fs::write(&journal, &text).unwrap();
+    let file = repo().join(SMALL);
+    let output = arena(dir, &["run", file.to_str().unwrap(), "--resume", "r"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("r/journal.jsonl:4: game"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), text);
+}
+
+#[test]
+fn a_merge_refuses_a_shard_with_a_ghost_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    for shard in ["1/2", "2/2"] {
+        let out = format!("s{}", &shard[..1]);
+        run_ok(dir, &repo().join(SMALL), &["--shard", shard, "--out", &out]);
+    }
+    let mut lines = journal_lines(dir, "s2");
+    lines[1] = renamed(&lines, 1, "ghost");
+    write_journal(dir, "s2", &lines);
+    let output = arena(dir, &["merge", "s1", "s2", "--out", "merged"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("s2/journal.jsonl:2: game"), "{stderr}");
+    assert!(!dir.join("merged").exists());
+}
+
+#[test]
+fn a_results_folder_serves_one_run_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let script = repo().join("tests/bots/loop.sh").display().to_string();
+    // A bot whose every reply is late: the first run is still going when the others try.
+    let text = format!(
+        "game = \"petri\"\ngames = 4\n[options]\nturns = 50\n\
+         [[bots]]\nname = \"slow\"\ncommand = [\"/bin/sh\", {script:?}, \"late\"]\n\
+         [[bots]]\nname = \"quick\"\ncommand = [\"/bin/sh\", {script:?}]\n"
+    );
+    write_toml(dir, "t.toml", &text);
+    let mut first = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["run", "t.toml", "--out", "r"])
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let journal = dir.join("r/journal.jsonl");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !journal.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let resumed = arena(dir, &["run", "t.toml", "--resume", "r"]);
+    let fresh = arena(dir, &["run", "t.toml", "--out", "r"]);
+    // SAFETY: plain kill(2) of our own child.
+    unsafe { libc::kill(first.id() as i32, libc::SIGINT) };
+    assert_eq!(first.wait().unwrap().code(), Some(130));
+
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert_eq!(resumed.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("error: r is in use by another arena run"),
+        "{stderr}"
+    );
+    let stderr = String::from_utf8_lossy(&fresh.stderr);
+    assert_eq!(fresh.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr
+            .contains("r already holds the journal of a run; to continue that run, use --resume r"),
+        "{stderr}"
+    );
+    // Once the first run is over, the folder is free: a resume gets as far as the journal
+    // (and, with another seed, no game is played).
+    let again = arena(dir, &["run", "t.toml", "--resume", "r", "--seed", "9"]);
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(stderr.contains("belongs to another tournament"), "{stderr}");
+}
