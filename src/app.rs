@@ -218,7 +218,7 @@ fn replay_command(args: &ReplayArgs) -> Result<u8, Error> {
     let replay = Replay::read(&args.file)?;
     match &args.html {
         Some(path) => {
-            std::fs::write(path, render_html(&replay))
+            write_atomically(path, render_html(&replay).as_bytes())
                 .with_context(|| format!("cannot write {}", path.display()))?;
             tracing::info!("wrote {}", path.display());
         }
