@@ -28,3 +28,4 @@ pub mod sandbox;
 pub mod schedule;
 pub mod shard;
 pub mod templates;
+pub mod text;
