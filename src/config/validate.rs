@@ -443,8 +443,9 @@ fn name_problem(name: &str) -> Option<String> {
     } else if trimmed.is_empty() {
         Some("a bot's `name` must not be empty".to_owned())
     } else if length > MAX_NAME_CHARS {
+        let start: String = trimmed.chars().take(16).collect();
         Some(format!(
-            "bot name `{trimmed}` has {length} characters, more than the {MAX_NAME_CHARS} \
+            "bot name `{start}…` has {length} characters, more than the {MAX_NAME_CHARS} \
              allowed"
         ))
     } else {
