@@ -6,6 +6,7 @@ mod check;
 mod cli;
 mod config;
 mod java;
+mod mutate;
 mod process;
 mod replay;
 mod resume;
