@@ -80,6 +80,15 @@ pub struct ReplayHeader {
     pub message_cap: usize,
 }
 
+impl ReplayHeader {
+    /// The board's cells, `width * height`, if there are at most [`MAX_CELLS`].
+    pub fn cells(&self) -> Option<usize> {
+        self.width
+            .checked_mul(self.height)
+            .filter(|&cells| cells <= MAX_CELLS)
+    }
+}
+
 /// The position after one turn.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Frame {
@@ -219,15 +228,6 @@ pub fn encode_cells(cells: &str) -> String {
         out.push(code);
     }
     out
-}
-
-impl ReplayHeader {
-    /// The board's cells, `width * height`, if there are at most [`MAX_CELLS`].
-    pub fn cells(&self) -> Option<usize> {
-        self.width
-            .checked_mul(self.height)
-            .filter(|&cells| cells <= MAX_CELLS)
-    }
 }
 
 /// The grid of codes of an encoded grid of exactly `cells` cells, or why it is not one. A
