@@ -298,6 +298,10 @@ fn five_hundred_mutated_tournament_files_exit_0_or_2_and_leave_nothing_when_reje
             None if status.and_then(|s| s.code()) == Some(0) => accepted += 1,
             None => rejected += 1,
         }
+        if status.is_none() {
+            // One hang fails the test; waiting out more of them would only make it slower.
+            break;
+        }
     }
     eprintln!("{MUTANTS} mutants: {accepted} accepted, {rejected} rejected");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
