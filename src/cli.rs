@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::config::MAX_JOBS;
 use crate::games::GameKind;
 use crate::shard::Shard;
 
@@ -82,8 +83,9 @@ pub struct RunArgs {
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
     /// Games in parallel (and bot processes working at once), overriding the file's `jobs`;
-    /// 0 = number of cores. Cave games run one at a time (bots keep a folder across games).
-    #[arg(long, value_name = "N")]
+    /// 0 = number of cores, at most 1024. Cave games run one at a time (bots keep a folder
+    /// across games).
+    #[arg(long, value_name = "N", value_parser = jobs)]
     pub jobs: Option<usize>,
     /// Results folder for the journal and leaderboard [default: arena-results/<file>-<time>].
     #[arg(long, value_name = "DIR", conflicts_with = "resume")]
@@ -202,6 +204,14 @@ pub enum Lang {
     Rust,
 }
 
+/// Parses `--jobs`: a count up to [`MAX_JOBS`].
+fn jobs(text: &str) -> Result<usize, String> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|&jobs| jobs <= MAX_JOBS)
+        .ok_or_else(|| format!("expected a number from 0 to {MAX_JOBS}"))
+}
+
 /// Parses a game's name.
 fn game_kind(name: &str) -> Result<GameKind, String> {
     GameKind::from_name(name).ok_or_else(|| {
@@ -248,6 +258,15 @@ mod tests {
     }
 
     #[test]
+    fn the_run_help_states_the_bound_on_jobs() {
+        let mut command = Cli::command();
+        let run = command.find_subcommand_mut("run").expect("run exists");
+        let help = run.render_long_help().to_string();
+        let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(help.contains(&format!("at most {MAX_JOBS}.")), "{help}");
+    }
+
+    #[test]
     fn argument_lines_parse_or_fail_as_expected() {
         let ok: &[&[&str]] = &[
             &["arena", "run", "t.toml"],
@@ -261,6 +280,7 @@ mod tests {
             &["arena", "standings", "j.jsonl", "--format", "csv"],
             &["arena", "standings", "j.jsonl", "--format", "markdown"],
             &["arena", "run", "t.toml", "--shard", "2/3", "--replays"],
+            &["arena", "run", "t.toml", "--jobs", "1024"],
             &["arena", "replay", "g.jsonl", "--turn", "3", "--messages"],
             &["arena", "replay", "g.jsonl", "--html", "g.html"],
             &["arena", "merge", "a", "b", "--out", "m", "--format", "json"],
@@ -305,6 +325,14 @@ mod tests {
                 ErrorKind::ValueValidation,
             ),
             (&["arena", "merge"], ErrorKind::MissingRequiredArgument),
+            (
+                &["arena", "run", "t.toml", "--jobs", "2305843009213693952"],
+                ErrorKind::ValueValidation,
+            ),
+            (
+                &["arena", "run", "t.toml", "--jobs", "1025"],
+                ErrorKind::ValueValidation,
+            ),
             (
                 &["arena", "replay", "g.jsonl", "--html", "x", "--every", "2"],
                 ErrorKind::ArgumentConflict,

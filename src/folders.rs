@@ -55,7 +55,10 @@ pub fn with_private_folders(
 }
 
 /// A bot's name as a folder name: ASCII letters, digits, `-`, `_` and `.` are kept, anything
-/// else becomes `_`; a name of dots only gets a leading `_`.
+/// else becomes `_` (so no `/`), and a name of dots only gets a leading `_` (so no `.` or
+/// `..`). Every character becomes one byte and a name has at most
+/// [`MAX_NAME_CHARS`](crate::config::MAX_NAME_CHARS) (checked when the tournament file is loaded), so with a `-N` suffix for a clash the
+/// folder name stays far below the 255 bytes a file system allows.
 fn folder_name(name: &str) -> String {
     let mut folder: String = name
         .chars()
@@ -118,6 +121,7 @@ pub fn folder_bytes(folder: &Path) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::MAX_NAME_CHARS;
 
     #[test]
     fn names_become_safe_folder_names() {
@@ -125,6 +129,10 @@ mod tests {
         assert_eq!(folder_name("../up/and-out.v2"), ".._up_and-out.v2");
         assert_eq!(folder_name(".."), "_..");
         assert_eq!(folder_name("été"), "_t_");
+        assert_eq!(folder_name("."), "_.");
+        assert_eq!(folder_name("/"), "_");
+        let longest = folder_name(&"東".repeat(MAX_NAME_CHARS));
+        assert_eq!(longest, "_".repeat(MAX_NAME_CHARS));
     }
 
     #[test]

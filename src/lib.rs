@@ -31,3 +31,4 @@ pub mod schedule;
 pub mod shard;
 pub mod signals;
 pub mod templates;
+pub mod text;

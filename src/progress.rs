@@ -12,6 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::games::Scoring;
 use crate::journal::GameRecord;
 use crate::report::{Standing, Tally};
+use crate::text::escape_control;
 
 /// How far a run is.
 #[derive(Debug)]
@@ -109,9 +110,13 @@ impl Progress {
         let leaders = standings
             .iter()
             .take(3)
-            .map(|s| match self.scoring {
-                Scoring::Wins => format!("{} {:.0}", s.name, s.score),
-                Scoring::Mean => format!("{} {:.3}", s.name, s.score),
+            .map(|s| {
+                // Names from a resumed journal were never checked like a tournament file's.
+                let name = escape_control(&s.name);
+                match self.scoring {
+                    Scoring::Wins => format!("{name} {:.0}", s.score),
+                    Scoring::Mean => format!("{name} {:.3}", s.score),
+                }
             })
             .collect();
         Snapshot {
@@ -328,6 +333,14 @@ mod tests {
             progress.status(Duration::from_secs(1)),
             "2.0/s, 3 s left | 4 timeouts, 0 crashes, 8 invalid | a 1, c 1, b 0"
         );
+    }
+
+    #[test]
+    fn leaders_names_are_shown_escaped() {
+        let mut progress = Progress::new(Scoring::Wins, 1, 0);
+        progress.record(&game(&[("\x1b]0;title\x07", 1)]));
+        let status = progress.status(Duration::from_secs(1));
+        assert!(status.ends_with("| \\x1b]0;title\\x07 1"), "{status}");
     }
 
     #[test]

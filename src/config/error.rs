@@ -4,6 +4,8 @@ use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+use crate::text::escape_control;
+
 /// Everything wrong with a tournament file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConfigError {
@@ -25,7 +27,9 @@ pub struct Problem {
 }
 
 impl Problem {
-    /// A problem at the byte range `span` of `source`.
+    /// A problem at the byte range `span` of `source`. Control characters in `message` are
+    /// escaped: it may quote the file (a bot's name, an unknown key), and it is printed on a
+    /// terminal as one line.
     pub(crate) fn at(
         source: &str,
         span: Option<Range<usize>>,
@@ -38,7 +42,7 @@ impl Problem {
         Problem {
             line,
             column,
-            message: message.into(),
+            message: escape_control(&message.into()).into_owned(),
         }
     }
 }

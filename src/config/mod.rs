@@ -3,8 +3,10 @@
 
 mod error;
 mod raw;
+mod source;
 mod validate;
 
 pub use error::{ConfigError, Problem};
-pub use validate::{Bot, JavaHostMode, Tournament};
+pub use source::MAX_FILE_BYTES;
+pub use validate::{Bot, JavaHostMode, MAX_JOBS, MAX_NAME_CHARS, Tournament};
 pub(crate) use validate::{DEFAULT_SETUP_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, standalone_bot};

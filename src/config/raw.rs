@@ -16,7 +16,7 @@ pub(crate) struct RawTournament<O> {
     pub(crate) game: Spanned<String>,
     pub(crate) seed: Option<u64>,
     pub(crate) games: Option<Spanned<u32>>,
-    pub(crate) jobs: Option<usize>,
+    pub(crate) jobs: Option<Spanned<usize>>,
     pub(crate) timeout_ms: Option<Spanned<u64>>,
     pub(crate) setup_timeout_ms: Option<Spanned<u64>>,
     pub(crate) max_reply_bytes: Option<Spanned<usize>>,

@@ -13,9 +13,11 @@ use serde::de::DeserializeOwned;
 
 use super::error::{ConfigError, Problem};
 use super::raw::{RawBot, RawCommand, RawTournament, SandboxMode};
+use super::source::read_bounded;
 use crate::bots::{BotProgram, JavaBuild, Limits, ResourceLimits, cache_root};
 use crate::games::{GameKind, GameOptions, OptionsParser};
 use crate::sandbox::{BoxSpec, DEFAULT_MAX_PROCESSES};
+use crate::text::is_unsafe;
 
 /// The master seed when the file sets none: fixed, so two runs of one file agree.
 const DEFAULT_SEED: u64 = 1;
@@ -33,6 +35,13 @@ const DEFAULT_MAX_STDERR_BYTES: usize = 4 * 1024;
 const DEFAULT_MEMORY_MB: u64 = 4096;
 /// Default CPU seconds per bot process: a persistent bot lives a whole game.
 const DEFAULT_CPU_SECONDS: u64 = 600;
+/// The most games at once and bot processes working at once (`jobs`, `--jobs`): far more
+/// than any machine has cores, and far less than would exhaust threads or processes.
+pub const MAX_JOBS: usize = 1024;
+/// The most characters a bot name may have: room for any real name, and short enough for a
+/// table column and for a folder name (each character becomes one byte of it, see
+/// `folders`), far below the 255 bytes a file system allows.
+pub const MAX_NAME_CHARS: usize = 64;
 
 /// A checked tournament, ready to run.
 #[derive(Debug, Clone)]
@@ -85,7 +94,7 @@ pub struct Bot {
 impl Tournament {
     /// Reads and checks the tournament file at `path`.
     pub fn load(path: &Path) -> Result<Tournament, ConfigError> {
-        let source = std::fs::read_to_string(path).map_err(|error| {
+        let source = read_bounded(path).map_err(|error| {
             ConfigError::new(
                 path,
                 vec![Problem::at(
@@ -160,6 +169,13 @@ impl Tournament {
                 "`games` must be at least 1",
             ));
         }
+        if let Some(jobs) = first.jobs.as_ref().filter(|j| *j.get_ref() > MAX_JOBS) {
+            problems.push(Problem::at(
+                source,
+                Some(jobs.span()),
+                format!("`jobs` must be at most {MAX_JOBS} (0 = one per core)"),
+            ));
+        }
         if let Some(cap) = first.max_reply_bytes.as_ref().filter(|c| *c.get_ref() == 0) {
             problems.push(Problem::at(
                 source,
@@ -197,7 +213,7 @@ impl Tournament {
         let bots = check_bots(&context, &first.bots, (defaults, sandbox), &mut problems);
         if let Some(file) = options.data_file() {
             let path = base.join(file);
-            let messages = match std::fs::read_to_string(&path) {
+            let messages = match read_bounded(&path) {
                 Ok(text) => options.use_data_file(&path, &text, first.bots.len()),
                 Err(error) => vec![format!("cannot read {}: {error}", path.display())],
             };
@@ -230,7 +246,7 @@ impl Tournament {
             games: first
                 .games
                 .map_or(kind.default_games(), toml::Spanned::into_inner),
-            jobs: first.jobs.unwrap_or(0),
+            jobs: first.jobs.map_or(0, toml::Spanned::into_inner),
             timeout: millis(
                 first.timeout_ms,
                 kind.default_timeout_ms().unwrap_or(DEFAULT_TIMEOUT_MS),
@@ -321,12 +337,8 @@ fn check_bots(
     for bot in raw {
         let name = bot.name.get_ref().trim();
         let name_span = Some(bot.name.span());
-        if name.is_empty() {
-            problems.push(Problem::at(
-                source,
-                name_span.clone(),
-                "a bot's `name` must not be empty",
-            ));
+        if let Some(why) = name_problem(bot.name.get_ref()) {
+            problems.push(Problem::at(source, name_span.clone(), why));
         } else if !seen.insert(name) {
             problems.push(Problem::at(
                 source,
@@ -413,6 +425,32 @@ fn check_bots(
     }
     hide_from_each_other(&mut bots, context.base);
     bots
+}
+
+/// Why `name` (as written, before trimming spaces) cannot name a bot, if it cannot: empty,
+/// too long, or with a character that is unsafe on a terminal ([`is_unsafe`]; a newline
+/// would also forge a line of a table or a log).
+fn name_problem(name: &str) -> Option<String> {
+    let trimmed = name.trim();
+    let length = trimmed.chars().count();
+    if let Some(c) = name.chars().find(|&c| is_unsafe(c)) {
+        Some(format!(
+            "bot name `{name}` contains the control character U+{:04X}; names are shown on \
+             terminals and in tables, so they may not hold control characters, newlines or \
+             bidirectional overrides",
+            u32::from(c)
+        ))
+    } else if trimmed.is_empty() {
+        Some("a bot's `name` must not be empty".to_owned())
+    } else if length > MAX_NAME_CHARS {
+        let start: String = trimmed.chars().take(16).collect();
+        Some(format!(
+            "bot name `{start}…` has {length} characters, more than the {MAX_NAME_CHARS} \
+             allowed"
+        ))
+    } else {
+        None
+    }
 }
 
 /// What a bot reads: its folder, its program's folder (for a program in a `bin` folder, the

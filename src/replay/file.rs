@@ -11,6 +11,11 @@
 //! from frame `k - 1`. A last frame may follow for a game that ended inside a turn. Cells
 //! are run-length encoded row-major: a run is its length in decimal (left out for 1) then
 //! the code, so codes are never digits.
+//!
+//! A replay file may come from anywhere, so reading one is bounded by its size: a board has
+//! at most [`MAX_CELLS`] cells, and every run is checked against the cells left on the
+//! board before it is expanded (a few bytes of `16777216A` runs would otherwise ask for
+//! gigabytes).
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
@@ -20,9 +25,14 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::snapshot::Glyph;
+use crate::text::escape_control;
 
 /// Bumped whenever a field changes meaning.
 pub const REPLAY_FORMAT_VERSION: u32 = 1;
+
+/// The most cells a replay's board may have: 16 Mi, a 4096x4096 board, far larger than any
+/// game draws (Petri's largest arena is 1000x1000).
+pub const MAX_CELLS: usize = 1 << 24;
 
 /// A whole replay, as read back or as embedded in the HTML viewer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -68,6 +78,15 @@ pub struct ReplayHeader {
     pub legend: Vec<Glyph>,
     /// Requests and replies longer than this many bytes are cut (see [`excerpt`]).
     pub message_cap: usize,
+}
+
+impl ReplayHeader {
+    /// The board's cells, `width * height`, if there are at most [`MAX_CELLS`].
+    pub fn cells(&self) -> Option<usize> {
+        self.width
+            .checked_mul(self.height)
+            .filter(|&cells| cells <= MAX_CELLS)
+    }
 }
 
 /// The position after one turn.
@@ -150,10 +169,11 @@ impl Replay {
             path: path.to_path_buf(),
             source,
         };
+        // The message may quote the file (serde names an unknown value), and goes to a terminal.
         let corrupt = |line, message: String| ReplayError::Corrupt {
             path: path.to_path_buf(),
             line,
-            message,
+            message: escape_control(&message).into_owned(),
         };
         let reader = BufReader::new(File::open(path).map_err(io_error)?);
         let mut header = None;
@@ -164,14 +184,19 @@ impl Replay {
             let record = serde_json::from_str::<ReplayLine>(&line)
                 .map_err(|error| corrupt(number, format!("not a replay record: {error}")))?;
             match (record, &header, &end) {
-                (ReplayLine::Header(h), None, _) if number == 1 => header = Some(h),
+                (ReplayLine::Header(h), None, _) if number == 1 => {
+                    if h.cells().is_none() {
+                        let message = format!(
+                            "a board of {}x{} is over the {MAX_CELLS} cells a replay may have",
+                            h.width, h.height
+                        );
+                        return Err(corrupt(number, message));
+                    }
+                    header = Some(h);
+                }
                 (ReplayLine::Frame(frame), Some(h), None) => {
-                    if let Some(cells) = &frame.cells {
-                        let decoded =
-                            decode_cells(cells).map_err(|message| corrupt(number, message))?;
-                        if decoded.chars().count() != h.width * h.height {
-                            return Err(corrupt(number, "the grid has the wrong size".into()));
-                        }
+                    if let (Some(cells), Some(size)) = (&frame.cells, h.cells()) {
+                        decode_cells(cells, size).map_err(|message| corrupt(number, message))?;
                     }
                     frames.push(frame);
                 }
@@ -205,9 +230,12 @@ pub fn encode_cells(cells: &str) -> String {
     out
 }
 
-/// The grid of codes of an encoded grid, or why it is not one.
-pub fn decode_cells(encoded: &str) -> Result<String, String> {
+/// The grid of codes of an encoded grid of exactly `cells` cells, or why it is not one. A
+/// run longer than the cells left is refused before anything is expanded, so the result
+/// never holds more than `cells` codes whatever the input.
+pub fn decode_cells(encoded: &str, cells: usize) -> Result<String, String> {
     let mut out = String::new();
+    let mut filled = 0;
     let mut run = String::new();
     for c in encoded.chars() {
         if c.is_ascii_digit() {
@@ -219,16 +247,26 @@ pub fn decode_cells(encoded: &str) -> Result<String, String> {
         } else {
             run.parse::<usize>()
                 .ok()
-                .filter(|&n| n > 0 && n <= 1 << 24)
+                .filter(|&n| n > 0)
                 .ok_or_else(|| format!("bad run length {run}"))?
         };
+        if count > cells - filled {
+            return Err(format!(
+                "the grid has the wrong size: a run of {count} after {filled} of {cells} cells"
+            ));
+        }
         out.extend(std::iter::repeat_n(c, count));
+        filled += count;
         run.clear();
     }
-    if run.is_empty() {
-        Ok(out)
-    } else {
+    if !run.is_empty() {
         Err("the grid ends in a run length".into())
+    } else if filled < cells {
+        Err(format!(
+            "the grid has the wrong size: {filled} of {cells} cells"
+        ))
+    } else {
+        Ok(out)
     }
 }
 
@@ -253,11 +291,43 @@ mod tests {
     fn cells_round_trip_through_run_length_encoding() {
         for cells in ["", "A", "....AAB", "#####  o A", "ĀĀĀxyz"] {
             let encoded = encode_cells(cells);
-            assert_eq!(decode_cells(&encoded).unwrap(), cells, "{encoded}");
+            let size = cells.chars().count();
+            assert_eq!(decode_cells(&encoded, size).unwrap(), cells, "{encoded}");
         }
         assert_eq!(encode_cells("....AAB.."), "4.2AB2.");
-        assert!(decode_cells("3A4").is_err());
-        assert!(decode_cells("0A").is_err());
+        assert!(decode_cells("3A4", 7).is_err());
+        assert!(decode_cells("0A", 0).is_err());
+        assert!(decode_cells("3A", 2).is_err());
+        assert!(decode_cells("3A", 4).is_err());
+    }
+
+    #[test]
+    fn runs_past_the_board_and_boards_past_the_bound_are_refused() {
+        let runs = "16777216A".repeat(300);
+        let error = decode_cells(&runs, 4).unwrap_err();
+        assert!(
+            error.ends_with("a run of 16777216 after 0 of 4 cells"),
+            "{error}"
+        );
+        let error = decode_cells(&format!("3A{runs}"), 4).unwrap_err();
+        assert!(
+            error.ends_with("a run of 16777216 after 3 of 4 cells"),
+            "{error}"
+        );
+        let header = |width, height| ReplayHeader {
+            format_version: REPLAY_FORMAT_VERSION,
+            game: "slime".into(),
+            index: 0,
+            seed: 0,
+            bots: Vec::new(),
+            width,
+            height,
+            legend: Vec::new(),
+            message_cap: 0,
+        };
+        assert_eq!(header(4096, 4096).cells(), Some(MAX_CELLS));
+        assert_eq!(header(4097, 4096).cells(), None);
+        assert_eq!(header(usize::MAX, 2).cells(), None);
     }
 
     #[test]
@@ -306,7 +376,7 @@ mod tests {
         std::fs::write(&path, wrong_size).unwrap();
         let error = Replay::read(&path).unwrap_err().to_string();
         assert!(
-            error.ends_with(":2: the grid has the wrong size"),
+            error.ends_with(":2: the grid has the wrong size: a run of 3 after 0 of 2 cells"),
             "{error}"
         );
         std::fs::write(&path, "{}\n").unwrap();

@@ -1,9 +1,13 @@
-//! The terminal printer: a replay as plain text, one block per turn.
+//! The terminal printer: a replay as plain text, one block per turn. A replay file may come
+//! from anywhere, so everything in it that is text (names, events, the summary, the legend)
+//! is printed with its control characters escaped, and requests and replies in Rust's debug
+//! notation.
 
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use super::file::{Frame, Replay, decode_cells};
+use super::file::{Frame, Replay, ReplayHeader, decode_cells};
+use crate::text::{escape_control, is_unsafe};
 
 /// Which turns to print, and how much of each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,22 +26,26 @@ pub fn render_text(replay: &Replay, options: TextOptions) -> String {
     let mut out = String::new();
     let seats: Vec<String> = (1..)
         .zip(&header.bots)
-        .map(|(n, bot)| format!("{n} {bot}"))
+        .map(|(n, bot)| format!("{n} {}", escape_control(bot)))
         .collect();
     let _ = writeln!(
         out,
         "{} game {} (seed {}): {}",
-        header.game,
+        escape_control(&header.game),
         header.index,
         header.seed,
         seats.join(", ")
     );
-    let glyphs: HashMap<char, char> = header.legend.iter().map(|g| (g.code, g.glyph)).collect();
+    let glyphs: HashMap<char, char> = header
+        .legend
+        .iter()
+        .map(|g| (g.code, if is_unsafe(g.glyph) { '?' } else { g.glyph }))
+        .collect();
     if !header.legend.is_empty() {
         let legend: Vec<String> = header
             .legend
             .iter()
-            .map(|g| format!("{} {}", g.glyph, g.name))
+            .map(|g| format!("{} {}", glyphs[&g.code], escape_control(&g.name)))
             .collect();
         let _ = writeln!(out, "legend: {}", legend.join(", "));
     }
@@ -50,7 +58,7 @@ pub fn render_text(replay: &Replay, options: TextOptions) -> String {
         };
         if chosen {
             out.push('\n');
-            render_frame(&mut out, frame, header.width, &glyphs, options.messages);
+            render_frame(&mut out, frame, header, &glyphs, options.messages);
         }
     }
     if let Some(turn) = options.turn {
@@ -60,7 +68,7 @@ pub fn render_text(replay: &Replay, options: TextOptions) -> String {
         }
     }
     if let Some(end) = &replay.end {
-        let _ = writeln!(out, "\nend: {}", end.summary);
+        let _ = writeln!(out, "\nend: {}", escape_control(&end.summary));
     }
     out
 }
@@ -68,23 +76,24 @@ pub fn render_text(replay: &Replay, options: TextOptions) -> String {
 fn render_frame(
     out: &mut String,
     frame: &Frame,
-    width: usize,
+    header: &ReplayHeader,
     glyphs: &HashMap<char, char>,
     messages: bool,
 ) {
     let scores: Vec<String> = frame.scores.iter().map(i64::to_string).collect();
     let _ = writeln!(out, "turn {}  scores {}", frame.turn, scores.join(" "));
-    if let Some(cells) = frame.cells.as_deref().and_then(|c| decode_cells(c).ok()) {
+    let grid = frame.cells.as_deref().zip(header.cells());
+    if let Some(cells) = grid.and_then(|(cells, size)| decode_cells(cells, size).ok()) {
         let row: Vec<char> = cells
             .chars()
             .map(|code| glyphs.get(&code).copied().unwrap_or('?'))
             .collect();
-        for line in row.chunks(width.max(1)) {
+        for line in row.chunks(header.width.max(1)) {
             let _ = writeln!(out, "{}", line.iter().collect::<String>());
         }
     }
     for event in &frame.events {
-        let _ = writeln!(out, "  * {event}");
+        let _ = writeln!(out, "  * {}", escape_control(event));
     }
     if messages {
         for message in &frame.messages {
@@ -109,7 +118,7 @@ fn render_frame(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::replay::{Frame, Glyph, ReplayEnd, ReplayHeader};
+    use crate::replay::{Frame, Glyph, ReplayEnd};
 
     fn replay() -> Replay {
         let frame = |turn, cells: &str| Frame {
@@ -156,6 +165,28 @@ mod tests {
              turn 0  scores 0\n1 \n  \n  * event 0\n\n\
              turn 3  scores 3\n1 \n  \n  * event 3\n\n\
              turn 4  scores 4\n1 \n  \n  * event 4\n\nend: over\n"
+        );
+    }
+
+    #[test]
+    fn text_from_the_file_is_printed_escaped() {
+        let mut replay = replay();
+        replay.header.bots = vec!["\x1b[2J".into()];
+        replay.header.legend[0].glyph = '\x07';
+        replay.header.legend[1].name = "a\rb".into();
+        replay.frames.truncate(1);
+        replay.frames[0].events = vec!["\x1b]0;x\x07".into()];
+        replay.end.as_mut().unwrap().summary = "over\nforged line".into();
+        let options = TextOptions {
+            turn: None,
+            every: 1,
+            messages: false,
+        };
+        let text = render_text(&replay, options);
+        assert_eq!(
+            text,
+            "test game 2 (seed 3): 1 \\x1b[2J\nlegend: ? floor, 1 a\\rb\n\n\
+             turn 0  scores 0\n1?\n??\n  * \\x1b]0;x\\x07\n\nend: over\\nforged line\n"
         );
     }
 

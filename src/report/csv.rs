@@ -1,7 +1,8 @@
 //! The leaderboard as CSV (RFC 4180): one row per bot, a fixed column order, empty cells for
 //! figures the game does not have (wins in a mean-scored game, min/max in a head-to-head one).
 //! A game with extra columns (Cave Rangers: gold, turns, deaths) adds them after the fixed
-//! ones, under their names.
+//! ones, under their names. Bot names are the only text: they are neutralised against
+//! formula injection and quoted ([`text_field`]).
 
 use super::leaderboard::Leaderboard;
 use crate::ratings::Rating;
@@ -23,7 +24,7 @@ pub fn render_csv(board: &Leaderboard) -> String {
     for s in &board.leaderboard {
         let cells = [
             s.rank.to_string(),
-            quoted(&s.name),
+            text_field(&s.name),
             s.score.to_string(),
             s.games.to_string(),
             optional(s.wins.map(i64::from)),
@@ -64,12 +65,22 @@ pub fn render_csv(board: &Leaderboard) -> String {
     out
 }
 
-/// Quotes a field when it holds a comma, a quote or a line break.
-fn quoted(field: &str) -> String {
-    if field.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", field.replace('"', "\"\""))
+/// A text field, safe for a spreadsheet. One starting with `=`, `+`, `-`, `@`, tab or CR,
+/// which a spreadsheet would evaluate as a formula (a bot named `=HYPERLINK(...)`), gets a
+/// leading `'`, as OWASP recommends against CSV injection; then a field holding a comma, a
+/// semicolon (the separator of spreadsheets in many locales, where it would start a new
+/// cell), a quote or a line break is quoted, its quotes doubled (RFC 4180). Only text
+/// fields go through this: number fields (a negative Elo) must stay numbers.
+fn text_field(field: &str) -> String {
+    let field = if field.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{field}")
     } else {
         field.to_owned()
+    };
+    if field.contains([',', ';', '"', '\n', '\r']) {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field
     }
 }
 
@@ -86,6 +97,32 @@ rank,name,score,games,wins,draws,losses,min,max,requests,timeouts,crashes,invali
 2,\"b, the second\",0,2,0,0,2,,,9,0,1,0,-120.5,-320.5,79.5,,,,
 ";
         assert_eq!(render_csv(&head_to_head()), expected);
+    }
+
+    #[test]
+    fn names_are_never_formulas_and_numbers_stay_numbers() {
+        let cases = [
+            (
+                "=HYPERLINK(\"http://x\")",
+                "\"'=HYPERLINK(\"\"http://x\"\")\"",
+            ),
+            ("+1", "'+1"),
+            ("-2+3", "'-2+3"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\tx", "'\tx"),
+            ("\rx", "\"'\rx\""),
+            ("a;=1+1", "\"a;=1+1\""),
+            ("two\nlines", "\"two\nlines\""),
+            ("a-b=c", "a-b=c"),
+        ];
+        for (name, field) in cases {
+            let mut board = head_to_head();
+            board.leaderboard[0].name = name.into();
+            let text = render_csv(&board);
+            let row = text.split_once("\n1,").expect("the first row").1;
+            assert!(row.starts_with(&format!("{field},2,")), "{name:?}: {row}");
+            assert!(text.contains(",-120.5,-320.5,79.5,"), "{text}");
+        }
     }
 
     #[test]

@@ -1,13 +1,17 @@
 //! The leaderboard as an aligned text table, plus the pairwise results matrix.
 
+use std::borrow::Cow;
 use std::fmt::Write;
 
+use unicode_width::UnicodeWidthStr;
+
 use super::leaderboard::{Grid, Leaderboard, PairRecord};
+use crate::text::escape_control;
 
 /// Renders `board` for a terminal.
 pub fn render_table(board: &Leaderboard) -> String {
     let grid = board.grid();
-    let mut out = format!("{}: {}\n\n", grid.game, grid.played);
+    let mut out = format!("{}: {}\n\n", escape_control(&grid.game), grid.played);
     let header: Vec<String> = grid.header.iter().map(|h| h.to_string()).collect();
     write_aligned(&mut out, &header, &grid.rows, &[Grid::NAME_COLUMN]);
     if !board.pairwise.is_empty() {
@@ -60,24 +64,32 @@ fn write_matrix(
 }
 
 /// Writes `header` and `rows` in columns two spaces apart; columns listed in `left` are
-/// left-aligned, the others right-aligned.
+/// left-aligned, the others right-aligned. Cells are measured by their width on a terminal
+/// (a CJK character takes two columns, a combining accent none), after escaping the control
+/// characters a bot's name may bring from a journal. A row shorter than the header (a
+/// mean-scored game before its first game has no range yet) ends in empty cells.
 fn write_aligned(out: &mut String, header: &[String], rows: &[Vec<String>], left: &[usize]) {
-    let widths: Vec<usize> = (0..header.len())
-        .map(|c| {
-            rows.iter()
-                .map(|row| row[c].chars().count())
-                .chain([header[c].chars().count()])
-                .max()
-                .unwrap_or(0)
+    let lines: Vec<Vec<Cow<'_, str>>> = std::iter::once(header)
+        .chain(rows.iter().map(Vec::as_slice))
+        .map(|row| {
+            (0..header.len())
+                .map(|c| {
+                    row.get(c)
+                        .map_or(Cow::Borrowed(""), |cell| escape_control(cell))
+                })
+                .collect()
         })
         .collect();
-    for row in std::iter::once(header).chain(rows.iter().map(Vec::as_slice)) {
+    let widths: Vec<usize> = (0..header.len())
+        .map(|c| lines.iter().map(|line| line[c].width()).max().unwrap_or(0))
+        .collect();
+    for cells in &lines {
         let mut line = String::new();
-        for (c, cell) in row.iter().enumerate() {
+        for (c, cell) in cells.iter().enumerate() {
             if c > 0 {
                 line.push_str("  ");
             }
-            let pad = widths[c] - cell.chars().count();
+            let pad = widths[c] - cell.width();
             if left.contains(&c) {
                 line.push_str(cell);
                 line.extend(std::iter::repeat_n(' ', pad));
@@ -139,6 +151,35 @@ alpha      -  0.876
 b      0.124      -
 ";
         assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn wide_names_align_by_display_width_and_control_characters_are_escaped() {
+        let standings = ["東京スライム", "e\u{301}te\u{301}", "x\x1b[2J\n"]
+            .into_iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let mut s = standing(i + 1, name, 1.0);
+                (s.min, s.max) = (Some(1), Some(1));
+                s
+            })
+            .collect();
+        let text = render_table(&board(standings, Vec::new()));
+        let expected = "\
+test: 2 of 2 games played, seed 7
+
+rank  bot           score  min  max  games  timeouts  crashes  invalid
+   1  東京スライム  1.000    1    1      2         0        1        0
+   2  e\u{301}te\u{301}           1.000    1    1      2         0        1        0
+   3  x\\x1b[2J\\n    1.000    1    1      2         0        1        0
+";
+        assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn a_mean_scored_game_without_games_has_an_empty_range() {
+        let text = render_table(&board(vec![standing(1, "a", 0.0)], Vec::new()));
+        assert!(text.contains("\n   1  a    0.000  "), "{text}");
     }
 
     #[test]

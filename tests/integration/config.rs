@@ -56,7 +56,29 @@ command = "/bin/sh -c true"
         ("program not executable", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"./t.toml\"\n[[bots]]\nname = \"b\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:4:11: bot `a`: program"),
         ("folder is a file", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\ndir = \"t.toml\"\n[[bots]]\nname = \"b\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:5:7: bot `a`: `dir`"),
         ("unclosed quote", format!("game = \"petri\"\n[[bots]]\nname = \"q\"\ncommand = \"sh 'oops\"\n{valid_bots}"), "t.toml:4:11: bot `q`: `command` has an unclosed quote"),
+        ("name clears the screen", named("evil\\u001b[2J"), "t.toml:3:8: bot name `evil\\x1b[2J` contains the control character U+001B"),
+        ("name sets the window title", named("\\u001b]0;pwned\\u0007"), "t.toml:3:8: bot name `\\x1b]0;pwned\\x07` contains the control character U+001B"),
+        ("name with a newline", named("a\\nb"), "t.toml:3:8: bot name `a\\nb` contains the control character U+000A"),
+        ("name ending in a newline", named("a\\n"), "t.toml:3:8: bot name `a\\n` contains the control character U+000A"),
+        ("name with a tab", named("a\\tb"), "contains the control character U+0009"),
+        ("name with DEL", named("a\\u007f"), "contains the control character U+007F"),
+        ("name with a C1 control", named("a\\u009b2J"), "contains the control character U+009B"),
+        ("name reversed by bidi", named("abc\\u202efed"), "t.toml:3:8: bot name `abc\\u{202e}fed` contains the control character U+202E"),
+        ("name isolated by bidi", named("x\\u2066y"), "contains the control character U+2066"),
+        ("name with a line separator", named("x\\u2028y"), "contains the control character U+2028"),
+        ("blank name", named("   "), "t.toml:3:8: a bot's `name` must not be empty"),
+        ("name too long", named(&"n".repeat(65)), "t.toml:3:8: bot name `nnnnnnnnnn"),
+        ("wide name too long", named(&"東".repeat(65)), "has 65 characters, more than the 64 allowed"),
+        ("too many jobs", format!("game = \"petri\"\njobs = 1025\n{valid_bots}"), "t.toml:2:8: `jobs` must be at most 1024 (0 = one per core)"),
+        ("far too many jobs", format!("game = \"petri\"\njobs = 9223372036854775807\n{valid_bots}"), "t.toml:2:8: `jobs` must be at most 1024"),
     ];
+    // Each of these is the first bot's name, as TOML escapes.
+    fn named(name: &str) -> String {
+        format!(
+            "game = \"petri\"\n[[bots]]\nname = \"{name}\"\ncommand = \"/bin/sh -c true\"\n\
+             [[bots]]\nname = \"b\"\ncommand = \"/bin/sh -c true\"\n"
+        )
+    }
     for (what, text, expected) in cases {
         let dir = tempfile::tempdir().unwrap();
         write_toml(dir.path(), "t.toml", text);
@@ -68,6 +90,10 @@ command = "/bin/sh -c true"
             "{what}: expected `{expected}` in:\n{stderr}"
         );
         assert_eq!(stderr.lines().count(), 1, "{what}: one line:\n{stderr}");
+        assert!(
+            !stderr.trim_end().contains(arena::text::is_unsafe),
+            "{what}: escaped:\n{stderr:?}"
+        );
         assert!(output.stdout.is_empty(), "{what}");
         assert!(
             !dir.path().join("arena-results").exists(),
@@ -100,4 +126,92 @@ fn an_unreadable_tournament_file_is_a_usage_error() {
         "{stderr}"
     );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+/// Names at the bounds are accepted: 64 characters (192 bytes of CJK), accents, emoji.
+#[test]
+fn names_up_to_64_characters_of_any_script_are_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "東".repeat(64);
+    let text = format!(
+        "game = \"petri\"\ngames = 1\n[[bots]]\nname = \"{long}\"\ncommand = \"/bin/true\"\n\
+         [[bots]]\nname = \"été 🐌\"\ncommand = \"/bin/true\"\n"
+    );
+    write_toml(dir.path(), "t.toml", &text);
+    let output = arena(
+        dir.path(),
+        &["run", "t.toml", "--out", "out", "--no-sandbox"],
+    );
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout.contains(&long) && stdout.contains("été 🐌"),
+        "{stdout}"
+    );
+}
+
+/// A tournament file over 1 MiB is refused by its size, before it is read.
+#[test]
+fn a_tournament_file_over_the_size_bound_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let bound = usize::try_from(arena::config::MAX_FILE_BYTES).unwrap();
+    let padding = format!("# {}\n", "x".repeat(1000)).repeat(bound / 1000);
+    write_toml(
+        dir.path(),
+        "t.toml",
+        &format!("game = \"petri\"\n{padding}"),
+    );
+    let output = arena(dir.path(), &["run", "t.toml"]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        stderr,
+        "error: t.toml: cannot read the file: it is over 1048576 bytes, the most a \
+         tournament's files may have\n"
+    );
+    assert!(!dir.path().join("arena-results").exists());
+}
+
+/// `--jobs` past the bound is a usage error (it used to panic with exit 101 after creating
+/// the results folder), and so is a bot name too long for a table or a folder name, before
+/// anything is created.
+#[test]
+fn out_of_bound_jobs_and_names_create_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "game = \"cave\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/true\"\n";
+    write_toml(dir.path(), "ok.toml", text);
+    let long = text.replace("\"a\"", &format!("\"{}\"", "a".repeat(300)));
+    write_toml(dir.path(), "long.toml", &long);
+    let runs: [(&[&str], &str); 3] = [
+        (
+            &[
+                "run",
+                "ok.toml",
+                "--out",
+                "out",
+                "--jobs",
+                "2305843009213693952",
+            ],
+            "invalid value '2305843009213693952' for '--jobs <N>': expected a number from 0 \
+             to 1024",
+        ),
+        (
+            &["run", "ok.toml", "--out", "out", "--jobs", "1025"],
+            "expected a number from 0 to 1024",
+        ),
+        (
+            &["run", "long.toml", "--out", "out"],
+            "long.toml:3:8: bot name `aaaa",
+        ),
+    ];
+    for (args, expected) in runs {
+        let output = arena(dir.path(), args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(
+            !dir.path().join("out").exists(),
+            "{args:?}: nothing created"
+        );
+    }
 }

@@ -7,6 +7,7 @@ mod cli;
 mod config;
 mod integrity;
 mod java;
+mod mutate;
 mod process;
 mod replay;
 mod resume;

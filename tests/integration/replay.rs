@@ -2,6 +2,8 @@
 //! and the HTML viewer, opened in headless Chromium, draws exactly the board the replay file
 //! holds (read back from the canvas pixels) after stepping through turns.
 
+use std::io;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::{Mutex, PoisonError};
@@ -86,6 +88,7 @@ fn element(dom: &str, id: &str, attribute: &str) -> (String, String) {
 fn check_viewer(dir: &Path, replay_file: &Path, name: &str) {
     let replay = Replay::read(replay_file).unwrap();
     assert!(replay.frames.len() > 3, "a game of a few turns at least");
+    let board = replay.header.cells().expect("a board within the bound");
     let page = dir.join("viewer.html");
     let output = arena(
         dir,
@@ -118,7 +121,7 @@ fn check_viewer(dir: &Path, replay_file: &Path, name: &str) {
         let frame = &replay.frames[expected];
         let (drawn, cells) = element(&dom, "probe", "data-frame");
         assert_eq!(drawn, expected.to_string(), "{name}: frame after stepping");
-        let want = decode_cells(frame.cells.as_deref().expect("a board")).unwrap();
+        let want = decode_cells(frame.cells.as_deref().expect("a board"), board).unwrap();
         assert_eq!(cells, want, "{name}: the canvas of frame {expected}");
         let (scores, _) = element(&dom, "state", "data-scores");
         let want: Vec<String> = frame.scores.iter().map(i64::to_string).collect();
@@ -137,7 +140,7 @@ fn check_viewer(dir: &Path, replay_file: &Path, name: &str) {
     let reached: usize = reached.parse().unwrap();
     assert!(reached > 0, "{name}: playing moved on");
     let frame = &replay.frames[reached];
-    let want = decode_cells(frame.cells.as_deref().expect("a board")).unwrap();
+    let want = decode_cells(frame.cells.as_deref().expect("a board"), board).unwrap();
     assert_eq!(
         cells, want,
         "{name}: the canvas of frame {reached} while playing"
@@ -285,5 +288,110 @@ fn a_game_without_a_board_still_gets_a_working_page() {
     assert!(
         dom.contains(&format!("<p id=\"summary\">{summary}</p>")),
         "{dom}"
+    );
+}
+
+/// Runs `arena replay <file>` in `dir` with at most 512 MiB of address space, so a replay
+/// that makes the reader ask for gigabytes ends that process (and fails the test) instead
+/// of crowding the machine.
+fn replay_in_bounded_memory(dir: &Path, file: &Path) -> Output {
+    const LIMIT: libc::rlim_t = 512 << 20;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_arena"));
+    command
+        .arg("replay")
+        .arg(file)
+        .current_dir(dir)
+        .env_remove("ARENA_LOG");
+    // SAFETY: between fork and exec the child only calls setrlimit(2), which is
+    // async-signal-safe.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: LIMIT,
+                rlim_max: LIMIT,
+            };
+            match libc::setrlimit(libc::RLIMIT_AS, &limit) {
+                0 => Ok(()),
+                _ => Err(io::Error::last_os_error()),
+            }
+        });
+    }
+    command.output().expect("the arena binary runs")
+}
+
+/// A replay file of a `width` x `height` board with one frame of `cells`.
+fn hostile_replay(dir: &Path, width: u64, height: u64, cells: &str) -> PathBuf {
+    let header = format!(
+        "{{\"type\":\"header\",\"data\":{{\"format_version\":1,\"game\":\"slime\",\
+         \"index\":0,\"seed\":1,\"bots\":[\"a\"],\"width\":{width},\"height\":{height},\
+         \"legend\":[],\"message_cap\":512}}}}"
+    );
+    let frame = format!("{{\"type\":\"frame\",\"data\":{{\"turn\":0,\"cells\":\"{cells}\"}}}}");
+    let path = dir.join("game-0.jsonl");
+    std::fs::write(&path, format!("{header}\n{frame}\n")).unwrap();
+    path
+}
+
+/// A 2.4 KB replay whose runs add up to billions of cells is refused at the first run that
+/// does not fit the board, and boards past the bound (or whose size overflows) at the
+/// header: exit 2 and one line naming the place, within half a gigabyte of memory.
+#[test]
+fn replay_files_that_would_exhaust_memory_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = "16777216A".repeat(240);
+    let cases = [
+        (
+            4,
+            4,
+            ":2: the grid has the wrong size: a run of 16777216 after 0 of 16 cells",
+        ),
+        (
+            65_536,
+            65_536,
+            ":1: a board of 65536x65536 is over the 16777216 cells",
+        ),
+        (
+            1 << 32,
+            1 << 32,
+            ":1: a board of 4294967296x4294967296 is over the",
+        ),
+    ];
+    for (width, height, expected) in cases {
+        let file = hostile_replay(dir.path(), width, height, &runs);
+        assert!(std::fs::metadata(&file).unwrap().len() < 2500);
+        let output = replay_in_bounded_memory(dir.path(), &file);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{width}x{height}: {output:?}"
+        );
+        assert!(stderr.contains(expected), "{width}x{height}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+}
+
+/// A replay's text reaches the terminal with its control characters escaped: a bot name
+/// that clears the screen is shown, not obeyed.
+#[test]
+fn a_replays_names_and_summary_are_printed_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = hostile_replay(dir.path(), 1, 1, "A");
+    let text = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace("[\"a\"]", "[\"\\u001b[2J\\u001b]0;pwned\\u0007\"]")
+        + "{\"type\":\"end\",\"data\":{\"summary\":\"over\\r\\u009b31m\",\"scores\":[1]}}\n";
+    std::fs::write(&file, text).unwrap();
+    let output = replay_in_bounded_memory(dir.path(), &file);
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout.contains(": 1 \\x1b[2J\\x1b]0;pwned\\x07\n"),
+        "{stdout}"
+    );
+    assert!(stdout.ends_with("\nend: over\\r\\u{9b}31m\n"), "{stdout}");
+    assert!(
+        !stdout.contains(['\x1b', '\x07', '\r', '\u{9b}']),
+        "{stdout}"
     );
 }

@@ -1,0 +1,80 @@
+//! Text from strangers made safe to show: bot names, bot stderr and replay files reach
+//! terminals, and a control character there is a command, not a letter (clear the screen,
+//! set the window title, move the cursor back over a line). The same test decides which bot
+//! names a tournament file may use (see `config`), so a valid name never needs escaping.
+
+use std::borrow::Cow;
+use std::fmt::Write;
+
+/// Whether `c` must not reach a terminal as it is: the control characters (C0 with tab and
+/// newline, DEL, C1), which start escape sequences or move the cursor; the bidirectional
+/// controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069), which reorder the
+/// text after them so a line reads other than it is ("Trojan Source"); and the line and
+/// paragraph separators U+2028 and U+2029, which some programs take for a newline.
+pub fn is_unsafe(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061c}'
+                | '\u{200e}'
+                | '\u{200f}'
+                | '\u{202a}'..='\u{202e}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{2028}'
+                | '\u{2029}'
+        )
+}
+
+/// `text` with every [unsafe](is_unsafe) character written as an escape: `\n`, `\r` and
+/// `\t`, `\x1b` for the other ASCII ones, `\u{202e}` beyond ASCII. Everything else, a
+/// backslash too, stays as it is: this is for people reading, not for parsing back.
+pub fn escape_control(text: &str) -> Cow<'_, str> {
+    if !text.contains(is_unsafe) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if !is_unsafe(c) => out.push(c),
+            c if c.is_ascii() => {
+                let _ = write!(out, "\\x{:02x}", u32::from(c));
+            }
+            c => {
+                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+            }
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terminal_commands_are_shown_not_obeyed() {
+        assert_eq!(
+            escape_control("\x1b]0;pwned\x07\x1b[2Jx\rERASED\n"),
+            "\\x1b]0;pwned\\x07\\x1b[2Jx\\rERASED\\n"
+        );
+        assert_eq!(
+            escape_control("tab\there\x7f\u{9b}"),
+            "tab\\there\\x7f\\u{9b}"
+        );
+        assert_eq!(escape_control("abc\u{202e}fed"), "abc\\u{202e}fed");
+        assert_eq!(escape_control("a\u{2028}b"), "a\\u{2028}b");
+    }
+
+    #[test]
+    fn ordinary_text_is_borrowed_unchanged() {
+        for text in ["", "hunter", "été 東京 🐌", "back\\slash", "\u{200d}"] {
+            assert!(
+                matches!(escape_control(text), Cow::Borrowed(t) if t == text),
+                "{text}"
+            );
+        }
+    }
+}
