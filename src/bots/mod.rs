@@ -4,6 +4,7 @@
 
 mod call;
 mod capture;
+mod fault;
 mod group;
 mod java;
 mod oneshot;
@@ -12,6 +13,7 @@ mod program;
 mod session;
 
 pub use call::{CallResult, CallStatus, Exit};
+pub use fault::RunnerFault;
 pub use java::{JavaBuild, JavaHost, cache_root};
 pub use oneshot::{OneShotInput, call_once};
 pub use process::Place;

@@ -5,6 +5,7 @@ mod cave;
 mod check;
 mod cli;
 mod config;
+mod driver;
 mod java;
 mod process;
 mod replay;
