@@ -99,8 +99,7 @@ pub async fn play(
         match game.poll() {
             Step::Done(outcome) => break outcome,
             Step::Ask(queries) => {
-                let answers =
-                    ask(tournament, &mut seats, host.as_mut(), &queries, permits).await?;
+                let answers = ask(tournament, &mut seats, host.as_mut(), &queries, permits).await?;
                 if let Some(recorder) = &mut recorder {
                     recorder.exchange(&queries, &answers);
                 }

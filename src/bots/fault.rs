@@ -70,7 +70,10 @@ mod tests {
         for errno in [libc::ENOENT, libc::EACCES, libc::ENOEXEC] {
             assert_eq!(RunnerFault::of(&io::Error::from_raw_os_error(errno)), None);
         }
-        assert_eq!(RunnerFault::of(&io::Error::other("fork: EAGAIN in the box")), None);
+        assert_eq!(
+            RunnerFault::of(&io::Error::other("fork: EAGAIN in the box")),
+            None
+        );
     }
 
     #[test]
@@ -90,6 +93,9 @@ mod tests {
         let emfile = io::Error::from_raw_os_error(libc::EMFILE);
         let wrapped = io::Error::new(emfile.kind(), Context(emfile));
         let fault = RunnerFault::of(&wrapped).expect("EMFILE under the context");
-        assert!(fault.to_string().contains("cannot start the helper"), "{fault}");
+        assert!(
+            fault.to_string().contains("cannot start the helper"),
+            "{fault}"
+        );
     }
 }

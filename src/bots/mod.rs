@@ -8,6 +8,7 @@ mod fault;
 mod group;
 mod java;
 mod oneshot;
+pub mod preflight;
 mod process;
 mod program;
 mod session;

@@ -87,7 +87,11 @@ impl SharedHost {
             limit = limit.max(tournament.setup_timeout);
         }
         let limits = &tournament.limits;
-        let session = match self.connection.session(&self.program, &self.env, limits).await {
+        let session = match self
+            .connection
+            .session(&self.program, &self.env, limits)
+            .await
+        {
             Ok(session) => session,
             Err(status) => {
                 return batch

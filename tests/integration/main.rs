@@ -7,6 +7,7 @@ mod cli;
 mod config;
 mod driver;
 mod java;
+mod preflight;
 mod process;
 mod replay;
 mod resume;
