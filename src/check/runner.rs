@@ -1,6 +1,6 @@
-//! Sends a game's probes to one bot through the process layer, exactly as a tournament would
-//! (fresh processes or one persistent session, the same time limits), and collects what
-//! happened to each.
+//! Sends a game's probes to one bot through the driver's [`Connection`], exactly as a
+//! tournament would (fresh processes or one persistent session, the same time limits), and
+//! collects what happened to each.
 
 use std::time::Duration;
 

@@ -67,11 +67,7 @@ impl Connection {
             Input::Stdin(bytes) => OneShotInput::Stdin(bytes),
             Input::Args(args) => OneShotInput::Args(args),
             Input::Session(bytes) => {
-                let limit = if self.fresh() {
-                    limit.request.max(limit.start)
-                } else {
-                    limit.request
-                };
+                let limit = self.session_limit(limit);
                 return match self.session(bot, env, limits).await {
                     Ok(session) => session.request(bytes, limit, limits).await,
                     Err(status) => not_sent(status),
@@ -105,9 +101,13 @@ impl Connection {
         }
     }
 
-    /// Whether the persistent process has not been started yet.
-    pub(crate) fn fresh(&self) -> bool {
-        matches!(self.session, Persistent::NotStarted)
+    /// The time a request to the persistent process has under `limit`: the first one also
+    /// waits for the process to start.
+    pub(crate) fn session_limit(&self, limit: Limit) -> Duration {
+        match self.session {
+            Persistent::NotStarted => limit.request.max(limit.start),
+            Persistent::Running(_) | Persistent::Failed => limit.request,
+        }
     }
 
     /// Ends the game for this bot: writes `farewell` to its persistent process, if it

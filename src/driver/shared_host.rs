@@ -6,7 +6,7 @@ use std::io::Write;
 
 use tokio::sync::Semaphore;
 
-use super::connection::{Connection, not_sent};
+use super::connection::{Connection, Limit, not_sent};
 use super::{Seat, record};
 use crate::bots::{BotProgram, CallEnv, CallStatus, Exit, JavaBuild, RunnerFault};
 use crate::config::{JavaHostMode, Tournament};
@@ -78,14 +78,9 @@ impl SharedHost {
             .await
             .expect("the permit pool is never closed");
         let setup = batch.iter().any(|&(_, phase, _)| phase == Phase::Setup);
-        let mut limit = if setup {
-            tournament.setup_timeout
-        } else {
-            tournament.timeout
-        };
-        if self.connection.fresh() {
-            limit = limit.max(tournament.setup_timeout);
-        }
+        let phase = if setup { Phase::Setup } else { Phase::Play };
+        let limit = Limit::of(phase, tournament.timeout, tournament.setup_timeout);
+        let limit = self.connection.session_limit(limit);
         let limits = &tournament.limits;
         let session = match self
             .connection
