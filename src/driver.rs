@@ -1,6 +1,7 @@
 //! Plays one game: connects a pure engine to bot processes. It turns each [`Query`] into a
 //! process call under the right time limit, each [`CallResult`] into an [`Answer`], counts
-//! every bot failure, and closes all sessions when the game ends.
+//! every bot failure, and closes all sessions when the game ends. A failure of the runner's
+//! own ([`RunnerFault`]) is no bot's: it ends the game as an error.
 
 use std::time::Instant;
 
