@@ -3,6 +3,8 @@
 //! for want of descriptors stops with an error instead of counting crashes.
 
 use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::Output;
 
 use crate::cli::{run_json, standing};
 use crate::support::{Tag, repo, write_toml};
@@ -50,23 +52,21 @@ fn crowded_game() -> String {
     text
 }
 
-#[test]
-fn a_runner_out_of_descriptors_stops_with_an_error_and_blames_no_bot() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = write_toml(dir.path(), "t.toml", &crowded_game());
+/// Runs `arena run <file> <extra...>` in `dir` with its descriptor limits set to `soft`
+/// and `hard`.
+fn run_with_descriptors(dir: &Path, file: &Path, extra: &[&str], soft: u64, hard: u64) -> Output {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_arena"));
     command
-        .args(["run", file.to_str().unwrap(), "--out", "out", "--strict"])
-        .current_dir(dir.path())
+        .args(["run", file.to_str().unwrap(), "--out", "out"])
+        .args(extra)
+        .current_dir(dir)
         .env_remove("ARENA_LOG");
-    // Enough descriptors to start, far too few for twelve bots at once; the hard limit too,
-    // or the runner would raise the soft one back.
     // SAFETY: setrlimit is async-signal-safe and touches only the child.
     unsafe {
-        command.pre_exec(|| {
+        command.pre_exec(move || {
             let limit = libc::rlimit {
-                rlim_cur: 32,
-                rlim_max: 32,
+                rlim_cur: soft,
+                rlim_max: hard,
             };
             if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) == 0 {
                 Ok(())
@@ -75,7 +75,16 @@ fn a_runner_out_of_descriptors_stops_with_an_error_and_blames_no_bot() {
             }
         });
     }
-    let output = command.output().expect("the arena binary runs");
+    command.output().expect("the arena binary runs")
+}
+
+#[test]
+fn a_runner_out_of_descriptors_stops_with_an_error_and_blames_no_bot() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_toml(dir.path(), "t.toml", &crowded_game());
+    // Enough descriptors to start, far too few for twelve bots at once; the hard limit too,
+    // or the runner would raise the soft one to it.
+    let output = run_with_descriptors(dir.path(), &file, &["--strict"], 32, 32);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(
@@ -83,4 +92,18 @@ fn a_runner_out_of_descriptors_stops_with_an_error_and_blames_no_bot() {
         "{stderr}"
     );
     assert!(!stderr.contains("strict:"), "{stderr}");
+}
+
+#[test]
+fn a_low_soft_descriptor_limit_is_raised_to_the_hard_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_toml(dir.path(), "t.toml", &crowded_game());
+    let output = run_with_descriptors(dir.path(), &file, &["--format", "json"], 32, 4096);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let board: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(board["games_played"], 2, "{board}");
+    for bot in board["leaderboard"].as_array().unwrap() {
+        assert_eq!(bot["crashes"], 0, "{board}");
+    }
 }
