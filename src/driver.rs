@@ -1,43 +1,34 @@
 //! Plays one game: connects a pure engine to bot processes. It turns each [`Query`] into a
 //! process call under the right time limit, each [`CallResult`] into an [`Answer`], counts
-//! every bot failure, and closes all sessions when the game ends.
+//! every bot failure, and closes all sessions when the game ends. A failure of the runner's
+//! own ([`RunnerFault`]) is no bot's: it ends the game as an error.
 
 use std::time::Instant;
 
 use futures_util::future::join_all;
 use tokio::sync::Semaphore;
 
+mod connection;
 mod shared_host;
 
-use crate::bots::{
-    BotProgram, CallEnv, CallResult, CallStatus, Exit, OneShotInput, Place, Session, call_once,
-};
+pub(crate) use connection::{Connection, Limit};
+
+use crate::bots::{CallEnv, CallResult, CallStatus, Exit, RunnerFault};
 use crate::config::{Bot, Tournament};
-use crate::engine::{Answer, Game, Input, Phase, Query, Step};
+use crate::engine::{Answer, Game, Input, Query, Step};
 use crate::journal::{GameRecord, SeatRecord};
 use crate::replay::{Recorder, Replay};
 use crate::schedule::Fixture;
 use shared_host::SharedHost;
 
-/// One seat's bot, its persistent process if it has one, and its failure counts.
+/// One seat's bot, its connection and its failure counts.
 struct Seat<'a> {
     bot: &'a Bot,
     env: CallEnv,
-    /// Where its processes run: its box, for the length of the game.
-    place: Place,
-    session: SessionState,
+    connection: Connection,
+    /// Whether its session requests go to the game's [`SharedHost`] instead.
+    in_host: bool,
     tally: Tally,
-}
-
-/// A seat's persistent process: started on its first session request; `Gone` once it could
-/// not be started or the game closed it. (A session that failed stays `Running` and answers
-/// every later request with [`CallStatus::SessionGone`].) `InSharedHost`: the seat's
-/// session requests go to the game's [`SharedHost`].
-enum SessionState {
-    NotStarted,
-    Running(Box<Session>),
-    Gone,
-    InSharedHost,
 }
 
 /// What went wrong for one seat, counted per game.
@@ -49,15 +40,33 @@ struct Tally {
     oversized: u32,
 }
 
-/// Plays `fixture` with `tournament`'s bots. `permits` bounds how many bot processes work at
-/// once across all games; each request holds one permit, so a timeout is never caused by
-/// waiting for a core. With `replay`, also records the game's [`Replay`].
+/// [`play`] for a caller that takes no error: a runner fault is logged and the game's task
+/// panics with it, which stops the run (`run.rs` ends the run when a game's task panics).
 pub async fn play_game(
     tournament: &Tournament,
     fixture: &Fixture,
     permits: &Semaphore,
     replay: bool,
 ) -> (GameRecord, Option<Replay>) {
+    match play(tournament, fixture, permits, replay).await {
+        Ok(played) => played,
+        Err(fault) => {
+            tracing::error!("game {}: {fault}", fixture.index);
+            std::panic::resume_unwind(Box::new(fault))
+        }
+    }
+}
+
+/// Plays `fixture` with `tournament`'s bots. `permits` bounds how many bot processes work at
+/// once across all games; each request holds one permit, so a timeout is never caused by
+/// waiting for a core. With `replay`, also records the game's [`Replay`]. A [`RunnerFault`]
+/// ends the game unplayed: it is no bot's failure, and every later game would meet it too.
+pub async fn play(
+    tournament: &Tournament,
+    fixture: &Fixture,
+    permits: &Semaphore,
+    replay: bool,
+) -> Result<(GameRecord, Option<Replay>), RunnerFault> {
     let started = Instant::now();
     let kind = tournament.kind();
     let mut game = tournament
@@ -74,8 +83,8 @@ pub async fn play_game(
                 seed: fixture.seed,
                 seat,
             },
-            place: Place::default(),
-            session: SessionState::NotStarted,
+            connection: Connection::default(),
+            in_host: false,
             tally: Tally::default(),
         })
         .collect();
@@ -91,7 +100,7 @@ pub async fn play_game(
         match game.poll() {
             Step::Done(outcome) => break outcome,
             Step::Ask(queries) => {
-                let answers = ask(tournament, &mut seats, host.as_mut(), &queries, permits).await;
+                let answers = ask(tournament, &mut seats, host.as_mut(), &queries, permits).await?;
                 if let Some(recorder) = &mut recorder {
                     recorder.exchange(&queries, &answers);
                 }
@@ -104,24 +113,12 @@ pub async fn play_game(
     };
     let replay = recorder.map(|recorder| recorder.finish(&outcome));
     let farewell = game.session_farewell();
-    let host_session = host.as_mut().map(|host| &mut host.session);
     let closing = seats
         .iter_mut()
-        .map(|seat| &mut seat.session)
-        .chain(host_session)
-        .filter_map(
-            |session| match std::mem::replace(session, SessionState::Gone) {
-                SessionState::Running(session) => Some(session.close(farewell)),
-                SessionState::NotStarted | SessionState::Gone | SessionState::InSharedHost => None,
-            },
-        );
+        .map(|seat| std::mem::take(&mut seat.connection))
+        .chain(host.map(|host| host.connection))
+        .map(|connection| connection.close(farewell));
     join_all(closing).await;
-    let places = seats
-        .iter_mut()
-        .map(|seat| std::mem::take(&mut seat.place))
-        .chain(host.as_mut().map(|host| std::mem::take(&mut host.place)))
-        .map(Place::close);
-    join_all(places).await;
     let record = GameRecord {
         index: fixture.index,
         seed: fixture.seed,
@@ -154,7 +151,7 @@ pub async fn play_game(
             }))
             .collect(),
     };
-    (record, replay)
+    Ok((record, replay))
 }
 
 /// Sends one batch of queries, concurrently when there are several (the session requests
@@ -165,15 +162,14 @@ async fn ask(
     host: Option<&mut SharedHost>,
     queries: &[Query],
     permits: &Semaphore,
-) -> Vec<Answer> {
+) -> Result<Vec<Answer>, RunnerFault> {
     let hosted = |query: &Query, seats: &[Seat<'_>]| {
-        matches!(query.input, Input::Session(_))
-            && matches!(seats[query.seat].session, SessionState::InSharedHost)
+        matches!(query.input, Input::Session(_)) && seats[query.seat].in_host
     };
     if let [query] = queries {
         if !hosted(query, seats) {
             let seat = &mut seats[query.seat];
-            return vec![call(tournament, seat, query, permits).await];
+            return Ok(vec![call(tournament, seat, query, permits).await?]);
         }
     }
     let in_host: Vec<bool> = queries.iter().map(|query| hosted(query, seats)).collect();
@@ -193,18 +189,19 @@ async fn ask(
     let hosted_answers = async {
         match host {
             Some(host) => host.ask(tournament, batch, permits).await,
-            None => Vec::new(),
+            None => Ok(Vec::new()),
         }
     };
     let (own, hosted) = tokio::join!(join_all(own), hosted_answers);
-    let (mut own, mut hosted) = (own.into_iter(), hosted.into_iter());
-    in_host
+    let own: Vec<Answer> = own.into_iter().collect::<Result<_, _>>()?;
+    let (mut own, mut hosted) = (own.into_iter(), hosted?.into_iter());
+    Ok(in_host
         .into_iter()
         .map(|in_host| {
             let answer = if in_host { hosted.next() } else { own.next() };
             answer.unwrap_or(Answer::NoReply)
         })
-        .collect()
+        .collect())
 }
 
 /// Runs one query for its seat and records what happened.
@@ -213,93 +210,34 @@ async fn call(
     seat: &mut Seat<'_>,
     query: &Query,
     permits: &Semaphore,
-) -> Answer {
+) -> Result<Answer, RunnerFault> {
     let _permit = permits
         .acquire()
         .await
         .expect("the permit pool is never closed");
-    let limit = match query.phase {
-        Phase::Setup => tournament.setup_timeout,
-        Phase::Play => tournament.timeout,
-    };
-    let limits = &tournament.limits;
-    let program = &seat.bot.program;
-    let result = match &query.input {
-        Input::Stdin(bytes) => {
-            call_once(
-                &mut seat.place,
-                program,
-                &seat.env,
-                OneShotInput::Stdin(bytes),
-                limit,
-                limits,
-            )
-            .await
-        }
-        Input::Args(args) => {
-            call_once(
-                &mut seat.place,
-                program,
-                &seat.env,
-                OneShotInput::Args(args),
-                limit,
-                limits,
-            )
-            .await
-        }
-        Input::Session(bytes) => {
-            let fresh = matches!(seat.session, SessionState::NotStarted);
-            if fresh {
-                seat.session = start_session(
-                    &mut seat.place,
-                    program,
-                    &seat.env,
-                    tournament,
-                    &seat.bot.name,
-                )
-                .await;
-            }
-            match &mut seat.session {
-                SessionState::Running(session) => {
-                    // The first request also waits for the process to start.
-                    let limit = if fresh {
-                        limit.max(tournament.setup_timeout)
-                    } else {
-                        limit
-                    };
-                    session.request(bytes, limit, limits).await
-                }
-                SessionState::NotStarted | SessionState::Gone | SessionState::InSharedHost => {
-                    seat.tally.requests += 1;
-                    seat.tally.crashes += u32::from(fresh);
-                    return Answer::NoReply;
-                }
-            }
-        }
-    };
+    let limit = Limit::of(query.phase, tournament.timeout, tournament.setup_timeout);
+    let result = seat
+        .connection
+        .send(
+            &seat.bot.program,
+            &seat.env,
+            &query.input,
+            limit,
+            &tournament.limits,
+        )
+        .await;
     record(seat, result, matches!(query.input, Input::Session(_)))
-}
-
-/// Starts a persistent process; `who` names it in the warning when it cannot start.
-async fn start_session(
-    place: &mut Place,
-    program: &BotProgram,
-    env: &CallEnv,
-    tournament: &Tournament,
-    who: &str,
-) -> SessionState {
-    match Session::start(place, program, env, &tournament.limits).await {
-        Ok(session) => SessionState::Running(Box::new(session)),
-        Err(error) => {
-            tracing::warn!(bot = %who, "cannot start the bot: {error}");
-            SessionState::Gone
-        }
-    }
 }
 
 /// Counts the call's outcome and turns it into the engine's answer. A persistent process that
 /// ends during the game crashed, whatever its exit status: it owed the game more replies.
-fn record(seat: &mut Seat<'_>, result: CallResult, persistent: bool) -> Answer {
+/// Every request counts, those to a persistent process that failed earlier in the game too
+/// (they get the game's fallback). A runner fault is no answer: it ends the game.
+fn record(
+    seat: &mut Seat<'_>,
+    result: CallResult,
+    persistent: bool,
+) -> Result<Answer, RunnerFault> {
     let tally = &mut seat.tally;
     tally.requests += 1;
     let (answer, failure) = match result.status {
@@ -322,8 +260,14 @@ fn record(seat: &mut Seat<'_>, result: CallResult, persistent: bool) -> Answer {
         }
         CallStatus::SpawnFailed(error) => {
             tally.crashes += 1;
+            if persistent {
+                // Its whole game is lost: worth more than a debug line.
+                tracing::warn!(bot = %seat.bot.name, "cannot start the bot: {error}");
+            }
             (Answer::NoReply, Some(format!("cannot start: {error}")))
         }
+        // The game ends unplayed: what this request was counted as does not matter.
+        CallStatus::RunnerFault(fault) => return Err(fault),
         CallStatus::Died { exit } => {
             tally.crashes += 1;
             (
@@ -342,5 +286,5 @@ fn record(seat: &mut Seat<'_>, result: CallResult, persistent: bool) -> Answer {
             "{failure}"
         );
     }
-    answer
+    Ok(answer)
 }

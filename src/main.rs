@@ -16,6 +16,7 @@ fn main() -> ExitCode {
     {
         return ExitCode::from(u8::try_from(arena::sandbox::serve()).unwrap_or(1));
     }
+    raise_descriptor_limit();
     let cli = Cli::parse();
     let level = match (cli.quiet, cli.verbose) {
         (true, _) => "error",
@@ -40,6 +41,26 @@ fn main() -> ExitCode {
                 eprintln!("error: {line}");
             }
             ExitCode::from(error.exit_code())
+        }
+    }
+}
+
+/// Raises this process's soft limit on open descriptors to its hard limit. Each bot process
+/// costs the runner a few descriptors while it runs, and the soft limit is often a low
+/// default (1024) far under the hard one; a runner that still runs out stops with an error
+/// instead of blaming the bots (see `arena::bots::RunnerFault`). Best effort: failing to
+/// read or raise the limit leaves it as it was.
+fn raise_descriptor_limit() {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit read and write only the struct we pass.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < limit.rlim_max
+        {
+            limit.rlim_cur = limit.rlim_max;
+            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
         }
     }
 }

@@ -4,6 +4,8 @@ use std::fmt;
 use std::process::ExitStatus;
 use std::time::Duration;
 
+use super::fault::RunnerFault;
+
 /// The result of one request: the reply bytes and how the process behaved.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CallResult {
@@ -32,8 +34,11 @@ pub enum CallStatus {
     TimedOut,
     /// The reply exceeded the size cap; the process group was killed.
     TooLong,
-    /// The process could not be started.
+    /// The process could not be started, for a reason of the bot's (its program).
     SpawnFailed(String),
+    /// The process could not be started because the runner ran out of a resource: not the
+    /// bot's failure.
+    RunnerFault(RunnerFault),
     /// The process ended (or closed its stdout) without replying.
     Died {
         /// How the process ended, if it was reaped.
@@ -56,6 +61,16 @@ pub enum Exit {
     Signal(i32),
     /// The exit status could not be read.
     Unknown,
+}
+
+impl CallStatus {
+    /// How a request ended whose process could not be started with `error`.
+    pub(crate) fn not_started(error: &std::io::Error) -> CallStatus {
+        match RunnerFault::of(error) {
+            Some(fault) => CallStatus::RunnerFault(fault),
+            None => CallStatus::SpawnFailed(error.to_string()),
+        }
+    }
 }
 
 impl Exit {

@@ -12,16 +12,22 @@ pub(crate) struct Capped {
     pub(crate) overflow: bool,
 }
 
-/// Reads `reader` to EOF, stopping as soon as it yields more than `cap` bytes. Read errors end
-/// the stream (a bot's broken pipe is its own problem).
+/// Reads `reader` to EOF, stopping as soon as it yields more than `cap` bytes, not counting
+/// one newline that ends the stream: a one-shot reply is measured as a session's reply line
+/// is (see [`read_line_capped`]), so one cap means the same reply in both modes. Read errors
+/// end the stream (a bot's broken pipe is its own problem).
 pub(crate) async fn read_capped(mut reader: impl AsyncRead + Unpin, cap: usize) -> Capped {
     let mut captured = Capped::default();
     let mut chunk = [0u8; 8192];
     loop {
         match reader.read(&mut chunk).await {
-            Ok(0) | Err(_) => return captured,
+            Ok(0) | Err(_) => {
+                let bytes = &captured.bytes;
+                captured.overflow = bytes.len() > cap && bytes.last() != Some(&b'\n');
+                return captured;
+            }
             Ok(n) => {
-                if captured.bytes.len() + n > cap {
+                if captured.bytes.len() + n > cap.saturating_add(1) {
                     captured.overflow = true;
                     return captured;
                 }
@@ -107,6 +113,15 @@ mod tests {
     async fn read_capped_stops_past_the_cap() {
         let captured = read_capped(&b"hello!"[..], 5).await;
         assert!(captured.overflow);
+    }
+
+    #[tokio::test]
+    async fn the_newline_that_ends_a_reply_is_not_counted_against_the_cap() {
+        let captured = read_capped(&b"hello\n"[..], 5).await;
+        assert_eq!(captured.bytes, b"hello\n");
+        assert!(!captured.overflow);
+        assert!(read_capped(&b"hello!\n"[..], 5).await.overflow);
+        assert!(read_capped(&b"hello\n\n"[..], 5).await.overflow);
     }
 
     #[tokio::test]

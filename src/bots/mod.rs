@@ -4,14 +4,17 @@
 
 mod call;
 mod capture;
+mod fault;
 mod group;
 mod java;
 mod oneshot;
+pub mod preflight;
 mod process;
 mod program;
 mod session;
 
 pub use call::{CallResult, CallStatus, Exit};
+pub use fault::RunnerFault;
 pub use group::kill_every_group;
 pub use java::{JavaBuild, JavaHost, cache_root};
 pub use oneshot::{OneShotInput, call_once};

@@ -143,7 +143,7 @@ pub async fn call_once(
 fn not_started(started: Instant, error: std::io::Error) -> CallResult {
     CallResult {
         output: Vec::new(),
-        status: CallStatus::SpawnFailed(error.to_string()),
+        status: CallStatus::not_started(&error),
         elapsed: started.elapsed(),
         stderr: Vec::new(),
     }

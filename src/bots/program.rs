@@ -116,7 +116,8 @@ pub struct CallEnv {
 /// Size limits on what the runner keeps from a bot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// A reply longer than this is discarded and the process killed.
+    /// A reply longer than this is discarded and the process killed. The newline that ends
+    /// a reply is not counted, in one-shot and persistent mode alike.
     pub max_reply_bytes: usize,
     /// Only the last this many bytes of stderr are kept.
     pub max_stderr_bytes: usize,

@@ -55,6 +55,9 @@ pub fn render_check(
             CallStatus::SpawnFailed(error) => {
                 let _ = writeln!(out, "   no reply: cannot start the bot: {error}");
             }
+            CallStatus::RunnerFault(fault) => {
+                let _ = writeln!(out, "   no reply: {fault}");
+            }
             CallStatus::Died { exit } => {
                 let _ = writeln!(
                     out,

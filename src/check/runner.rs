@@ -1,12 +1,12 @@
-//! Sends a game's probes to one bot through the process layer, exactly as a tournament would
-//! (fresh processes or one persistent session, the same time limits), and collects what
-//! happened to each.
+//! Sends a game's probes to one bot through the driver's [`Connection`], exactly as a
+//! tournament would (fresh processes or one persistent session, the same time limits), and
+//! collects what happened to each.
 
 use std::time::Duration;
 
-use crate::bots::{BotProgram, CallEnv, CallResult, CallStatus, Exit, Limits, OneShotInput};
-use crate::bots::{Place, Session, call_once};
-use crate::engine::{Answer, Input, Phase};
+use crate::bots::{BotProgram, CallEnv, CallResult, CallStatus, Exit, Limits};
+use crate::driver::{Connection, Limit};
+use crate::engine::{Answer, Input};
 use crate::games::GameKind;
 
 use super::probe::Verdict;
@@ -18,6 +18,21 @@ pub struct Timeouts {
     pub request: Duration,
     /// A setup request, and the first request to a persistent process.
     pub setup: Duration,
+}
+
+impl Timeouts {
+    /// The limits of a check of a `kind` bot: `request` if given, else the game's own time
+    /// for one request as a tournament of the game has it by default (Cave Rangers: 2 s),
+    /// so a bot that passes the check is not late in the tournament.
+    pub fn for_game(kind: GameKind, request: Option<Duration>, setup: Duration) -> Timeouts {
+        let default = kind
+            .default_timeout_ms()
+            .unwrap_or(crate::config::DEFAULT_TIMEOUT_MS);
+        Timeouts {
+            request: request.unwrap_or(Duration::from_millis(default)),
+            setup,
+        }
+    }
 }
 
 /// One probe and what the bot made of it.
@@ -61,68 +76,17 @@ pub async fn check_bot(
     };
     let mut answers: Vec<Answer> = Vec::new();
     let mut reports = Vec::new();
-    let mut session = SessionState::NotStarted;
-    let mut place = Place::default();
+    let mut connection = Connection::default();
     let farewell = loop {
         let mut plan = kind.probes(&answers);
         if answers.len() >= plan.probes.len() {
             break plan.farewell;
         }
         let probe = plan.probes.swap_remove(answers.len());
-        let limit = match probe.phase {
-            Phase::Setup => timeouts.setup,
-            Phase::Play => timeouts.request,
-        };
-        let result = match &probe.input {
-            Input::Stdin(bytes) => {
-                call_once(
-                    &mut place,
-                    program,
-                    &env,
-                    OneShotInput::Stdin(bytes),
-                    limit,
-                    limits,
-                )
-                .await
-            }
-            Input::Args(args) => {
-                call_once(
-                    &mut place,
-                    program,
-                    &env,
-                    OneShotInput::Args(args),
-                    limit,
-                    limits,
-                )
-                .await
-            }
-            Input::Session(bytes) => {
-                let fresh = matches!(session, SessionState::NotStarted);
-                if fresh {
-                    session = match Session::start(&mut place, program, &env, limits).await {
-                        Ok(started) => SessionState::Running(Box::new(started)),
-                        Err(error) => SessionState::Failed(error.to_string()),
-                    };
-                }
-                match &mut session {
-                    SessionState::Running(running) => {
-                        // The first request also waits for the process to start.
-                        let limit = if fresh {
-                            limit.max(timeouts.setup)
-                        } else {
-                            limit
-                        };
-                        running.request(bytes, limit, limits).await
-                    }
-                    SessionState::Failed(error) if fresh => {
-                        no_call(CallStatus::SpawnFailed(error.clone()))
-                    }
-                    SessionState::NotStarted | SessionState::Failed(_) => {
-                        no_call(CallStatus::SessionGone)
-                    }
-                }
-            }
-        };
+        let limit = Limit::of(probe.phase, timeouts.request, timeouts.setup);
+        let result = connection
+            .send(program, &env, &probe.input, limit, limits)
+            .await;
         let verdict = match result.status {
             CallStatus::Replied { .. } => Some((probe.judge)(&result.output)),
             _ => None,
@@ -138,27 +102,21 @@ pub async fn check_bot(
             verdict,
         });
     };
-    if let SessionState::Running(session) = session {
-        session.close(farewell).await;
-    }
-    place.close().await;
+    connection.close(farewell).await;
     reports
 }
 
-/// The bot's persistent process, if the game uses one.
-enum SessionState {
-    NotStarted,
-    Running(Box<Session>),
-    /// It could not be started (why).
-    Failed(String),
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// The result of a request that never reached a process.
-fn no_call(status: CallStatus) -> CallResult {
-    CallResult {
-        output: Vec::new(),
-        status,
-        elapsed: Duration::ZERO,
-        stderr: Vec::new(),
+    #[test]
+    fn a_check_takes_the_games_own_request_time_unless_given_one() {
+        let setup = Duration::from_secs(30);
+        let request = |kind, given| Timeouts::for_game(kind, given, setup).request;
+        assert_eq!(request(GameKind::Cave, None), Duration::from_secs(2));
+        assert_eq!(request(GameKind::Petri, None), Duration::from_secs(5));
+        let given = Some(Duration::from_millis(300));
+        assert_eq!(request(GameKind::Cave, given), Duration::from_millis(300));
     }
 }

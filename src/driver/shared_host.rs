@@ -6,8 +6,9 @@ use std::io::Write;
 
 use tokio::sync::Semaphore;
 
-use super::{Seat, SessionState, record, start_session};
-use crate::bots::{BotProgram, CallEnv, CallStatus, Exit, JavaBuild, Place};
+use super::connection::{Connection, Limit, not_sent};
+use super::{Seat, record};
+use crate::bots::{BotProgram, CallEnv, CallStatus, Exit, JavaBuild, RunnerFault};
 use crate::config::{JavaHostMode, Tournament};
 use crate::engine::{Answer, Phase};
 
@@ -15,9 +16,8 @@ use crate::engine::{Answer, Phase};
 pub(super) struct SharedHost {
     program: BotProgram,
     env: CallEnv,
-    /// The one box of the JVM and every bot in it.
-    pub(super) place: Place,
-    pub(super) session: SessionState,
+    /// The JVM's box, with every bot in it, and the JVM's process.
+    pub(super) connection: Connection,
 }
 
 impl SharedHost {
@@ -52,13 +52,12 @@ impl SharedHost {
         };
         let env = seats[first_seat].env;
         for &(seat, _) in &members {
-            seats[seat].session = SessionState::InSharedHost;
+            seats[seat].in_host = true;
         }
         Some(SharedHost {
             program,
             env,
-            place: Place::default(),
-            session: SessionState::NotStarted,
+            connection: Connection::default(),
         })
     }
 
@@ -70,41 +69,31 @@ impl SharedHost {
         tournament: &Tournament,
         batch: Vec<(&mut Seat<'_>, Phase, &[u8])>,
         permits: &Semaphore,
-    ) -> Vec<Answer> {
+    ) -> Result<Vec<Answer>, RunnerFault> {
         if batch.is_empty() {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let _permit = permits
             .acquire()
             .await
             .expect("the permit pool is never closed");
         let setup = batch.iter().any(|&(_, phase, _)| phase == Phase::Setup);
-        let mut limit = if setup {
-            tournament.setup_timeout
-        } else {
-            tournament.timeout
-        };
-        let fresh = matches!(self.session, SessionState::NotStarted);
-        if fresh {
-            self.session = start_session(
-                &mut self.place,
-                &self.program,
-                &self.env,
-                tournament,
-                "the Java host",
-            )
-            .await;
-            limit = limit.max(tournament.setup_timeout);
-        }
-        let SessionState::Running(session) = &mut self.session else {
-            return batch
-                .into_iter()
-                .map(|(seat, _, _)| {
-                    seat.tally.requests += 1;
-                    seat.tally.crashes += u32::from(fresh);
-                    Answer::NoReply
-                })
-                .collect();
+        let phase = if setup { Phase::Setup } else { Phase::Play };
+        let limit = Limit::of(phase, tournament.timeout, tournament.setup_timeout);
+        let limit = self.connection.session_limit(limit);
+        let limits = &tournament.limits;
+        let session = match self
+            .connection
+            .session(&self.program, &self.env, limits)
+            .await
+        {
+            Ok(session) => session,
+            Err(status) => {
+                return batch
+                    .into_iter()
+                    .map(|(seat, _, _)| record(seat, not_sent(status.clone()), true))
+                    .collect();
+            }
         };
         let mut request = Vec::new();
         for (seat, _, bytes) in &batch {
@@ -112,9 +101,7 @@ impl SharedHost {
             let _ = writeln!(request, "SEAT {}", seat.env.seat);
             request.extend_from_slice(bytes);
         }
-        let results = session
-            .exchange(&request, batch.len(), limit, &tournament.limits)
-            .await;
+        let results = session.exchange(&request, batch.len(), limit, limits).await;
         let replied = |status: &CallStatus| {
             *status
                 == CallStatus::Replied {

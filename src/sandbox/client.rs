@@ -51,12 +51,9 @@ impl BotBox {
                 Ok(())
             });
         }
-        let helper = command.spawn().map_err(|error| {
-            io::Error::new(
-                error.kind(),
-                format!("cannot start the box helper: {error}"),
-            )
-        })?;
+        let helper = command
+            .spawn()
+            .map_err(|error| io::Error::new(error.kind(), HelperNotStarted(error)))?;
         drop(theirs);
         set_nonblocking(&ours)?;
         // SAFETY: the descriptor is owned by the AsyncFd and stays open as long as it.
@@ -147,6 +144,23 @@ impl BotBox {
                 Err(_would_block) => {}
             }
         }
+    }
+}
+
+/// Why the box helper could not be started; the error keeps the system's, whose code tells
+/// the runner's own failures from others (see `bots::RunnerFault`).
+#[derive(Debug)]
+struct HelperNotStarted(io::Error);
+
+impl std::fmt::Display for HelperNotStarted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot start the box helper: {}", self.0)
+    }
+}
+
+impl std::error::Error for HelperNotStarted {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
     }
 }
 

@@ -380,3 +380,56 @@ async fn bots_inherit_no_file_descriptors_of_the_runner() {
     let (result, _) = once(script, b"", LONG).await;
     assert_eq!(String::from_utf8_lossy(&result.output).trim(), "0 1 2 3");
 }
+
+/// The tests' reply cap, small enough to reach with `head -c`.
+const CAP: usize = 100;
+
+const CAPPED: Limits = Limits {
+    max_reply_bytes: CAP,
+    ..LIMITS
+};
+
+/// A script line that prints `bytes` x's and a newline.
+fn reply_of(bytes: usize) -> String {
+    format!("head -c {bytes} /dev/zero | tr '\\0' x; echo")
+}
+
+#[tokio::test]
+async fn a_one_shot_reply_of_the_cap_and_its_newline_fits_and_one_byte_more_does_not() {
+    let dir = tempfile::tempdir().unwrap();
+    for (bytes, fits) in [(CAP, true), (CAP + 1, false)] {
+        let bot = shell_bot(dir.path(), &reply_of(bytes));
+        let result = call_once(
+            &mut Place::default(),
+            &bot,
+            &ENV,
+            OneShotInput::Stdin(b""),
+            LONG,
+            &CAPPED,
+        )
+        .await;
+        if fits {
+            assert_eq!(result.output.len(), CAP + 1, "{result:?}");
+        } else {
+            assert_eq!(result.status, CallStatus::TooLong, "{bytes} bytes");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_session_reply_of_the_cap_and_its_newline_fits_and_one_byte_more_does_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = format!(
+        "while read -r n; do if [ \"$n\" = long ]; then {}; else {}; fi; done",
+        reply_of(CAP + 1),
+        reply_of(CAP)
+    );
+    let bot = shell_bot(dir.path(), &script);
+    let mut session = Session::start(&mut Place::default(), &bot, &ENV, &CAPPED)
+        .await
+        .unwrap();
+    let fits = session.request(b"cap\n", LONG, &CAPPED).await;
+    assert_eq!(fits.output.len(), CAP, "{fits:?}");
+    let over = session.request(b"long\n", LONG, &CAPPED).await;
+    assert_eq!(over.status, CallStatus::TooLong);
+}

@@ -1,0 +1,192 @@
+//! Before the first game: bots whose program the system cannot start at all. Such a bot
+//! would fail every request of every game as a crash, and the cause (a missing interpreter,
+//! a file saved with Windows line ends) is a fact about a file, found in microseconds: it is
+//! reported once, as a usage error, instead of after a whole run.
+//!
+//! Only what the kernel's `execve` looks at is read: the program's type and permissions and
+//! its first bytes (its `#!` line). What the program does once started is the check's and
+//! the games' business.
+
+use std::ffi::OsStr;
+use std::fs::File;
+use std::io::{ErrorKind, Read};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use super::program::BotProgram;
+
+/// The kernel reads at most this much of a script's first line (`BINPRM_BUF_SIZE`).
+const FIRST_LINE_BYTES: usize = 256;
+
+/// What a UTF-8 byte order mark looks like before a `#!`.
+const BOM_SHEBANG: &[u8] = b"\xef\xbb\xbf#!";
+
+/// File name endings of scripts named as an interpreter's argument (`python3 bot.py`).
+const SCRIPT_ENDINGS: &[&str] = &[
+    ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".sh", ".lua", ".php", ".jar",
+];
+
+/// One line per bot that cannot start, naming the bot, for bots given as (name, program).
+pub fn problems<'a>(bots: impl IntoIterator<Item = (&'a str, &'a BotProgram)>) -> Vec<String> {
+    bots.into_iter()
+        .filter_map(|(name, program)| Some(format!("bot `{name}`: {}", problem(program)?)))
+        .collect()
+}
+
+/// Why the system cannot start `bot`'s program, if it cannot, in one line naming the file.
+pub fn problem(bot: &BotProgram) -> Option<String> {
+    program_problem(&bot.program, bot).or_else(|| script_argument_problem(bot))
+}
+
+/// The program itself: a file the kernel can execute, and its interpreter if it is a script.
+fn program_problem(path: &Path, bot: &BotProgram) -> Option<String> {
+    let shown = path.display();
+    let metadata = match std::fs::metadata(path) {
+        Ok(metadata) => metadata,
+        Err(error) if error.kind() == ErrorKind::NotFound => {
+            return Some(format!("program {shown} does not exist"));
+        }
+        Err(error) => return Some(format!("program {shown} cannot be read: {error}")),
+    };
+    if metadata.is_dir() {
+        return Some(format!("program {shown} is a folder, not a program"));
+    }
+    if !metadata.is_file() {
+        return Some(format!("program {shown} is not a regular file"));
+    }
+    if metadata.permissions().mode() & 0o111 == 0 {
+        return Some(format!(
+            "program {shown} is not executable (`chmod +x {shown}` makes it so)"
+        ));
+    }
+    let first = match first_bytes(path) {
+        Ok(first) => first,
+        // Executable but not readable by the runner: the kernel may still run it.
+        Err(error) if error.kind() == ErrorKind::PermissionDenied => return None,
+        Err(error) => return Some(format!("program {shown} cannot be read: {error}")),
+    };
+    if first.starts_with(BOM_SHEBANG) {
+        return Some(format!(
+            "program {shown} starts with a UTF-8 byte order mark (BOM) before `#!`, so the \
+             system cannot run it: save it without the mark"
+        ));
+    }
+    if let Some(line) = first.strip_prefix(b"#!") {
+        return shebang_problem(path, line, bot);
+    }
+    if !first.starts_with(b"\x7fELF") {
+        return Some(format!(
+            "program {shown} is neither a binary (ELF) nor a script whose first line is \
+             `#!` and its interpreter, so the system cannot run it: add a `#!` line, or \
+             name its interpreter in `command`"
+        ));
+    }
+    None
+}
+
+/// The interpreter of the script `path` whose first line, after `#!`, begins with `line`.
+fn shebang_problem(path: &Path, line: &[u8], bot: &BotProgram) -> Option<String> {
+    let shown = path.display();
+    let line = match line.iter().position(|&b| b == b'\n') {
+        Some(end) => &line[..end],
+        None => line,
+    };
+    if line.ends_with(b"\r") {
+        return Some(format!(
+            "program {shown}: its first line ends in CR LF (Windows line ends), so the system \
+             reads it as `#!{}`, carriage return included: save it with LF line ends",
+            line.escape_ascii()
+        ));
+    }
+    let text = String::from_utf8_lossy(line);
+    // The kernel splits the line once: the interpreter, then everything else as one word.
+    let text = text.trim_matches([' ', '\t']);
+    let (interpreter, argument) = match text.split_once([' ', '\t']) {
+        Some((interpreter, argument)) => (interpreter, argument.trim_matches([' ', '\t'])),
+        None => (text, ""),
+    };
+    if interpreter.is_empty() {
+        return Some(format!(
+            "program {shown} has a `#!` line without an interpreter"
+        ));
+    }
+    let interpreter_path = bot.dir.join(interpreter);
+    if let Some(why) = not_runnable(&interpreter_path) {
+        return Some(format!(
+            "program {shown} starts with `#!{text}`, but its interpreter {interpreter} {why}"
+        ));
+    }
+    let through_env = Path::new(interpreter).file_name() == Some(OsStr::new("env"));
+    if !through_env || argument.is_empty() || argument.starts_with('-') {
+        // `env -S ...` and other options: env's own business, not worth second-guessing.
+        return None;
+    }
+    let name = argument;
+    if find_program(name, bot).is_some() {
+        return None;
+    }
+    let hint = if name.contains([' ', '\t']) {
+        format!(
+            " (env gets `{name}` as one word; `#!{interpreter} -S {name}` splits it into \
+             words)"
+        )
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "program {shown} starts with `#!{text}`, but `{name}` is not found in PATH{hint}"
+    ))
+}
+
+/// A script named as the interpreter's argument (`python3 bots/x.py`) that is not there:
+/// a path relative to the wrong folder. Only words that end like a script file and hold no
+/// space are taken for script paths, so code or options given as arguments never are.
+fn script_argument_problem(bot: &BotProgram) -> Option<String> {
+    bot.args
+        .iter()
+        .filter(|arg| !arg.starts_with('-') && !arg.contains([' ', '\t', '\n', '=']))
+        .filter(|arg| SCRIPT_ENDINGS.iter().any(|ending| arg.ends_with(ending)))
+        .find(|arg| !bot.dir.join(arg).exists())
+        .map(|arg| {
+            format!(
+                "its script {arg} does not exist (looked for as {}: a path in `command` is \
+                 relative to the bot's `dir`)",
+                bot.dir.join(arg).display()
+            )
+        })
+}
+
+/// Why `path` cannot be executed, if it cannot.
+fn not_runnable(path: &Path) -> Option<&'static str> {
+    match std::fs::metadata(path) {
+        Err(_) => Some("does not exist"),
+        Ok(metadata) if metadata.is_dir() => Some("is a folder"),
+        Ok(metadata) if metadata.permissions().mode() & 0o111 == 0 => Some("is not executable"),
+        Ok(_) => None,
+    }
+}
+
+/// Where `env` would find the program `name`: a path if it holds a `/`, else the first
+/// executable of that name in the bot's `PATH` (its own, else the runner's).
+fn find_program(name: &str, bot: &BotProgram) -> Option<PathBuf> {
+    if name.contains('/') {
+        let path = bot.dir.join(name);
+        return not_runnable(&path).is_none().then_some(path);
+    }
+    let search = match bot.env.get("PATH") {
+        Some(path) => path.into(),
+        None => std::env::var_os("PATH").unwrap_or_default(),
+    };
+    std::env::split_paths(&search)
+        .map(|folder| bot.dir.join(folder).join(name))
+        .find(|candidate| candidate.is_file() && not_runnable(candidate).is_none())
+}
+
+/// The first bytes of the file at `path`, as many as the kernel reads.
+fn first_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
+    let mut first = Vec::with_capacity(FIRST_LINE_BYTES);
+    File::open(path)?
+        .take(FIRST_LINE_BYTES as u64)
+        .read_to_end(&mut first)?;
+    Ok(first)
+}

@@ -1,0 +1,174 @@
+//! Bots the system cannot start are found before the first game, one line each: a missing
+//! interpreter, Windows line ends, a byte order mark, a file that is neither script nor
+//! binary, a folder, a script argument relative to the wrong folder. Bots that can start
+//! are let through, the sample tournaments' included.
+
+use std::collections::BTreeMap;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use arena::bots::preflight::{problem, problems};
+use arena::bots::{BotProgram, ResourceLimits};
+use arena::config::Tournament;
+
+use crate::support::{repo, write_toml};
+
+/// Writes `bytes` to `dir/name` with permissions `mode`.
+fn file(dir: &Path, name: &str, bytes: &[u8], mode: u32) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+    path
+}
+
+/// `program` with `args`, run in `dir`.
+fn bot(program: &Path, args: &[&str], dir: &Path) -> BotProgram {
+    BotProgram {
+        program: program.to_path_buf(),
+        args: args.iter().map(|arg| arg.to_string()).collect(),
+        dir: dir.to_path_buf(),
+        env: BTreeMap::new(),
+        rlimits: ResourceLimits::default(),
+        sandbox: None,
+        private_dir: false,
+    }
+}
+
+/// What preflight says of a script `bytes` that is the program.
+fn script_problem(bytes: &[u8]) -> Option<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let script = file(dir.path(), "bot", bytes, 0o755);
+    problem(&bot(&script, &[], dir.path()))
+}
+
+#[test]
+fn scripts_and_binaries_the_system_can_run_pass() {
+    for script in [
+        &b"#!/bin/sh\necho REST\n"[..],
+        b"#! /bin/sh -e\necho REST\n",
+        b"#!/usr/bin/env sh\necho REST\n",
+        b"#!/usr/bin/env -S sh -e\necho REST\n",
+    ] {
+        assert_eq!(script_problem(script), None, "{}", script.escape_ascii());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(problem(&bot(Path::new("/bin/sh"), &[], dir.path())), None);
+}
+
+#[test]
+fn a_missing_interpreter_is_named() {
+    let why = script_problem(b"#!/no/such/python9\nprint(1)\n").unwrap();
+    assert!(
+        why.contains("its interpreter /no/such/python9 does not exist"),
+        "{why}"
+    );
+    let why = script_problem(b"#!/usr/bin/env no-such-python9\nprint(1)\n").unwrap();
+    assert!(
+        why.contains("`no-such-python9` is not found in PATH"),
+        "{why}"
+    );
+    // env takes `sh -e` for one name, which no program has.
+    let why = script_problem(b"#!/usr/bin/env sh -e\necho REST\n").unwrap();
+    assert!(why.contains("-S sh -e"), "{why}");
+}
+
+#[test]
+fn windows_line_ends_and_a_byte_order_mark_are_named() {
+    let why = script_problem(b"#!/bin/sh\r\necho REST\r\n").unwrap();
+    assert!(why.contains(": its first line ends in CR LF"), "{why}");
+    assert!(why.contains("`#!/bin/sh\\r`"), "{why}");
+    let why = script_problem(b"\xef\xbb\xbf#!/bin/sh\necho REST\n").unwrap();
+    assert!(why.contains("starts with a UTF-8 byte order mark"), "{why}");
+}
+
+#[test]
+fn a_file_that_is_neither_script_nor_binary_is_named() {
+    let why = script_problem(b"echo REST\n").unwrap();
+    assert!(
+        why.contains("is neither a binary (ELF) nor a script"),
+        "{why}"
+    );
+}
+
+#[test]
+fn a_folder_a_missing_file_and_a_file_without_execute_permission_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let why = problem(&bot(dir.path(), &[], dir.path())).unwrap();
+    assert!(why.ends_with("is a folder, not a program"), "{why}");
+    let why = problem(&bot(&dir.path().join("gone"), &[], dir.path())).unwrap();
+    assert!(why.ends_with("gone does not exist"), "{why}");
+    let script = file(dir.path(), "bot.sh", b"#!/bin/sh\n", 0o644);
+    let why = problem(&bot(&script, &[], dir.path())).unwrap();
+    assert!(why.contains("bot.sh is not executable"), "{why}");
+}
+
+#[test]
+fn a_script_argument_is_looked_for_in_the_bots_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    file(dir.path(), "bot.py", b"print(1)\n", 0o644);
+    let sh = Path::new("/bin/sh");
+    let why = problem(&bot(sh, &["bots/bot.py"], dir.path())).unwrap();
+    assert!(
+        why.contains("its script bots/bot.py does not exist"),
+        "{why}"
+    );
+    assert!(why.contains(&dir.path().join("bots/bot.py").display().to_string()));
+    // There, and words that are not script paths: code, options, names.
+    for args in [
+        &["bot.py"][..],
+        &["-u", "bot.py"],
+        &["-c", "import bot.py"],
+        &["--log=missing.py", "bot.py"],
+        &["-cp", "classes", "Main"],
+    ] {
+        assert_eq!(problem(&bot(sh, args, dir.path())), None, "{args:?}");
+    }
+}
+
+#[test]
+fn a_tournament_lists_each_bot_that_cannot_start_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    file(dir.path(), "crlf.sh", b"#!/bin/sh\r\necho 5 6 1\r\n", 0o755);
+    file(dir.path(), "good.sh", b"#!/bin/sh\necho 5 6 1\n", 0o755);
+    let text = "game = \"petri\"\n\
+                [[bots]]\nname = \"windows\"\ncommand = \"./crlf.sh\"\n\
+                [[bots]]\nname = \"fine\"\ncommand = \"./good.sh\"\n\
+                [[bots]]\nname = \"lost\"\ncommand = \"/bin/sh bots/good.sh\"\n";
+    let tournament = Tournament::load(&write_toml(dir.path(), "t.toml", text)).unwrap();
+    let lines = problems(
+        tournament
+            .bots
+            .iter()
+            .map(|bot| (bot.name.as_str(), &bot.program)),
+    );
+    assert_eq!(lines.len(), 2, "{lines:#?}");
+    assert!(
+        lines[0].starts_with("bot `windows`: program "),
+        "{lines:#?}"
+    );
+    assert!(
+        lines[1].starts_with("bot `lost`: its script bots/good.sh"),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn the_sample_and_test_tournaments_bots_can_all_start() {
+    let mut bots = 0;
+    for folder in ["tournaments", "tests/data"] {
+        let files = std::fs::read_dir(repo().join(folder)).unwrap();
+        let files = files.map(|entry| entry.unwrap().path());
+        for path in files.filter(|path| path.extension().is_some_and(|ext| ext == "toml")) {
+            let tournament = Tournament::load(&path).unwrap();
+            let lines = problems(
+                tournament
+                    .bots
+                    .iter()
+                    .map(|bot| (bot.name.as_str(), &bot.program)),
+            );
+            assert_eq!(lines, Vec::<String>::new(), "{}", path.display());
+            bots += tournament.bots.len();
+        }
+    }
+    assert!(bots > 20, "only {bots} bots checked");
+}
