@@ -49,16 +49,20 @@ fn check_command(args: &CheckArgs) -> Result<u8, Error> {
     // Canonical, as a tournament file's folders are (see `config`).
     let dir = dir.canonicalize().unwrap_or(dir);
     let (mut program, limits) = standalone_bot(&args.command, &dir).map_err(Error::Usage)?;
+    if let Some(why) = crate::bots::preflight::problem(&program) {
+        return Err(Error::Usage(why));
+    }
     let sandbox = if args.no_sandbox {
         program.sandbox = None;
         None
     } else {
         Some(check_support().map_err(Error::Usage)?)
     };
-    let timeouts = Timeouts {
-        request: Duration::from_millis(args.timeout_ms),
-        setup: Duration::from_millis(args.setup_timeout_ms),
-    };
+    let timeouts = Timeouts::for_game(
+        args.game,
+        args.timeout_ms.map(Duration::from_millis),
+        Duration::from_millis(args.setup_timeout_ms),
+    );
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -97,6 +101,15 @@ fn new_command(args: &NewArgs) -> Result<u8, Error> {
 fn run_command(args: RunArgs, quiet: bool, verbose: bool) -> Result<u8, Error> {
     let mut tournament = Tournament::load(&args.file)?;
     apply_overrides(&mut tournament, &args);
+    let unstartable = crate::bots::preflight::problems(
+        tournament
+            .bots
+            .iter()
+            .map(|bot| (bot.name.as_str(), &bot.program)),
+    );
+    if !unstartable.is_empty() {
+        return Err(Error::Usage(unstartable.join("\n")));
+    }
     if tournament
         .bots
         .iter()

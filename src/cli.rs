@@ -166,9 +166,10 @@ pub struct CheckArgs {
     /// The bot's command and its arguments, after `--`.
     #[arg(last = true, required = true, value_name = "COMMAND")]
     pub command: Vec<String>,
-    /// Time for one request, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = crate::config::DEFAULT_TIMEOUT_MS)]
-    pub timeout_ms: u64,
+    /// Time for one request, in milliseconds [default: the game's own, as in a tournament:
+    /// 2000 for cave, 5000 for the others].
+    #[arg(long, value_name = "MS")]
+    pub timeout_ms: Option<u64>,
     /// Time for a setup request and for the first request to a persistent process.
     #[arg(long, value_name = "MS", default_value_t = crate::config::DEFAULT_SETUP_TIMEOUT_MS)]
     pub setup_timeout_ms: u64,

@@ -40,23 +40,6 @@ struct Tally {
     oversized: u32,
 }
 
-/// [`play`] for a caller that takes no error: a runner fault is logged and the game's task
-/// panics with it, which stops the run (`run.rs` ends the run when a game's task panics).
-pub async fn play_game(
-    tournament: &Tournament,
-    fixture: &Fixture,
-    permits: &Semaphore,
-    replay: bool,
-) -> (GameRecord, Option<Replay>) {
-    match play(tournament, fixture, permits, replay).await {
-        Ok(played) => played,
-        Err(fault) => {
-            tracing::error!("game {}: {fault}", fixture.index);
-            std::panic::resume_unwind(Box::new(fault))
-        }
-    }
-}
-
 /// Plays `fixture` with `tournament`'s bots. `permits` bounds how many bot processes work at
 /// once across all games; each request holds one permit, so a timeout is never caused by
 /// waiting for a core. With `replay`, also records the game's [`Replay`]. A [`RunnerFault`]
@@ -282,7 +265,7 @@ fn record(
             bot = %seat.bot.name,
             seat = seat.env.seat,
             seed = seat.env.seed,
-            stderr = %String::from_utf8_lossy(&result.stderr).trim_end(),
+            stderr = %crate::text::escape_control(String::from_utf8_lossy(&result.stderr).trim_end()),
             "{failure}"
         );
     }

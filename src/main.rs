@@ -38,7 +38,7 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
             for line in error.to_string().lines() {
-                eprintln!("error: {line}");
+                eprintln!("error: {}", arena::text::escape_control(line));
             }
             ExitCode::from(error.exit_code())
         }

@@ -18,7 +18,7 @@ use tokio::sync::{Semaphore, watch};
 
 use crate::cancel::{Cancel, Stop};
 use crate::config::Tournament;
-use crate::driver::play_game;
+use crate::driver::play;
 use crate::errors::Error;
 use crate::folders::{CAP_BYTES, folder_bytes, restore, with_private_folders};
 use crate::journal::{
@@ -346,13 +346,15 @@ impl Lane {
             let game = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 self.runtime.block_on(async {
                     tokio::select! {
-                        played = play_game(tournament, &fixture, permits, replays) => Some(played),
+                        played = play(tournament, &fixture, permits, replays) => Some(played),
                         _ = stop.wait_for(|stopped| *stopped) => None,
                     }
                 })
             }));
             let played = match game {
-                Ok(Some(played)) => Ok(played),
+                Ok(Some(played)) => played.map_err(|fault| {
+                    anyhow::anyhow!("game {} failed: {fault}", fixture.index).into()
+                }),
                 Ok(None) => return,
                 Err(_) => {
                     Err(anyhow::anyhow!("game {} failed: its task panicked", fixture.index).into())

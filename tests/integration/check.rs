@@ -184,6 +184,28 @@ fn a_bot_that_times_out_fails_the_check_and_leaves_nothing_behind() {
 }
 
 #[test]
+fn a_cave_check_gives_each_request_the_games_own_two_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let tag = Tag::new(dir.path());
+    let command = tag.command(&["/bin/sh".to_owned(), hostile(), "hang".to_owned()]);
+    let command: Vec<&str> = command.iter().map(String::as_str).collect();
+    let (output, text) = check(dir.path(), "cave", &[], &command);
+    assert_eq!(output.status.code(), Some(3), "{text}");
+    let waited: Vec<f64> = text
+        .split("   no reply: timed out after ")
+        .skip(1)
+        .map(|rest| rest.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    // Cave Rangers' 2 s, not the 5 s of other games; every probe is a turn.
+    assert_eq!(waited.len(), 4, "{text}");
+    assert!(
+        waited.iter().all(|&ms| (2000.0..5000.0).contains(&ms)),
+        "{text}"
+    );
+    assert_eq!(tag.survivors(), Vec::<i32>::new());
+}
+
+#[test]
 fn a_missing_program_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();
     let (output, _) = check(dir.path(), "petri", &[], &["./no-such-bot"]);

@@ -414,3 +414,19 @@ fn relative_paths_resolve_against_the_tournament_file_from_any_folder() {
         }
     }
 }
+
+#[test]
+fn a_bots_escape_sequences_on_stderr_reach_the_terminal_as_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "game = \"petri\"\ngames = 1\n[options]\nturns = 2\n\
+        [[bots]]\nname = \"rude\"\n\
+        command = [\"/bin/sh\", \"-c\", \"printf '\\\\033]0;pwned\\\\007\\\\033[2J' >&2; exit 1\"]\n\
+        [[bots]]\nname = \"other\"\n\
+        command = [\"/bin/sh\", \"-c\", \"printf '\\\\033[2J' >&2; exit 1\"]\n";
+    crate::support::write_toml(dir.path(), "t.toml", text);
+    let output = crate::support::arena(dir.path(), &["-v", "run", "t.toml", "--out", "r"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains(r"\x1b]0;pwned\x07\x1b[2J"), "{stderr}");
+    assert!(!output.stderr.contains(&0x1b), "a raw escape reached stderr: {stderr}");
+}

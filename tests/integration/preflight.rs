@@ -11,7 +11,7 @@ use arena::bots::preflight::{problem, problems};
 use arena::bots::{BotProgram, ResourceLimits};
 use arena::config::Tournament;
 
-use crate::support::{repo, write_toml};
+use crate::support::{arena, repo, write_toml};
 
 /// Writes `bytes` to `dir/name` with permissions `mode`.
 fn file(dir: &Path, name: &str, bytes: &[u8], mode: u32) -> PathBuf {
@@ -171,4 +171,33 @@ fn the_sample_and_test_tournaments_bots_can_all_start() {
         }
     }
     assert!(bots > 20, "only {bots} bots checked");
+}
+
+#[test]
+fn a_run_or_a_check_of_a_bot_that_cannot_start_stops_before_the_first_game() {
+    let dir = tempfile::tempdir().unwrap();
+    file(dir.path(), "crlf.sh", b"#!/bin/sh\r\necho 5 6 1\r\n", 0o755);
+    file(dir.path(), "plain", b"echo 5 6 1\n", 0o755);
+    let text = "game = \"petri\"\nsandbox = \"none\"\n\
+                [[bots]]\nname = \"windows\"\ncommand = \"./crlf.sh\"\n\
+                [[bots]]\nname = \"plain\"\ncommand = \"./plain\"\n";
+    let file = write_toml(dir.path(), "t.toml", text);
+    let run = arena(dir.path(), &["run", file.to_str().unwrap(), "--out", "out"]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(
+        lines[0].starts_with("error: bot `windows`: program "),
+        "{stderr}"
+    );
+    assert!(
+        lines[1].starts_with("error: bot `plain`: program "),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("out").exists(), "nothing was created");
+    let check = arena(dir.path(), &["check", "petri", "--", "./crlf.sh"]);
+    let stderr = String::from_utf8_lossy(&check.stderr);
+    assert_eq!(check.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("its first line ends in CR LF"), "{stderr}");
 }
