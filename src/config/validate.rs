@@ -578,6 +578,12 @@ fn nonzero(value: u64) -> Option<u64> {
 fn resolve_program(word: &str, dir: &Path) -> Result<PathBuf, String> {
     if word.contains('/') {
         let path = dir.join(word);
+        if path.is_dir() {
+            return Err(format!(
+                "program {} is a folder, not a program",
+                path.display()
+            ));
+        }
         return match executable(&path) {
             Some(true) => Ok(without_dot_dot(path)),
             Some(false) => Err(format!("program {} is not executable", path.display())),

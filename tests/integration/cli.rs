@@ -428,5 +428,8 @@ fn a_bots_escape_sequences_on_stderr_reach_the_terminal_as_text() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     assert!(stderr.contains(r"\x1b]0;pwned\x07\x1b[2J"), "{stderr}");
-    assert!(!output.stderr.contains(&0x1b), "a raw escape reached stderr: {stderr}");
+    assert!(
+        !output.stderr.contains(&0x1b),
+        "a raw escape reached stderr: {stderr}"
+    );
 }

@@ -54,6 +54,7 @@ command = "/bin/sh -c true"
         ("empty command", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"\"\n[[bots]]\nname = \"b\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:4:11: bot `a`: `command` is empty"),
         ("non-string env", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\nenv = { A = 1 }\n[[bots]]\nname = \"b\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:5:"),
         ("program not executable", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"./t.toml\"\n[[bots]]\nname = \"b\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:4:11: bot `a`: program"),
+        ("program is a folder", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"./\"\n[[bots]]\nname = \"b\"\ncommand = \"/bin/sh\"\n".into(), "is a folder, not a program"),
         ("folder is a file", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\ndir = \"t.toml\"\n[[bots]]\nname = \"b\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:5:7: bot `a`: `dir`"),
         ("unclosed quote", format!("game = \"petri\"\n[[bots]]\nname = \"q\"\ncommand = \"sh 'oops\"\n{valid_bots}"), "t.toml:4:11: bot `q`: `command` has an unclosed quote"),
         ("name clears the screen", named("evil\\u001b[2J"), "t.toml:3:8: bot name `evil\\x1b[2J` contains the control character U+001B"),
