@@ -317,30 +317,47 @@ fn a_second_signal_still_kills_every_bot_and_keeps_the_journal() {
 }
 
 #[test]
-fn a_run_stopped_by_sigterm_or_sighup_resumes_to_the_uninterrupted_results() {
+fn a_run_of_sleeping_bots_stopped_by_sigterm_or_sighup_resumes_to_the_uninterrupted_results() {
     let dir = tempfile::tempdir().unwrap();
-    assert!(run_to(dir.path(), "whole", &[]).status.success());
+    let dir = dir.path();
+    let script = repo().join("tests/bots/loop.sh").display().to_string();
+    let tag = crate::support::Tag::new(dir);
+    let napper = format!(
+        "{:?}",
+        tag.command(&["/bin/sh".to_owned(), script, "nap".to_owned()])
+    );
+    // Bots that sleep before every reply: each game takes a second or so.
+    let text = format!(
+        "game = \"petri\"\ngames = 6\n[options]\nturns = 8\n\
+         [[bots]]\nname = \"a\"\ncommand = {napper}\n\
+         [[bots]]\nname = \"b\"\ncommand = {napper}\n"
+    );
+    write_toml(dir, "t.toml", &text);
+    run_ok(dir, Path::new("t.toml"), &["--out", "whole"]);
     for signal in [libc::SIGTERM, libc::SIGHUP] {
-        let cut = dir.path().join("cut");
+        let cut = dir.join("cut");
         let _ = std::fs::remove_dir_all(&cut);
-        let file = repo().join(SMALL);
         let child = Command::new(env!("CARGO_BIN_EXE_arena"))
-            .args(["run", file.to_str().unwrap(), "--out", "cut"])
-            .current_dir(dir.path())
+            .args(["run", "t.toml", "--out", "cut"])
+            .current_dir(dir)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
         let journal = cut.join("journal.jsonl");
         let deadline = Instant::now() + Duration::from_secs(60);
-        while game_lines(&journal) < 2 && Instant::now() < deadline {
+        while game_lines(&journal) < 1 && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(5));
         }
         // SAFETY: plain kill(2) of our own child.
         unsafe { libc::kill(child.id() as i32, signal) };
         let output = child.wait_with_output().unwrap();
         assert_eq!(output.status.code(), Some(128 + signal));
-        assert!(game_lines(&journal) < 6, "stopped after the last game");
-        resume_and_compare(dir.path());
+        assert!(tag.survivors().is_empty(), "bots left running");
+        let played = game_lines(&journal);
+        assert!((1..6).contains(&played), "stopped after {played} games");
+        run_ok(dir, Path::new("t.toml"), &["--resume", "cut"]);
+        assert_eq!(game_lines(&journal), 6, "each game once");
+        assert_eq!(leaderboard(&cut), leaderboard(&dir.join("whole")));
     }
 }
