@@ -27,7 +27,7 @@ use crate::journal::{
 use crate::progress::{Display, Progress, Style};
 use crate::replay::Replay;
 use crate::results::{ResultsFolder, Start, replay_path, write_atomically};
-use crate::schedule::{Fixture, fixture_count, fixtures};
+use crate::schedule::{Fixture, Schedule, fixture_count};
 use crate::shard::Shard;
 
 /// How a run ended.
@@ -169,14 +169,11 @@ pub fn run_tournament(
         "{kind}: {total} games{part}, {games_at_once} at a time; results in {}",
         out.display()
     );
-    let pending = fixtures(
-        format,
-        tournament.bots.len(),
-        tournament.games,
-        tournament.seed,
-    )
-    .filter(|fixture| shard.is_none_or(|shard| shard.contains(fixture.index)))
-    .filter(|fixture| !finished.contains(&fixture.index));
+    let names: Vec<String> = tournament.bots.iter().map(|bot| bot.name.clone()).collect();
+    let pending = Schedule::new(format, &names, tournament.games, tournament.seed)
+        .fixtures()
+        .filter(|fixture| shard.is_none_or(|shard| shard.contains(fixture.index)))
+        .filter(|fixture| !finished.contains(&fixture.index));
     let done = finished.len() as u64;
     let mut progress = Progress::new(kind.scoring(), total, done);
     if done > 0 {

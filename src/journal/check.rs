@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 
 use crate::games::{Format, GameKind};
-use crate::schedule::{fixture_at, fixture_count};
+use crate::schedule::{Schedule, fixture_count};
 use crate::shard::Shard;
 
 use super::{FORMAT_VERSION, GameRecord, Header};
@@ -76,7 +76,8 @@ impl Expected {
     /// Whether `game` is one of the schedule's games, or why not.
     pub(super) fn check(&self, game: &GameRecord) -> Result<(), String> {
         let index = game.index;
-        let fixture = fixture_at(self.format, self.bots.len(), self.games, self.seed, index)
+        let fixture = Schedule::new(self.format, &self.bots, self.games, self.seed)
+            .fixture(index)
             .ok_or_else(|| {
                 format!(
                     "game {index} does not exist: the tournament has {} games",

@@ -32,7 +32,7 @@ mod check;
 use check::Expected;
 
 /// Bumped whenever a field changes meaning.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// One line of the journal.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -655,7 +655,9 @@ mod tests {
             built_in: false,
             stats: BTreeMap::from([("gold".to_owned(), score)]),
         };
-        let fixture = crate::schedule::fixture_at(Format::HeadToHead, 2, 2, 1, index).unwrap();
+        let names = ["a".to_owned(), "b".to_owned()];
+        let schedule = crate::schedule::Schedule::new(Format::HeadToHead, &names, 2, 1);
+        let fixture = schedule.fixture(index).unwrap();
         let [first, second] = [0, 1].map(|seat| ["a", "b"][fixture.seats[seat]]);
         GameRecord {
             index,
