@@ -24,6 +24,7 @@ use crate::report::{
     Leaderboard, LeaderboardBuilder, render_csv, render_json, render_markdown, render_table,
 };
 use crate::results::{JOURNAL_FILE, LEADERBOARD_FILE, ResultsFolder, Start, write_atomically};
+use crate::reuse::{ReusePool, rules_digest};
 use crate::run::{RunOptions, run_tournament};
 use crate::sandbox::check_support;
 use crate::signals::Signals;
@@ -123,9 +124,21 @@ fn run_command(args: RunArgs, quiet: bool, verbose: bool) -> Result<u8, Error> {
         (None, Some(dir)) => (dir.clone(), Start::Fresh),
         (None, None) => (default_results_dir(&args.file), Start::Fresh),
     };
+    let reuse = if args.reuse.is_empty() {
+        ReusePool::default()
+    } else if tournament.kind().private_folders() {
+        return Err(Error::Usage(format!(
+            "--reuse: a {} game depends on what its bots kept in their private folders from \
+             the games before it, so no game of an earlier run can stand for it",
+            tournament.kind()
+        )));
+    } else {
+        ReusePool::gather(&args.reuse, &rules_digest(&tournament))?
+    };
     let options = RunOptions {
         shard: args.shard,
         replays: args.replays,
+        reuse,
         progress: progress::Style::choose(quiet, verbose, std::io::stderr().is_terminal()),
     };
     let folder = ResultsFolder::claim(&out, start)?;
@@ -192,6 +205,12 @@ fn resume_command(args: &RunArgs, out: &Path) -> String {
     }
     if args.no_sandbox {
         words.push("--no-sandbox".to_owned());
+    }
+    for dir in &args.reuse {
+        words.push(format!(
+            "--reuse {}",
+            shell_word(&dir.display().to_string())
+        ));
     }
     words.join(" ")
 }

@@ -107,6 +107,11 @@ pub struct RunArgs {
     /// Record every game turn by turn in DIR/replays/game-<index>.jsonl, for `arena replay`.
     #[arg(long)]
     pub replays: bool,
+    /// Keep the games of earlier runs (results folders or journals; the folder being resumed
+    /// too) whose bots and settings are unchanged, and play only the others: a new bot's
+    /// games, a changed bot's games, more games per pairing.
+    #[arg(long, value_name = "DIR", num_args = 1..)]
+    pub reuse: Vec<PathBuf>,
     /// Run every bot directly as the runner's user, without its sandbox (own PID and network
     /// namespaces, read-only file system, unprivileged user, limits on the whole box).
     #[arg(long)]

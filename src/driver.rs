@@ -120,6 +120,8 @@ pub async fn play(
                 invalid_replies: result.invalid_replies + seat.tally.oversized,
                 built_in: false,
                 stats: result.stats,
+                // The run that keeps the record knows its bots' digests.
+                digest: None,
             })
             .chain(outcome.house.into_iter().map(|house| SeatRecord {
                 bot: house.name,
@@ -131,6 +133,7 @@ pub async fn play(
                 invalid_replies: 0,
                 built_in: true,
                 stats: std::collections::BTreeMap::new(),
+                digest: None,
             }))
             .collect(),
     };

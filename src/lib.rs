@@ -25,6 +25,7 @@ pub mod ratings;
 pub mod replay;
 pub mod report;
 pub mod results;
+pub mod reuse;
 pub mod run;
 pub mod sandbox;
 pub mod schedule;

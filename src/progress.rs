@@ -290,6 +290,7 @@ mod tests {
                     invalid_replies: 2,
                     built_in: false,
                     stats: std::collections::BTreeMap::new(),
+                    digest: None,
                 })
                 .collect(),
         }

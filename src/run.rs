@@ -5,7 +5,7 @@
 //! return their records. A [`Cancel`] stops the run: running games are dropped (which kills
 //! their bots) and the finished games stay in the journal.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::num::NonZeroUsize;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
@@ -27,6 +27,7 @@ use crate::journal::{
 use crate::progress::{Display, Progress, Style};
 use crate::replay::Replay;
 use crate::results::{ResultsFolder, Start, replay_path, write_atomically};
+use crate::reuse::{ReusePool, bot_digest, rules_digest};
 use crate::schedule::{Fixture, Schedule, fixture_count};
 use crate::shard::Shard;
 
@@ -82,7 +83,7 @@ pub fn effective_jobs(jobs: usize) -> usize {
 }
 
 /// What a run plays and keeps besides the journal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct RunOptions {
     /// Play only this shard's games.
     pub shard: Option<Shard>,
@@ -90,6 +91,8 @@ pub struct RunOptions {
     pub replays: bool,
     /// How progress shows on stderr.
     pub progress: Style,
+    /// Earlier games that stand for this run's games they match (`--reuse`).
+    pub reuse: ReusePool,
 }
 
 /// Plays every game of `tournament` (of its shard, if `options` name one; for
@@ -106,7 +109,7 @@ pub struct RunOptions {
 pub fn run_tournament(
     tournament: &Tournament,
     folder: &ResultsFolder,
-    options: RunOptions,
+    mut options: RunOptions,
     cancel: &Cancel,
 ) -> Result<RunReport, Error> {
     let out = folder.path();
@@ -134,8 +137,9 @@ pub fn run_tournament(
                 .count(),
             tournament.bots.len(),
         )),
+        rules: Some(rules_digest(tournament)),
     };
-    let (journal, finished) = match folder.start() {
+    let (mut journal, mut finished) = match folder.start() {
         Start::Fresh => (
             JournalWriter::create(&journal_path, header)?,
             BTreeSet::new(),
@@ -148,11 +152,36 @@ pub fn run_tournament(
         std::fs::create_dir_all(&dir)
             .with_context(|| format!("cannot create the replays folder {}", dir.display()))?;
     }
-    if !finished.is_empty() {
-        tracing::info!(
-            "resuming: {} of {total} games already played",
-            finished.len()
-        );
+    let names: Vec<String> = tournament.bots.iter().map(|bot| bot.name.clone()).collect();
+    let schedule = Schedule::new(format, &names, tournament.games, tournament.seed);
+    let digests: BTreeMap<String, String> = tournament
+        .bots
+        .iter()
+        .map(|bot| (bot.name.clone(), bot_digest(bot)))
+        .collect();
+    let resumed = finished.len();
+    let reusing = !options.reuse.is_empty();
+    let reused = if !reusing {
+        0
+    } else {
+        let mut earlier = Earlier {
+            pool: &mut options.reuse,
+            names: &names,
+            digests: &digests,
+            out,
+            replays: options.replays,
+        };
+        let in_shard = schedule
+            .fixtures()
+            .filter(|fixture| shard.is_none_or(|shard| shard.contains(fixture.index)));
+        earlier.reuse(in_shard, &mut journal, &mut finished)?
+    };
+    let playing = total.saturating_sub(finished.len() as u64);
+    if resumed > 0 {
+        tracing::info!("resuming: {resumed} of {total} games already played");
+    }
+    if reusing {
+        tracing::info!("reused {reused} games, playing {playing}");
     }
     // A bot's private folder carries state from one game to the next, so such games are
     // played one at a time in index order: results then do not depend on `jobs`.
@@ -169,8 +198,7 @@ pub fn run_tournament(
         "{kind}: {total} games{part}, {games_at_once} at a time; results in {}",
         out.display()
     );
-    let names: Vec<String> = tournament.bots.iter().map(|bot| bot.name.clone()).collect();
-    let pending = Schedule::new(format, &names, tournament.games, tournament.seed)
+    let pending = schedule
         .fixtures()
         .filter(|fixture| shard.is_none_or(|shard| shard.contains(fixture.index)))
         .filter(|fixture| !finished.contains(&fixture.index));
@@ -185,6 +213,7 @@ pub fn run_tournament(
         out,
         tournament,
         folders: &folders,
+        digests: &digests,
         journal,
         progress: Display::start(progress, options.progress),
         done,
@@ -371,13 +400,18 @@ struct Books<'a> {
     out: &'a Path,
     tournament: &'a Tournament,
     folders: &'a [PathBuf],
+    /// Each bot's digest by name, recorded with its seats.
+    digests: &'a BTreeMap<String, String>,
     journal: JournalWriter,
     progress: Display,
     done: u64,
 }
 
 impl Books<'_> {
-    fn keep(&mut self, record: GameRecord, replay: Option<Replay>) -> Result<(), Error> {
+    fn keep(&mut self, mut record: GameRecord, replay: Option<Replay>) -> Result<(), Error> {
+        for seat in record.seats.iter_mut().filter(|seat| !seat.built_in) {
+            seat.digest = self.digests.get(&seat.bot).cloned();
+        }
         // Before the journal line, so a journaled game always has its replay.
         if let Some(replay) = replay {
             write_replay(&replay_path(self.out, record.index), &replay)?;
@@ -388,6 +422,69 @@ impl Books<'_> {
         self.journal.append(&Record::Game(record))?;
         self.done += 1;
         Ok(())
+    }
+}
+
+/// Journals the games of earlier runs that stand for games of this run (`--reuse`).
+struct Earlier<'a> {
+    pool: &'a mut ReusePool,
+    /// The bots' names, in bot order.
+    names: &'a [String],
+    digests: &'a BTreeMap<String, String>,
+    out: &'a Path,
+    replays: bool,
+}
+
+impl Earlier<'_> {
+    /// Journals, for every game of `fixtures` not in `finished`, the earlier game with its
+    /// seed and its bots unchanged in its seats (with its replay, when replays are kept and it
+    /// has one), adds it to `finished`, and returns how many it journaled.
+    fn reuse(
+        &mut self,
+        fixtures: impl Iterator<Item = Fixture>,
+        journal: &mut JournalWriter,
+        finished: &mut BTreeSet<u64>,
+    ) -> Result<usize, Error> {
+        let mut reused = 0;
+        for fixture in fixtures {
+            if finished.contains(&fixture.index) {
+                continue;
+            }
+            let Some(record) = self.take(&fixture)? else {
+                continue;
+            };
+            journal.append(&Record::Game(record))?;
+            finished.insert(fixture.index);
+            reused += 1;
+        }
+        Ok(reused)
+    }
+
+    /// The earlier game that stands for `fixture`, renumbered, with its replay copied; none
+    /// if replays are kept and it has none (it is played again to have one).
+    fn take(&mut self, fixture: &Fixture) -> Result<Option<GameRecord>, Error> {
+        let seats = fixture
+            .seats
+            .iter()
+            .map(|&bot| {
+                let name = &self.names[bot];
+                (name.clone(), self.digests[name].clone())
+            })
+            .collect();
+        let Some(earlier) = self.pool.take(fixture.seed, seats) else {
+            return Ok(None);
+        };
+        if self.replays {
+            let Some(source) = &earlier.replay else {
+                return Ok(None);
+            };
+            let mut replay = Replay::read(source)?;
+            replay.header.index = fixture.index;
+            write_replay(&replay_path(self.out, fixture.index), &replay)?;
+        }
+        let mut record = earlier.record;
+        record.index = fixture.index;
+        Ok(Some(record))
     }
 }
 

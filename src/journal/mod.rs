@@ -70,6 +70,10 @@ pub struct Header {
     /// Whether the bots ran in sandboxes; absent in journals older than the sandbox.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<Sandboxing>,
+    /// A digest of the game's options and the tournament-wide limits (see
+    /// [`crate::reuse::rules_digest`]): what `--reuse` requires to be unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
 }
 
 /// Whether a tournament's bots run in sandboxes (`sandbox` in the tournament file).
@@ -150,6 +154,11 @@ impl Header {
             )
         })
         .or_else(|| {
+            (self.rules != expected.rules).then(|| {
+                "the game's options or the time, reply or output limits changed".to_owned()
+            })
+        })
+        .or_else(|| {
             (self.config_digest != expected.config_digest)
                 .then(|| "the tournament file's options or bot commands changed".to_owned())
         })
@@ -201,6 +210,10 @@ pub struct SeatRecord {
     /// games without them.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub stats: BTreeMap<String, i64>,
+    /// A digest of what decided the bot's play (see [`crate::reuse::bot_digest`]), for
+    /// `--reuse`; absent for built-in players.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
 }
 
 /// A journal that cannot be written or read.
@@ -636,6 +649,7 @@ mod tests {
             config_digest: "abc".into(),
             shard: None,
             sandbox: None,
+            rules: None,
         }
     }
 
@@ -654,6 +668,7 @@ mod tests {
             invalid_replies: 1,
             built_in: false,
             stats: BTreeMap::from([("gold".to_owned(), score)]),
+            digest: None,
         };
         let names = ["a".to_owned(), "b".to_owned()];
         let schedule = crate::schedule::Schedule::new(Format::HeadToHead, &names, 2, 1);

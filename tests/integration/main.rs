@@ -13,6 +13,7 @@ mod preflight;
 mod process;
 mod replay;
 mod resume;
+mod reuse;
 mod sandbox;
 mod shard;
 mod support;

@@ -1,0 +1,229 @@
+//! Incremental runs (`arena run FILE --reuse DIR`): a game is a deterministic function of its
+//! rules, its bots and its seed, so a game an earlier run journaled with the same rules, the
+//! same bots in the same seats, unchanged, and the same seed need not be played again.
+//!
+//! "The same" is decided by digests recorded in the journal: the header's `rules` (the game's
+//! options and the tournament-wide limits) and each seat's `digest` of what decides its bot's
+//! play (see [`bot_digest`]). A game's seed follows from the master seed and the game's
+//! identity (see [`crate::schedule`]), so the same seed means the same master seed, bots,
+//! seats and round.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use crate::config::{Bot, Tournament};
+use crate::errors::Error;
+use crate::journal::{GameRecord, JournalReader};
+use crate::merge::journal_path;
+
+/// The most files of a bot's folder whose contents are hashed; the names and sizes of any
+/// others still count.
+const MAX_FILES: usize = 10_000;
+
+/// The most bytes of a bot's folder whose contents are hashed; beyond, files count by name
+/// and size only.
+const MAX_BYTES: u64 = 64 << 20;
+
+/// A 64-bit FNV-1a hash, fed piece by piece.
+#[derive(Debug, Clone, Copy)]
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xCBF2_9CE4_8422_2325)
+    }
+
+    fn feed(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01B3);
+        }
+    }
+
+    fn hex(self) -> String {
+        format!("{:016x}", self.0)
+    }
+}
+
+/// The digest of the tournament-wide settings that decide play: the game's options, the time
+/// limits and the reply and output limits.
+pub fn rules_digest(tournament: &Tournament) -> String {
+    let mut hash = Fnv::new();
+    hash.feed(
+        format!(
+            "{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
+            tournament.options,
+            tournament.timeout,
+            tournament.setup_timeout,
+            tournament.limits,
+            tournament.java_host
+        )
+        .as_bytes(),
+    );
+    hash.hex()
+}
+
+/// The digest of what decides a bot's play: its program's path, its arguments, environment
+/// and limits, whether it runs in a sandbox (and with a network), its compiled Java classes,
+/// and the files under its folder (their names and contents, up to [`MAX_FILES`] files and
+/// [`MAX_BYTES`] bytes; beyond, names and sizes). Not hashed: the program itself when it lies
+/// outside the folder (an interpreter such as `/usr/bin/python3`), and anything the bot reads
+/// from elsewhere. Bots that share a folder share its part of the digest: a change to any
+/// file there changes them all.
+pub fn bot_digest(bot: &Bot) -> String {
+    let program = &bot.program;
+    let mut hash = Fnv::new();
+    let sandbox = program
+        .sandbox
+        .as_ref()
+        .map(|spec| (spec.network, spec.max_processes));
+    hash.feed(
+        format!(
+            "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n",
+            program.program,
+            program.args,
+            program.env,
+            program.rlimits,
+            sandbox,
+            bot.java.as_ref().map(|java| &java.classes),
+        )
+        .as_bytes(),
+    );
+    let mut budget = Budget {
+        files: MAX_FILES,
+        bytes: MAX_BYTES,
+    };
+    hash_folder(&mut hash, &program.dir, Path::new(""), &mut budget);
+    hash.hex()
+}
+
+/// What is left of the hashing bounds.
+struct Budget {
+    files: usize,
+    bytes: u64,
+}
+
+/// Feeds the entries of `folder` (named `relative` from the bot's folder) in name order,
+/// recursively, without following links.
+fn hash_folder(hash: &mut Fnv, folder: &Path, relative: &Path, budget: &mut Budget) {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.flatten().collect();
+    entries.sort_by_key(std::fs::DirEntry::file_name);
+    for entry in entries {
+        let name = relative.join(entry.file_name());
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        let mut line = String::new();
+        let _ = write!(line, "{}\0", name.display());
+        hash.feed(line.as_bytes());
+        if kind.is_dir() {
+            hash_folder(hash, &entry.path(), &name, budget);
+        } else if kind.is_symlink() {
+            if let Ok(target) = std::fs::read_link(entry.path()) {
+                hash.feed(target.as_os_str().as_encoded_bytes());
+            }
+        } else if kind.is_file() {
+            hash_file(hash, &entry.path(), budget);
+        }
+    }
+}
+
+/// Feeds a file's size and, within the budget, its contents.
+fn hash_file(hash: &mut Fnv, path: &Path, budget: &mut Budget) {
+    let size = std::fs::metadata(path).map_or(0, |m| m.len());
+    hash.feed(&size.to_le_bytes());
+    if budget.files == 0 || size > budget.bytes {
+        return;
+    }
+    budget.files -= 1;
+    budget.bytes -= size;
+    let Ok(file) = std::fs::File::open(path) else {
+        return;
+    };
+    let mut contents = Vec::new();
+    if file.take(size).read_to_end(&mut contents).is_ok() {
+        hash.feed(&contents);
+    }
+}
+
+/// What identifies a game for reuse: its seed and its bots' names and digests, in seat order.
+type Key = (u64, Vec<(String, String)>);
+
+/// The games of earlier runs that may stand for games of this one.
+#[derive(Debug, Default)]
+pub struct ReusePool {
+    games: HashMap<Key, Reusable>,
+}
+
+/// An earlier game, and the replay file it left, if any.
+#[derive(Debug)]
+pub struct Reusable {
+    /// Its journal record.
+    pub record: GameRecord,
+    /// Its replay file.
+    pub replay: Option<PathBuf>,
+}
+
+impl ReusePool {
+    /// The games journaled in the results folders (or journals) `sources` under the rules
+    /// `rules`, with digests; a journal of other rules, or written before digests were
+    /// recorded, gives none (with a warning). A journal that cannot be read, or with a line
+    /// that is not one of its tournament's games, is an error.
+    pub fn gather(sources: &[PathBuf], rules: &str) -> Result<ReusePool, Error> {
+        let mut pool = ReusePool::default();
+        for source in sources {
+            let journal = journal_path(source);
+            let reader = JournalReader::open(&journal)?;
+            if reader.header().rules.as_deref() != Some(rules) {
+                tracing::warn!(
+                    "--reuse {}: its game options or limits differ from this run's (or it \
+                     predates reuse); none of its games is reused",
+                    source.display()
+                );
+                continue;
+            }
+            let folder = journal.parent().unwrap_or(Path::new(".")).to_path_buf();
+            for game in reader {
+                let game = game?;
+                let Some(key) = key_of(&game) else { continue };
+                let replay = crate::results::replay_path(&folder, game.index);
+                pool.games.entry(key).or_insert(Reusable {
+                    record: game,
+                    replay: replay.is_file().then_some(replay),
+                });
+            }
+        }
+        Ok(pool)
+    }
+
+    /// The earlier game with `seed` whose bot seats are `seats` (names and digests in seat
+    /// order), if there is one; each is handed out once.
+    pub fn take(&mut self, seed: u64, seats: Vec<(String, String)>) -> Option<Reusable> {
+        self.games.remove(&(seed, seats))
+    }
+
+    /// How many games the pool holds.
+    pub fn len(&self) -> usize {
+        self.games.len()
+    }
+
+    /// Whether the pool holds no game.
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+}
+
+/// The reuse key of a journaled game: `None` if a bot seat has no digest.
+fn key_of(game: &GameRecord) -> Option<Key> {
+    let seats = game
+        .seats
+        .iter()
+        .filter(|seat| !seat.built_in)
+        .map(|seat| Some((seat.bot.clone(), seat.digest.clone()?)))
+        .collect::<Option<Vec<_>>>()?;
+    Some((game.seed, seats))
+}

@@ -1,0 +1,103 @@
+//! Incremental runs: `--reuse` keeps every earlier game whose bots and settings are unchanged
+//! and plays only the rest, to the leaderboard of a fresh full run, byte for byte.
+
+use std::path::Path;
+
+use crate::support::{repo, run_ok, write_toml};
+
+/// A Petri tournament of the sample bots named in `bots` (name, script), each in a folder of
+/// its own under `dir` (copied from `bots/petri/`, so a change to one touches no other).
+fn tournament(dir: &Path, file: &str, bots: &[(&str, &str)]) -> std::path::PathBuf {
+    let mut text = "game = \"petri\"\nseed = 2014\ngames = 2\n[options]\nturns = 30\n".to_owned();
+    for (name, script) in bots {
+        let folder = dir.join(name);
+        if !folder.exists() {
+            std::fs::create_dir(&folder).unwrap();
+            std::fs::copy(repo().join("bots/petri").join(script), folder.join(script)).unwrap();
+        }
+        text.push_str(&format!(
+            "[[bots]]\nname = \"{name}\"\ncommand = \"/usr/bin/python3 -S -I {script}\"\n\
+             dir = \"{name}\"\n"
+        ));
+    }
+    write_toml(dir, file, &text)
+}
+
+/// The "reused N games, playing M" figures of a run's log.
+fn reused_and_played(stderr: &[u8]) -> (u64, u64) {
+    let log = String::from_utf8_lossy(stderr);
+    let line = log
+        .lines()
+        .find_map(|line| line.split("reused ").nth(1))
+        .unwrap_or_else(|| panic!("no reuse line in {log}"));
+    let numbers: Vec<u64> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|word| word.parse().ok())
+        .collect();
+    (numbers[0], numbers[1])
+}
+
+fn leaderboard(dir: &Path, out: &str) -> Vec<u8> {
+    std::fs::read(dir.join(out).join("leaderboard.json")).unwrap()
+}
+
+const THREE: &[(&str, &str)] = &[
+    ("grower", "grower.py"),
+    ("hunter", "hunter.py"),
+    ("bomber", "bomber.py"),
+];
+
+#[test]
+fn a_new_bot_plays_only_its_own_games_to_the_full_runs_leaderboard() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let three = tournament(dir, "three.toml", THREE);
+    run_ok(dir, &three, &["--out", "r3"]);
+    let four = tournament(
+        dir,
+        "four.toml",
+        &[THREE, &[("grower2", "grower.py")]].concat(),
+    );
+    let reusing = run_ok(dir, &four, &["--out", "r4", "--reuse", "r3"]);
+    // The newcomer's three pairs, two games each; the six games of the three are kept.
+    assert_eq!(reused_and_played(&reusing.stderr), (6, 6));
+    run_ok(dir, &four, &["--out", "fresh"]);
+    assert_eq!(leaderboard(dir, "r4"), leaderboard(dir, "fresh"));
+}
+
+#[test]
+fn a_changed_bot_replays_exactly_its_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let three = tournament(dir, "three.toml", THREE);
+    run_ok(dir, &three, &["--out", "before"]);
+    let script = dir.join("hunter/hunter.py");
+    let mut text = std::fs::read_to_string(&script).unwrap();
+    text.push_str("\n# version 2\n");
+    std::fs::write(&script, text).unwrap();
+    let again = run_ok(dir, &three, &["--out", "after", "--reuse", "before"]);
+    // hunter's two pairs, two games each.
+    assert_eq!(reused_and_played(&again.stderr), (2, 4));
+    let journal = std::fs::read_to_string(dir.join("after/journal.jsonl")).unwrap();
+    assert_eq!(journal.lines().count(), 1 + 6);
+}
+
+#[test]
+fn reuse_is_refused_where_games_depend_on_earlier_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = crate::support::arena(
+        dir.path(),
+        &[
+            "run",
+            repo().join("tests/data/cave-small.toml").to_str().unwrap(),
+            "--reuse",
+            "earlier",
+            "--out",
+            "r",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("private folders"), "{stderr}");
+    assert!(!dir.path().join("r").exists());
+}
