@@ -11,7 +11,8 @@
 //!
 //! The maximum is found by Newton's method: the Fisher information is a weighted graph
 //! Laplacian plus the imaginary games' diagonal, sparse and positive definite, so each step
-//! is solved by conjugate gradients in a few hundred passes over the pairs.
+//! is solved by conjugate gradients (in the tests' field of 10,000 bots: 7 steps of about
+//! 70 passes over the pairs each).
 //!
 //! The intervals are estimated, not inverted: the inverse of the information `D - W` (`D`
 //! its diagonal, `W` the pairs' weights) expands as `D⁻¹ + D⁻¹WD⁻¹ + D⁻¹WD⁻¹WD⁻¹ + …`,
@@ -31,14 +32,15 @@ use super::elo::{ELO_PER_NAT, Fit, Meeting, PRIOR_DRAWS, Z95};
 const ANCHOR_DRAWS: f64 = 1.0;
 
 /// Newton's method stops when no strength moves by more than this (natural-log units:
-/// 4e-8 Elo).
+/// 2e-8 Elo).
 const TOLERANCE: f64 = 1e-10;
 
 /// A bound on Newton's steps; from all ratings 0 it takes about ten.
 const MAX_STEPS: usize = 200;
 
 /// No Newton step moves a strength by more than this (natural-log units, 174 Elo), so that
-/// a step from far away, where the quadratic model is poor, cannot overshoot.
+/// a step from far away, where the quadratic model is poor, cannot throw the strengths far
+/// past the maximum.
 const MAX_STEP: f64 = 1.0;
 
 /// Conjugate gradients stop when the residual is this small relative to the right-hand
