@@ -23,7 +23,7 @@ use super::{elo_sparse, normal};
 
 /// The largest field rated exactly (dense covariance, superiority of every pair). Fitting
 /// and inverting cost about 0.1 s at this size and grow with its cube; beyond it the
-/// intervals are estimated (see [`super::elo_sparse`]).
+/// intervals are estimated (see `src/ratings/elo_sparse.rs`).
 pub const EXACT_LIMIT: usize = 200;
 
 /// Virtual draws added between every pair of bots before fitting.

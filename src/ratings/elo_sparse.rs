@@ -1,4 +1,4 @@
-//! The Elo fit of fields beyond [`EXACT_LIMIT`] bots, in memory and time that grow with the
+//! The Elo fit of fields beyond [`super::EXACT_LIMIT`] bots, in memory and time that grow with the
 //! pairs that met, not with the square of the field.
 //!
 //! The model is the exact fit's (Bradley-Terry on the Elo scale, see [`super::elo`]) with
