@@ -304,9 +304,11 @@ impl LeaderboardBuilder {
             })
             .collect();
         leaderboard.sort_by(Standing::by_rank);
+        // Best first, so the scores above a bot's are a prefix: a binary search, not a
+        // count over the whole field for every bot.
         let scores: Vec<f64> = leaderboard.iter().map(|s| s.score).collect();
         for standing in &mut leaderboard {
-            standing.rank = 1 + scores.iter().filter(|&&s| s > standing.score).count();
+            standing.rank = 1 + scores.partition_point(|&s| s > standing.score);
         }
         let mut ratings = rater.finish(header.seed);
         for standing in &mut leaderboard {
