@@ -26,7 +26,8 @@ use super::{elo_sparse, normal};
 /// intervals are estimated (see `src/ratings/elo_sparse.rs`).
 pub const EXACT_LIMIT: usize = 200;
 
-/// Virtual draws added between every pair of bots before fitting.
+/// Virtual draws added between every pair of bots before fitting (beyond [`EXACT_LIMIT`]
+/// bots, between every pair that met).
 pub(super) const PRIOR_DRAWS: f64 = 1.0;
 
 /// Elo points per natural-log unit of playing strength: 400 / ln 10.
