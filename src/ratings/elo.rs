@@ -1,5 +1,6 @@
-//! Elo ratings of a head-to-head game by maximum likelihood, with 95% intervals and the
-//! likelihood of superiority of every bot over every other.
+//! Elo ratings of a head-to-head game by maximum likelihood, with 95% intervals and, for
+//! fields of up to [`EXACT_LIMIT`] bots, the likelihood of superiority of every bot over
+//! every other.
 //!
 //! The model is Bradley-Terry on the Elo scale: a bot rated `d` points above its opponent
 //! scores `1 / (1 + 10^(-d/400))` per game on average, a draw counting half a win. The
@@ -11,17 +12,29 @@
 //! only differences are determined): rating ± 1.96 standard errors. The likelihood of
 //! superiority of A over B is `Φ((r_A - r_B) / se(r_A - r_B))`, the probability that A is
 //! really the stronger given the results, from the same covariance.
+//!
+//! All of that costs `k²` memory and `k³` time for `k` bots, so it is kept for fields of up
+//! to [`EXACT_LIMIT`] bots; larger fields are rated from the pairs that met alone, with
+//! estimated intervals and no superiority ([`super::elo_sparse`]).
 
-use super::normal;
+use std::collections::BTreeMap;
 
-/// Virtual draws added between every pair of bots before fitting.
-const PRIOR_DRAWS: f64 = 1.0;
+use super::{elo_sparse, normal};
+
+/// The largest field rated exactly (dense covariance, superiority of every pair). Fitting
+/// and inverting cost about 0.1 s at this size and grow with its cube; beyond it the
+/// intervals are estimated (see `src/ratings/elo_sparse.rs`).
+pub const EXACT_LIMIT: usize = 200;
+
+/// Virtual draws added between every pair of bots before fitting (beyond [`EXACT_LIMIT`]
+/// bots, between every pair that met).
+pub(super) const PRIOR_DRAWS: f64 = 1.0;
 
 /// Elo points per natural-log unit of playing strength: 400 / ln 10.
-const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
+pub(super) const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
 
 /// The normal quantile of a two-sided 95% interval.
-const Z95: f64 = 1.959_963_984_540_054;
+pub(super) const Z95: f64 = 1.959_963_984_540_054;
 
 /// The fitting stops when no strength changes by more than this (in natural-log units).
 const TOLERANCE: f64 = 1e-12;
@@ -30,11 +43,19 @@ const TOLERANCE: f64 = 1e-12;
 const MAX_ITERATIONS: usize = 100_000;
 
 /// Head-to-head results between `k` bots, by index: games played and points won (a win 1,
-/// a draw ½) for each ordered pair.
+/// a draw ½) for each pair that met, so that memory grows with the games, not with `k²`.
 #[derive(Debug, Clone)]
 pub(crate) struct Results {
-    games: Vec<Vec<f64>>,
-    points: Vec<Vec<f64>>,
+    pub(super) bots: usize,
+    /// By `(a, b)` with `a < b`: games played and the points `a` won.
+    pub(super) pairs: BTreeMap<(usize, usize), Meeting>,
+}
+
+/// The games between two bots and the points the lower-numbered of them won.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(super) struct Meeting {
+    pub(super) games: f64,
+    pub(super) points: f64,
 }
 
 /// Fitted ratings, by bot index.
@@ -44,7 +65,8 @@ pub(crate) struct Fit {
     pub(crate) elo: Vec<f64>,
     /// Half-widths of the 95% intervals, in Elo.
     pub(crate) margin: Vec<f64>,
-    /// `superiority[a][b]`: the likelihood that `a` is stronger than `b` (0.5 on the diagonal).
+    /// `superiority[a][b]`: the likelihood that `a` is stronger than `b` (0.5 on the
+    /// diagonal); empty beyond [`EXACT_LIMIT`] bots.
     pub(crate) superiority: Vec<Vec<f64>>,
 }
 
@@ -52,93 +74,147 @@ impl Results {
     /// No games yet between `k` bots.
     pub(crate) fn new(k: usize) -> Results {
         Results {
-            games: vec![vec![0.0; k]; k],
-            points: vec![vec![0.0; k]; k],
+            bots: k,
+            pairs: BTreeMap::new(),
         }
     }
 
-    /// One game between `a` and `b` in which `a` scored `points` (1, ½ or 0).
+    /// One game between `a` and `b` in which `a` scored `points` (1, ½ or 0). A game of a
+    /// bot against itself says nothing about its strength and is left out.
     pub(crate) fn add(&mut self, a: usize, b: usize, points: f64) {
-        self.games[a][b] += 1.0;
-        self.games[b][a] += 1.0;
-        self.points[a][b] += points;
-        self.points[b][a] += 1.0 - points;
+        let (key, points) = match a.cmp(&b) {
+            std::cmp::Ordering::Less => ((a, b), points),
+            std::cmp::Ordering::Greater => ((b, a), 1.0 - points),
+            std::cmp::Ordering::Equal => return,
+        };
+        let meeting = self.pairs.entry(key).or_default();
+        meeting.games += 1.0;
+        meeting.points += points;
     }
 
-    /// The maximum-likelihood ratings with their intervals and superiority matrix.
+    /// The maximum-likelihood ratings with their intervals, and the superiority matrix up to
+    /// [`EXACT_LIMIT`] bots.
     pub(crate) fn fit(&self) -> Fit {
-        let k = self.games.len();
-        let prior = |a: usize, b: usize| if a == b { 0.0 } else { PRIOR_DRAWS };
-        let games = |a: usize, b: usize| self.games[a][b] + prior(a, b);
-        let won: Vec<f64> = (0..k)
-            .map(|a| (0..k).map(|b| self.points[a][b] + prior(a, b) / 2.0).sum())
-            .collect();
-        // Minorization-maximization on the strengths γ = e^θ, renormalized to a geometric
-        // mean of 1 after every sweep.
-        let mut theta = vec![0.0_f64; k];
-        for _ in 0..MAX_ITERATIONS {
-            let gamma: Vec<f64> = theta.iter().map(|t| t.exp()).collect();
-            let mut next: Vec<f64> = (0..k)
-                .map(|a| {
-                    let denominator: f64 = (0..k)
-                        .filter(|&b| b != a)
-                        .map(|b| games(a, b) / (gamma[a] + gamma[b]))
-                        .sum();
-                    if denominator > 0.0 {
-                        (won[a] / denominator).ln()
-                    } else {
-                        0.0
-                    }
-                })
-                .collect();
-            let mean = next.iter().sum::<f64>() / k as f64;
-            next.iter_mut().for_each(|t| *t -= mean);
-            let change = next
-                .iter()
-                .zip(&theta)
-                .map(|(n, t)| (n - t).abs())
-                .fold(0.0, f64::max);
-            theta = next;
-            if change < TOLERANCE {
-                break;
-            }
+        if self.bots <= EXACT_LIMIT {
+            let (games, points) = self.dense();
+            dense_fit(&games, &points)
+        } else {
+            elo_sparse::fit(self.bots, &self.pairs)
         }
-        // Fisher information at the maximum: a weighted graph Laplacian, singular along
-        // "all ratings shift together"; its pseudo-inverse is the covariance of ratings
-        // whose mean is fixed.
-        let mut information = vec![vec![0.0; k]; k];
-        for a in 0..k {
-            for b in (0..k).filter(|&b| b != a) {
-                let p = 1.0 / (1.0 + (theta[b] - theta[a]).exp());
-                let weight = games(a, b) * p * (1.0 - p);
-                information[a][b] -= weight;
-                information[a][a] += weight;
-            }
+    }
+
+    /// Games played and points won for every ordered pair, as `k × k` matrices. The
+    /// counts are whole and half numbers, so these sums are exact whatever their order.
+    fn dense(&self) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
+        let k = self.bots;
+        let mut games = vec![vec![0.0; k]; k];
+        let mut points = vec![vec![0.0; k]; k];
+        for (&(a, b), meeting) in &self.pairs {
+            games[a][b] = meeting.games;
+            games[b][a] = meeting.games;
+            points[a][b] = meeting.points;
+            points[b][a] = meeting.games - meeting.points;
         }
-        let covariance = laplacian_pseudo_inverse(information);
-        let margin = (0..k)
-            .map(|a| Z95 * covariance[a][a].max(0.0).sqrt() * ELO_PER_NAT)
-            .collect();
-        let superiority = (0..k)
+        (games, points)
+    }
+}
+
+/// The exact fit of a field from its dense `played` and `points` matrices (see
+/// [`Results::dense`]): ratings, intervals from the pseudo-inverse of the Fisher
+/// information, and the superiority matrix.
+fn dense_fit(played: &[Vec<f64>], points: &[Vec<f64>]) -> Fit {
+    let k = played.len();
+    let prior = |a: usize, b: usize| if a == b { 0.0 } else { PRIOR_DRAWS };
+    let games: Vec<Vec<f64>> = (0..k)
+        .map(|a| (0..k).map(|b| played[a][b] + prior(a, b)).collect())
+        .collect();
+    let won: Vec<f64> = (0..k)
+        .map(|a| (0..k).map(|b| points[a][b] + prior(a, b) / 2.0).sum())
+        .collect();
+    let theta = maximize(&games, &won);
+    let covariance = laplacian_pseudo_inverse(information(&games, &theta));
+    let margin = (0..k)
+        .map(|a| Z95 * covariance[a][a].max(0.0).sqrt() * ELO_PER_NAT)
+        .collect();
+    Fit {
+        elo: theta.iter().map(|t| t * ELO_PER_NAT).collect(),
+        margin,
+        superiority: superiority(&theta, &covariance),
+    }
+}
+
+/// The maximum-likelihood strengths θ (natural-log units, mean 0) of bots that played
+/// `games[a][b]` games (virtual draws included) and won `won[a]` points in all: Hunter's
+/// minorization-maximization on γ = e^θ, renormalized to a geometric mean of 1 after every
+/// sweep.
+fn maximize(games: &[Vec<f64>], won: &[f64]) -> Vec<f64> {
+    let k = games.len();
+    let mut theta = vec![0.0_f64; k];
+    for _ in 0..MAX_ITERATIONS {
+        let gamma: Vec<f64> = theta.iter().map(|t| t.exp()).collect();
+        let mut next: Vec<f64> = (0..k)
             .map(|a| {
-                (0..k)
-                    .map(|b| {
-                        let variance = covariance[a][a] + covariance[b][b] - 2.0 * covariance[a][b];
-                        if a == b || variance <= 0.0 {
-                            0.5
-                        } else {
-                            normal::cdf((theta[a] - theta[b]) / variance.sqrt())
-                        }
-                    })
-                    .collect()
+                let denominator: f64 = (0..k)
+                    .filter(|&b| b != a)
+                    .map(|b| games[a][b] / (gamma[a] + gamma[b]))
+                    .sum();
+                if denominator > 0.0 {
+                    (won[a] / denominator).ln()
+                } else {
+                    0.0
+                }
             })
             .collect();
-        Fit {
-            elo: theta.iter().map(|t| t * ELO_PER_NAT).collect(),
-            margin,
-            superiority,
+        let mean = next.iter().sum::<f64>() / k as f64;
+        next.iter_mut().for_each(|t| *t -= mean);
+        let change = next
+            .iter()
+            .zip(&theta)
+            .map(|(n, t)| (n - t).abs())
+            .fold(0.0, f64::max);
+        theta = next;
+        if change < TOLERANCE {
+            break;
         }
     }
+    theta
+}
+
+/// The Fisher information at strengths `theta`: a weighted graph Laplacian, singular along
+/// "all ratings shift together"; its pseudo-inverse is the covariance of ratings whose mean
+/// is fixed.
+fn information(games: &[Vec<f64>], theta: &[f64]) -> Vec<Vec<f64>> {
+    let k = games.len();
+    let mut information = vec![vec![0.0; k]; k];
+    for a in 0..k {
+        for b in (0..k).filter(|&b| b != a) {
+            let p = 1.0 / (1.0 + (theta[b] - theta[a]).exp());
+            let weight = games[a][b] * p * (1.0 - p);
+            information[a][b] -= weight;
+            information[a][a] += weight;
+        }
+    }
+    information
+}
+
+/// `superiority[a][b]`, the likelihood that `a` is stronger than `b`, from the strengths
+/// and their covariance.
+fn superiority(theta: &[f64], covariance: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    let k = theta.len();
+    (0..k)
+        .map(|a| {
+            (0..k)
+                .map(|b| {
+                    let variance = covariance[a][a] + covariance[b][b] - 2.0 * covariance[a][b];
+                    if a == b || variance <= 0.0 {
+                        0.5
+                    } else {
+                        normal::cdf((theta[a] - theta[b]) / variance.sqrt())
+                    }
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// The Moore-Penrose pseudo-inverse of a connected graph's Laplacian `l` (symmetric, rows
@@ -154,7 +230,7 @@ fn laplacian_pseudo_inverse(mut l: Vec<Vec<f64>>) -> Vec<Vec<f64>> {
 
 /// The inverse of a positive definite matrix by Gauss-Jordan elimination with partial
 /// pivoting.
-fn invert(mut a: Vec<Vec<f64>>) -> Vec<Vec<f64>> {
+pub(super) fn invert(mut a: Vec<Vec<f64>>) -> Vec<Vec<f64>> {
     let k = a.len();
     let mut inverse: Vec<Vec<f64>> = (0..k)
         .map(|i| (0..k).map(|j| if i == j { 1.0 } else { 0.0 }).collect())
@@ -235,7 +311,7 @@ mod tests {
         for (a, actual) in actual.into_iter().enumerate() {
             let expected: f64 = (0..3)
                 .filter(|&b| b != a)
-                .map(|b| (results.games[a][b] + PRIOR_DRAWS) * expected(a, b))
+                .map(|b| (results.dense().0[a][b] + PRIOR_DRAWS) * expected(a, b))
                 .sum();
             close(expected, actual, 1e-9);
         }

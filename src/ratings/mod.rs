@@ -6,8 +6,11 @@
 
 mod bootstrap;
 mod elo;
+mod elo_sparse;
 mod normal;
 mod trueskill;
+
+pub use elo::EXACT_LIMIT;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -52,13 +55,14 @@ pub struct SkillRating {
     pub trueskill_sigma: f64,
 }
 
-/// Every bot's rating, and for head-to-head games the likelihood of superiority of each bot
-/// over each other one (to 0.001).
+/// Every bot's rating, and for head-to-head games of up to [`EXACT_LIMIT`] bots the
+/// likelihood of superiority of each bot over each other one (to 0.001).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Ratings {
     /// By bot name.
     pub bots: BTreeMap<String, Rating>,
-    /// By (bot, opponent): the likelihood that the bot is the stronger.
+    /// By (bot, opponent): the likelihood that the bot is the stronger; empty for larger
+    /// fields, where it would be `k²` figures.
     pub superiority: BTreeMap<(String, String), f64>,
 }
 
@@ -201,7 +205,7 @@ impl Rater {
     }
 }
 
-/// Elo ratings and the superiority matrix of `names` from their fit.
+/// Elo ratings and, if the fit has it, the superiority matrix of `names`.
 fn elo_ratings(names: &[&str], fit: &elo::Fit) -> Ratings {
     let bots = names
         .iter()
@@ -215,18 +219,16 @@ fn elo_ratings(names: &[&str], fit: &elo::Fit) -> Ratings {
             (name.to_string(), Rating::Elo(rating))
         })
         .collect();
-    let superiority = names
+    // Empty beyond `EXACT_LIMIT` bots, where the fit has no superiority.
+    let superiority = fit
+        .superiority
         .iter()
         .enumerate()
-        .flat_map(|(a, bot)| {
-            names
-                .iter()
+        .flat_map(|(a, row)| {
+            row.iter()
                 .enumerate()
                 .filter(move |&(b, _)| b != a)
-                .map(move |(b, opponent)| {
-                    let key = (bot.to_string(), opponent.to_string());
-                    (key, round(fit.superiority[a][b], 3))
-                })
+                .map(move |(b, &los)| ((names[a].to_string(), names[b].to_string()), round(los, 3)))
         })
         .collect();
     Ratings { bots, superiority }

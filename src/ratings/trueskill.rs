@@ -4,6 +4,8 @@
 //! gives the same ratings however the games were scheduled. Defaults are TrueSkill's: every
 //! bot starts at μ = 25, σ = 25/3, with β = 25/6, τ = 25/300 and a 10% draw probability.
 
+use std::collections::BTreeSet;
+
 use skillratings::MultiTeamOutcome;
 use skillratings::trueskill::{TrueSkillConfig, TrueSkillRating, trueskill_multi_team};
 
@@ -24,28 +26,27 @@ impl Ladder {
     }
 
     /// Rates one game: `seats` lists each seat's bot index and score. A bot that holds
-    /// several seats of one game is rated only by its first.
+    /// several seats of one game is rated only by its first. Costs `n log n` for `n` seats,
+    /// since free-for-all games seat the whole field.
     pub(crate) fn add_game(&mut self, seats: &[(usize, i64)]) {
-        let mut seen = Vec::with_capacity(seats.len());
+        let mut seen = BTreeSet::new();
         let seats: Vec<(usize, i64)> = seats
             .iter()
             .copied()
-            .filter(|(bot, _)| {
-                let first = !seen.contains(bot);
-                seen.push(*bot);
-                first
-            })
+            .filter(|&(bot, _)| seen.insert(bot))
             .collect();
         if seats.len() < 2 {
             return;
         }
+        let mut descending: Vec<i64> = seats.iter().map(|&(_, score)| score).collect();
+        descending.sort_unstable_by(|a, b| b.cmp(a));
         let teams: Vec<[TrueSkillRating; 1]> =
             seats.iter().map(|&(bot, _)| [self.ratings[bot]]).collect();
         let ranked: Vec<(&[TrueSkillRating], MultiTeamOutcome)> = seats
             .iter()
             .zip(&teams)
             .map(|(&(_, score), team)| {
-                let better = seats.iter().filter(|&&(_, other)| other > score).count();
+                let better = descending.partition_point(|&other| other > score);
                 (&team[..], MultiTeamOutcome::new(better + 1))
             })
             .collect();

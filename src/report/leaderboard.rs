@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::engine::GameResult;
 use crate::games::{Aggregate, Scoring, StatColumn};
 use crate::journal::{GameRecord, Header, Journal, Sandboxing, SeatRecord};
-use crate::ratings::{Rater, Rating};
+use crate::ratings::{EXACT_LIMIT, Rater, Rating};
 
 /// Version of the JSON leaderboard document; bumped when a field changes meaning.
 pub const LEADERBOARD_FORMAT_VERSION: u32 = 1;
@@ -31,7 +31,9 @@ pub struct Leaderboard {
     pub sandbox: Option<Sandboxing>,
     /// The entries, best first.
     pub leaderboard: Vec<Standing>,
-    /// Head-to-head results for every ordered pair of bots (head-to-head games only).
+    /// Head-to-head results for every ordered pair of bots that met (head-to-head games of
+    /// up to [`EXACT_LIMIT`] bots only: beyond, they are as many as the games, and the
+    /// matrices the tables draw of them `k²` cells).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pairwise: Vec<PairRecord>,
     /// The game's extra columns, in display order (each standing's `stats` has their values).
@@ -228,14 +230,16 @@ impl Leaderboard {
 /// A leaderboard computed one game at a time, the games in any order (a journal read as a
 /// stream, in completion order): it keeps per-bot tallies, per-pair counts and what the
 /// ratings need ([`Rater`]), never the game records. Unknown bot names in game records (a
-/// journal edited by hand) are counted under their own names.
+/// journal edited by hand) are counted under their own names. Per-pair counts are kept only
+/// while the field has at most [`EXACT_LIMIT`] bots, as only such fields list them.
 #[derive(Debug, Clone)]
 pub struct LeaderboardBuilder {
     scoring: Scoring,
     columns: Vec<StatColumn>,
     header: Header,
     tallies: BTreeMap<String, Tally>,
-    /// Head-to-head: wins, draws and losses of each bot against each opponent.
+    /// Head-to-head fields of up to [`EXACT_LIMIT`] bots: wins, draws and losses of each bot
+    /// against each opponent.
     pairs: BTreeMap<(String, String), [u32; 3]>,
     games_played: u64,
     rater: Rater,
@@ -265,7 +269,7 @@ impl LeaderboardBuilder {
         for seat in &game.seats {
             self.tallies.entry(seat.bot.clone()).or_default().add(seat);
         }
-        if let [first, second] = game.seats.as_slice() {
+        if let ([first, second], true) = (game.seats.as_slice(), self.lists_pairs()) {
             for (seat, other) in [(first, second), (second, first)] {
                 let pair = (seat.bot.clone(), other.bot.clone());
                 count_result(seat.result, self.pairs.entry(pair).or_default());
@@ -274,8 +278,15 @@ impl LeaderboardBuilder {
         self.rater.add(game);
     }
 
+    /// Whether the field is small enough for its leaderboard to list the pairs. The field
+    /// only grows (bots missing from the header join it), so once it is too large it stays.
+    fn lists_pairs(&self) -> bool {
+        self.tallies.len() <= EXACT_LIMIT
+    }
+
     /// The standings of the games counted.
     pub fn finish(self) -> Leaderboard {
+        let lists_pairs = self.lists_pairs();
         let LeaderboardBuilder {
             scoring,
             columns,
@@ -293,16 +304,18 @@ impl LeaderboardBuilder {
             })
             .collect();
         leaderboard.sort_by(Standing::by_rank);
+        // Best first, so the scores above a bot's are a prefix: a binary search, not a
+        // count over the whole field for every bot.
         let scores: Vec<f64> = leaderboard.iter().map(|s| s.score).collect();
         for standing in &mut leaderboard {
-            standing.rank = 1 + scores.iter().filter(|&&s| s > standing.score).count();
+            standing.rank = 1 + scores.partition_point(|&s| s > standing.score);
         }
         let mut ratings = rater.finish(header.seed);
         for standing in &mut leaderboard {
             standing.rating = ratings.bots.remove(&standing.name);
         }
         let pairwise = match scoring {
-            Scoring::Wins => pairs
+            Scoring::Wins if lists_pairs => pairs
                 .into_iter()
                 .map(|((bot, opponent), [wins, draws, losses])| PairRecord {
                     superiority: ratings
@@ -316,7 +329,7 @@ impl LeaderboardBuilder {
                     losses,
                 })
                 .collect(),
-            Scoring::Mean => Vec::new(),
+            Scoring::Wins | Scoring::Mean => Vec::new(),
         };
         Leaderboard {
             format_version: LEADERBOARD_FORMAT_VERSION,
@@ -445,6 +458,7 @@ mod tests {
             invalid_replies: 2,
             built_in: false,
             stats: BTreeMap::new(),
+            digest: None,
         }
     }
 
@@ -461,6 +475,7 @@ mod tests {
                 config_digest: String::new(),
                 shard: None,
                 sandbox: None,
+                rules: None,
             },
             games: games
                 .into_iter()
@@ -592,6 +607,48 @@ mod tests {
             assert_eq!(reversed, in_order);
             assert!(in_order.leaderboard.iter().all(|s| s.rating.is_some()));
             assert_eq!(in_order.leaderboard.len(), bots);
+        }
+    }
+
+    #[test]
+    fn fields_beyond_the_exact_limit_keep_and_list_no_pairs_but_rate_every_bot() {
+        use GameResult::{Loss, Win};
+        for (bots, listed) in [
+            (EXACT_LIMIT, true),
+            (EXACT_LIMIT + 1, false),
+            (10_000, false),
+        ] {
+            // A ring: every bot beats the next one.
+            let names: Vec<String> = (0..bots).map(|i| format!("bot{i}")).collect();
+            let games = (0..bots)
+                .map(|i| {
+                    let next = &names[(i + 1) % bots];
+                    vec![seat(&names[i], 1, Some(Win)), seat(next, 0, Some(Loss))]
+                })
+                .collect();
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            let journal = journal(&names, games);
+            let mut builder = LeaderboardBuilder::new(Scoring::Wins, &[], journal.header.clone());
+            for game in &journal.games {
+                builder.add(game);
+            }
+            let pairs = if listed { 2 * bots } else { 0 };
+            assert_eq!(builder.pairs.len(), pairs, "{bots} bots");
+            let board = builder.finish();
+            assert_eq!(board.pairwise.len(), pairs, "{bots} bots");
+            assert!(board.pairwise.iter().all(|p| p.superiority.is_some()));
+            assert_eq!(board.leaderboard.len(), bots);
+            for standing in &board.leaderboard {
+                let Some(Rating::Elo(rating)) = &standing.rating else {
+                    panic!("{} has no Elo rating", standing.name);
+                };
+                // Everyone won one and lost one against equals.
+                assert!(rating.elo.abs() < 0.1, "{rating:?}");
+                assert!(
+                    rating.elo_low < -10.0 && rating.elo_high > 10.0,
+                    "{rating:?}"
+                );
+            }
         }
     }
 }
