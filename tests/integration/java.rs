@@ -302,7 +302,12 @@ fn journal_seats(path: &Path) -> Vec<Value> {
         .filter(|record| record["type"] == "game")
         .map(|record| {
             let game = &record["data"];
-            (game["index"].as_u64().unwrap(), game["seats"].clone())
+            let mut seats = game["seats"].clone();
+            // Not the play: what `--reuse` compares, which differs with the JVM's options.
+            for seat in seats.as_array_mut().unwrap() {
+                seat.as_object_mut().unwrap().remove("digest");
+            }
+            (game["index"].as_u64().unwrap(), seats)
         })
         .collect();
     games.sort_by_key(|&(index, _)| index);
