@@ -118,7 +118,7 @@ fn render_frame(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::replay::{Frame, Glyph, ReplayEnd};
+    use crate::replay::{Frame, Glyph, Legend, ReplayEnd};
 
     fn replay() -> Replay {
         let frame = |turn, cells: &str| Frame {
@@ -137,10 +137,8 @@ mod tests {
                 bots: vec!["bot".into()],
                 width: 2,
                 height: 2,
-                legend: vec![
-                    Glyph::thing('_', ' ', "floor", "#000"),
-                    Glyph::seat(0, "player"),
-                ],
+                legend: Legend::new([Glyph::thing('_', ' ', "floor", "#000")], 1, "player")
+                    .into_glyphs(),
                 message_cap: 512,
             },
             frames: (0..5).map(|turn| frame(turn, "A3_")).collect(),
