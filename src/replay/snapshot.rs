@@ -167,17 +167,12 @@ impl Snapshot {
                 self.width, self.height
             ));
         }
-        for (n, glyph) in self.legend.iter().enumerate() {
+        for glyph in &self.legend {
             if glyph.code.is_ascii_digit() {
                 problems.push(format!("the code {:?} is a digit", glyph.code));
             }
-            if let Some(other) = self.legend[..n].iter().find(|g| g.code == glyph.code) {
-                problems.push(format!(
-                    "the code {:?} means both {} and {}",
-                    glyph.code, other.name, glyph.name
-                ));
-            }
         }
+        problems.extend(clashes(&self.legend));
         for code in self.cells.chars() {
             if !self.legend.iter().any(|glyph| glyph.code == code) {
                 problems.push(format!("the code {code:?} is not in the legend"));
@@ -186,6 +181,22 @@ impl Snapshot {
         }
         problems
     }
+}
+
+/// Each code `legend` gives to two entries, as a sentence: what a game's snapshot must never
+/// have, and what replays recorded before [`Legend`] (whose seats could take a game's letters)
+/// do have.
+pub fn clashes(legend: &[Glyph]) -> Vec<String> {
+    let entries = legend.iter().enumerate();
+    entries
+        .filter_map(|(n, glyph)| {
+            let other = legend[..n].iter().find(|g| g.code == glyph.code)?;
+            Some(format!(
+                "the code {:?} means both {} and {}",
+                glyph.code, other.name, glyph.name
+            ))
+        })
+        .collect()
 }
 
 #[cfg(test)]
