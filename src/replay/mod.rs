@@ -14,4 +14,4 @@ pub mod text;
 
 pub use file::{Frame, Message, Replay, ReplayEnd, ReplayError, ReplayHeader};
 pub use recorder::{MESSAGE_CAP, Recorder};
-pub use snapshot::{Glyph, Legend, SEAT_ALPHABET, Snapshot};
+pub use snapshot::{Glyph, Legend, Snapshot};

@@ -97,8 +97,8 @@ impl Legend {
     /// seats named `seat_name 1`, `seat_name 2`... Seat codes are the [`SEAT_LETTERS`] that
     /// are neither the code nor the glyph of a thing, in order; a seat's glyph is its
     /// 1-based number while that is one digit no thing shows, else its code. Should the
-    /// letters run out, the seats from the last letter's on share it as one entry
-    /// (`bot 553 to 600`), drawn in no seat's colour: still one meaning per code.
+    /// letters run out, the last free one goes to all the seats left, as one entry
+    /// (`bot 553 to 600`) drawn in no seat's colour: still one meaning per code.
     pub fn new(things: impl IntoIterator<Item = Glyph>, seats: usize, seat_name: &str) -> Legend {
         let mut glyphs: Vec<Glyph> = things.into_iter().collect();
         let first_seat = glyphs.len();
@@ -135,7 +135,8 @@ impl Legend {
         Legend { glyphs, first_seat }
     }
 
-    /// The cell code of `seat`, which must be one of the legend's seats.
+    /// The cell code of `seat` (one of the `seats` the legend was made for): its own, or the
+    /// shared one of the seats beyond the letters.
     pub fn seat(&self, seat: usize) -> char {
         let last = self.glyphs.len() - 1;
         self.glyphs[(self.first_seat + seat).min(last)].code
