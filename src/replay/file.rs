@@ -286,6 +286,7 @@ pub fn excerpt(bytes: &[u8], cap: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::replay::Legend;
 
     #[test]
     fn cells_round_trip_through_run_length_encoding() {
@@ -348,7 +349,7 @@ mod tests {
                 bots: vec!["a".into()],
                 width: 2,
                 height: 1,
-                legend: vec![Glyph::seat(0, "slime")],
+                legend: Legend::new([], 1, "slime").into_glyphs(),
                 message_cap: 10,
             },
             frames: vec![Frame {

@@ -35,7 +35,7 @@ fn escape_html(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::replay::{Frame, Glyph, Message, ReplayHeader};
+    use crate::replay::{Frame, Legend, Message, ReplayHeader};
 
     #[test]
     fn the_page_embeds_everything_and_no_reply_can_close_the_data_block() {
@@ -48,7 +48,7 @@ mod tests {
                 bots: vec!["<b>".into()],
                 width: 1,
                 height: 1,
-                legend: vec![Glyph::seat(0, "player")],
+                legend: Legend::new([], 1, "player").into_glyphs(),
                 message_cap: 512,
             },
             frames: vec![Frame {

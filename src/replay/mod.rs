@@ -14,4 +14,4 @@ pub mod text;
 
 pub use file::{Frame, Message, Replay, ReplayEnd, ReplayError, ReplayHeader};
 pub use recorder::{MESSAGE_CAP, Recorder};
-pub use snapshot::{Glyph, Snapshot, seat_code};
+pub use snapshot::{Glyph, Legend, Snapshot};

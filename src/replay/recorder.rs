@@ -132,7 +132,7 @@ impl Recorder {
 mod tests {
     use super::*;
     use crate::engine::{Phase, SeatOutcome};
-    use crate::replay::Glyph;
+    use crate::replay::{Glyph, Legend};
 
     fn snapshot(turn: u32, cells: &str) -> Option<Snapshot> {
         Some(Snapshot {
@@ -140,10 +140,7 @@ mod tests {
             width: cells.len(),
             height: 1,
             cells: cells.into(),
-            legend: vec![
-                Glyph::thing('.', '.', "empty", "#000"),
-                Glyph::seat(0, "cell"),
-            ],
+            legend: Legend::new([Glyph::thing('.', '.', "empty", "#000")], 1, "cell").into_glyphs(),
             scores: vec![cells.matches('A').count() as i64],
             events: vec![format!("now {cells}")],
         })

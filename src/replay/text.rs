@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use super::file::{Frame, Replay, ReplayHeader, decode_cells};
+use super::snapshot::clashes;
 use crate::text::{escape_control, is_unsafe};
 
 /// Which turns to print, and how much of each.
@@ -39,15 +40,22 @@ pub fn render_text(replay: &Replay, options: TextOptions) -> String {
     let glyphs: HashMap<char, char> = header
         .legend
         .iter()
-        .map(|g| (g.code, if is_unsafe(g.glyph) { '?' } else { g.glyph }))
+        .map(|g| (g.code, printable(g.glyph)))
         .collect();
     if !header.legend.is_empty() {
         let legend: Vec<String> = header
             .legend
             .iter()
-            .map(|g| format!("{} {}", glyphs[&g.code], escape_control(&g.name)))
+            .map(|g| format!("{} {}", printable(g.glyph), escape_control(&g.name)))
             .collect();
         let _ = writeln!(out, "legend: {}", legend.join(", "));
+    }
+    for clash in clashes(&header.legend) {
+        let clash = escape_control(&clash);
+        let _ = writeln!(
+            out,
+            "warning: {clash} (an older arena's replay); its cells print as the last"
+        );
     }
     let every = options.every.max(1);
     let last = replay.frames.len().saturating_sub(1);
@@ -71,6 +79,11 @@ pub fn render_text(replay: &Replay, options: TextOptions) -> String {
         let _ = writeln!(out, "\nend: {}", escape_control(&end.summary));
     }
     out
+}
+
+/// `glyph`, or `?` for a character that could drive the terminal.
+fn printable(glyph: char) -> char {
+    if is_unsafe(glyph) { '?' } else { glyph }
 }
 
 fn render_frame(
@@ -118,7 +131,7 @@ fn render_frame(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::replay::{Frame, Glyph, ReplayEnd};
+    use crate::replay::{Frame, Glyph, Legend, ReplayEnd};
 
     fn replay() -> Replay {
         let frame = |turn, cells: &str| Frame {
@@ -137,10 +150,8 @@ mod tests {
                 bots: vec!["bot".into()],
                 width: 2,
                 height: 2,
-                legend: vec![
-                    Glyph::thing('_', ' ', "floor", "#000"),
-                    Glyph::seat(0, "player"),
-                ],
+                legend: Legend::new([Glyph::thing('_', ' ', "floor", "#000")], 1, "player")
+                    .into_glyphs(),
                 message_cap: 512,
             },
             frames: (0..5).map(|turn| frame(turn, "A3_")).collect(),
@@ -188,6 +199,23 @@ mod tests {
             "test game 2 (seed 3): 1 \\x1b[2J\nlegend: ? floor, 1 a\\rb\n\n\
              turn 0  scores 0\n1?\n??\n  * \\x1b]0;x\\x07\n\nend: over\\nforged line\n"
         );
+    }
+
+    #[test]
+    fn a_code_the_legend_gives_twice_is_warned_about() {
+        let mut replay = replay();
+        replay.header.legend[0].code = 'A';
+        let options = TextOptions {
+            turn: Some(0),
+            every: 1,
+            messages: false,
+        };
+        let text = render_text(&replay, options);
+        let warning = "\nwarning: the code 'A' means both floor and player 1 (an older arena's \
+                       replay); its cells print as the last\n";
+        assert!(text.contains(warning), "{text}");
+        assert!(text.contains("\nlegend:   floor, 1 player 1\n"), "{text}");
+        assert!(text.contains("\n1?\n??\n"), "{text}");
     }
 
     #[test]

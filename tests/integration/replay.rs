@@ -2,6 +2,7 @@
 //! and the HTML viewer, opened in headless Chromium, draws exactly the board the replay file
 //! holds (read back from the canvas pixels) after stepping through turns.
 
+use std::collections::BTreeSet;
 use std::io;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -289,6 +290,166 @@ fn a_game_without_a_board_still_gets_a_working_page() {
         dom.contains(&format!("<p id=\"summary\">{summary}</p>")),
         "{dom}"
     );
+}
+
+/// Records a one-game, three-turn Cave Rangers tournament of `bots` shell bots that hold
+/// still, in `dir`; returns its replay file.
+fn record_cave(dir: &Path, bots: usize) -> PathBuf {
+    std::fs::create_dir_all(dir.join("bots")).unwrap();
+    std::fs::write(dir.join("bots/hold.sh"), "cat > /dev/null\necho HNNHNN\n").unwrap();
+    let mut text = "game = \"cave\"\ngames = 1\nseed = 5\n[options]\nmax_turns = 3\n".to_owned();
+    for n in 1..=bots {
+        text.push_str(&format!(
+            "[[bots]]\nname = \"hold-{n}\"\ncommand = \"/bin/sh hold.sh\"\ndir = \"bots\"\n"
+        ));
+    }
+    let file = write_toml(dir, "cave.toml", &text);
+    run_ok(dir, &file, &["--replays", "--out", "out"]);
+    dir.join("out/replays/game-0.jsonl")
+}
+
+/// The legend as `arena replay` prints it: `glyph name` per entry.
+fn text_legend(replay: &Replay) -> Vec<String> {
+    let legend = replay.header.legend.iter();
+    legend.map(|g| format!("{} {}", g.glyph, g.name)).collect()
+}
+
+/// What `arena replay FILE --turn 0` prints.
+fn print_turn_0(dir: &Path, file: &Path) -> String {
+    let output = arena(dir, &["replay", file.to_str().unwrap(), "--turn", "0"]);
+    assert!(output.status.success(), "{output:?}");
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// The legend line of a printed replay.
+fn legend_line(text: &str) -> &str {
+    text.lines().nth(1).expect("a legend line")
+}
+
+/// The grid of the first turn in a printed replay, read back into cell codes through the
+/// legend's glyphs; a character printed for two things fails the test.
+fn read_back(text: &str, replay: &Replay) -> String {
+    let grid = text
+        .lines()
+        .skip_while(|line| !line.starts_with("turn "))
+        .skip(1)
+        .take(replay.header.height);
+    grid.flat_map(str::chars)
+        .map(|shown| {
+            let mut meanings = replay.header.legend.iter().filter(|g| g.glyph == shown);
+            let glyph = meanings
+                .next()
+                .expect("a printed character is in the legend");
+            assert!(
+                meanings.next().is_none(),
+                "{shown:?} is printed for two things"
+            );
+            glyph.code
+        })
+        .collect()
+}
+
+/// With 8 and 12 bots (Cave's gold, food, centipedes, bats, knives and lions are `G`, `F`,
+/// `C`, `B`, `K` and `L`, the letters of bots 2, 3, 6, 7, 11 and 12 in order), every code
+/// of the legend, and every character the text replay prints, means one thing; every cell of
+/// every frame is in the legend; turn 0 shows each bot on exactly one cell and later turns
+/// at most one; and the text replay prints exactly the recorded cells.
+#[test]
+fn cave_replays_give_every_bot_a_code_of_its_own_with_8_and_12_bots() {
+    for bots in [8, 12] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = record_cave(dir.path(), bots);
+        let replay = Replay::read(&file).unwrap();
+        let legend = &replay.header.legend;
+        let codes: BTreeSet<char> = legend.iter().map(|g| g.code).collect();
+        let glyphs: BTreeSet<char> = legend.iter().map(|g| g.glyph).collect();
+        assert_eq!(codes.len(), legend.len(), "{bots} bots: codes {legend:?}");
+        assert_eq!(glyphs.len(), legend.len(), "{bots} bots: glyphs {legend:?}");
+        let seats: Vec<usize> = legend.iter().filter_map(|g| g.seat).collect();
+        assert_eq!(seats, (0..bots).collect::<Vec<_>>());
+        let board = replay.header.cells().unwrap();
+        for (n, frame) in replay.frames.iter().enumerate() {
+            let cells = decode_cells(frame.cells.as_deref().unwrap(), board).unwrap();
+            assert!(cells.chars().all(|c| codes.contains(&c)), "frame {n}");
+            for glyph in legend.iter().filter(|g| g.seat.is_some()) {
+                let shown = cells.chars().filter(|&c| c == glyph.code).count();
+                let want = if n == 0 { 1..=1 } else { 0..=1 };
+                assert!(
+                    want.contains(&shown),
+                    "{bots} bots, frame {n}: {}: {shown}",
+                    glyph.name
+                );
+            }
+        }
+        let first = decode_cells(replay.frames[0].cells.as_deref().unwrap(), board).unwrap();
+        let text = print_turn_0(dir.path(), &file);
+        assert_eq!(
+            read_back(&text, &replay),
+            first,
+            "{bots} bots: the text of turn 0"
+        );
+        assert_eq!(
+            legend_line(&text),
+            format!("legend: {}", text_legend(&replay).join(", "))
+        );
+    }
+}
+
+/// The entries of the viewer's legend list in `dom`: each one's swatch style and text.
+fn viewer_legend(dom: &str) -> Vec<(String, String)> {
+    let start = dom.find("<ul id=\"legend\">").expect("a legend list");
+    let list = &dom[start..start + dom[start..].find("</ul>").unwrap()];
+    list.split("<li>")
+        .skip(1)
+        .map(|item| {
+            let style = item.split("style=\"").nth(1).unwrap().split('"').next();
+            let text = item.split("</span>").nth(1).unwrap().split("</li>").next();
+            (style.unwrap().to_owned(), text.unwrap().to_owned())
+        })
+        .collect()
+}
+
+/// The viewer of a 12-bot Cave replay draws turn 0 with exactly the recorded codes, and its
+/// legend says what `arena replay` prints (a blank glyph shown as `␣`), each entry in a
+/// colour of its own.
+#[test]
+fn the_viewer_and_the_text_replay_agree_on_a_cave_of_12_bots() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = record_cave(dir.path(), 12);
+    let replay = Replay::read(&file).unwrap();
+    let page = dir.path().join("cave.html");
+    let output = arena(
+        dir.path(),
+        &[
+            "replay",
+            file.to_str().unwrap(),
+            "--html",
+            page.to_str().unwrap(),
+        ],
+    );
+    assert!(output.status.success(), "{output:?}");
+    let profile = tempfile::tempdir().unwrap();
+    let dom = dump_dom(&page, profile.path(), "turn=0&probe", &[]);
+    let (drawn, cells) = element(&dom, "probe", "data-frame");
+    let board = replay.header.cells().unwrap();
+    let first = decode_cells(replay.frames[0].cells.as_deref().unwrap(), board).unwrap();
+    assert_eq!(
+        (drawn.as_str(), cells),
+        ("0", first),
+        "the canvas of turn 0"
+    );
+    let shown = viewer_legend(&dom);
+    let texts: Vec<String> = shown
+        .iter()
+        .map(|(_, text)| text.replacen('␣', " ", 1))
+        .collect();
+    let printed = print_turn_0(dir.path(), &file);
+    assert_eq!(
+        format!("legend: {}", texts.join(", ")),
+        legend_line(&printed)
+    );
+    let colours: BTreeSet<&String> = shown.iter().map(|(style, _)| style).collect();
+    assert_eq!(colours.len(), shown.len(), "a colour per entry: {shown:?}");
 }
 
 /// Runs `arena replay <file>` in `dir` with at most 512 MiB of address space, so a replay

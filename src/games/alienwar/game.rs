@@ -8,7 +8,7 @@
 use crate::engine::{
     Answer, Game, HouseSeat, Input, Outcome, PendingAsk, Phase, Query, SeatOutcome, Step,
 };
-use crate::replay::{Glyph, Snapshot, seat_code};
+use crate::replay::{Glyph, Legend, Snapshot};
 
 use super::options::AlienWarOptions;
 use super::planet::{Instance, Meeting, Planet};
@@ -419,17 +419,23 @@ impl Game for AlienWar {
         };
         let planet = &play.planet;
         let side = planet.side();
-        let mut cells = vec!['.'; side * side];
-        for instance in planet.instances().iter().filter(|i| !i.is_dead()) {
-            cells[instance.y * side + instance.x] = match instance.species.checked_sub(self.seats) {
-                Some(k) => PREY_CODES[k],
-                None => seat_code(instance.species),
-            };
-        }
         let prey_glyphs = Prey::ALL.into_iter().zip(PREY_CODES).map(|(prey, code)| {
             let (name, colour) = (prey.name(), prey.colour());
             Glyph::thing(code, char::from(prey.symbol()), name, colour)
         });
+        let empty = Glyph::thing('.', '.', "empty", "#20242c");
+        let legend = Legend::new(
+            std::iter::once(empty).chain(prey_glyphs),
+            self.seats,
+            "species",
+        );
+        let mut cells = vec!['.'; side * side];
+        for instance in planet.instances().iter().filter(|i| !i.is_dead()) {
+            cells[instance.y * side + instance.x] = match instance.species.checked_sub(self.seats) {
+                Some(k) => PREY_CODES[k],
+                None => legend.seat(instance.species),
+            };
+        }
         let events = if matches!(play.turn, Turn::Begin) {
             death_events(self.seats, &play.deaths)
         } else {
@@ -442,18 +448,15 @@ impl Game for AlienWar {
             width: side,
             height: side,
             cells: cells.into_iter().collect(),
-            legend: std::iter::once(Glyph::thing('.', '.', "empty", "#20242c"))
-                .chain(Glyph::seats(self.seats, "species"))
-                .chain(prey_glyphs)
-                .collect(),
+            legend: legend.into_glyphs(),
             scores,
             events,
         })
     }
 }
 
-/// The prey's cell codes in replays: not letters (the seats' codes), nor characters HTML
-/// escapes.
+/// The prey's cell codes in replays: no characters HTML escapes; [`Legend`] gives the seats
+/// codes clear of these.
 const PREY_CODES: [char; 5] = ['~', '%', '^', '+', '*'];
 
 /// The round's deaths as events: `species 2: 3 died`, `prey.Cow: 5 died`.

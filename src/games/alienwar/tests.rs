@@ -779,8 +779,11 @@ fn a_replay_frame_is_the_planet_after_each_round_with_scores_and_deaths() {
     );
     assert_eq!(first.scores, [20 * 15, 20 * 15]);
     let seats: Vec<Option<usize>> = first.legend.iter().map(|g| g.seat).collect();
-    assert_eq!(seats[..3], [None, Some(0), Some(1)]);
-    assert!(first.legend[3..].iter().all(|g| g.colour.is_some()));
+    assert_eq!(
+        seats,
+        [None, None, None, None, None, None, Some(0), Some(1)]
+    );
+    assert!(first.legend[..6].iter().all(|g| g.colour.is_some()));
     assert!(deaths > 0, "Y-sayers kill each other in 30 rounds");
     assert!(
         frames

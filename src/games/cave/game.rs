@@ -11,7 +11,7 @@ use rand_chacha::ChaCha12Rng;
 
 use crate::engine::{Answer, Game, Input, Outcome, PendingAsk, Phase, Query, SeatOutcome, Step};
 use crate::games::seeded;
-use crate::replay::{Glyph, Snapshot, seat_code};
+use crate::replay::{Glyph, Legend, Snapshot};
 
 use super::generate::generate;
 use super::options::{CaveOptions, Order};
@@ -253,13 +253,7 @@ impl Game for Cave {
             Stage::BetweenTurns => world.turn,
             Stage::Bots { .. } => world.turn - 1,
         };
-        let mut cells: Vec<char> = (0..world.side * world.side)
-            .map(|i| char::from(world.symbol(Pos::new(i % world.side, i / world.side), usize::MAX)))
-            .collect();
-        for (seat, robot) in world.robots.iter().enumerate().filter(|(_, r)| r.alive()) {
-            cells[robot.pos.y * world.side + robot.pos.x] = seat_code(seat);
-        }
-        let legend = [
+        let things = [
             ('-', ' ', "bare ground", "#2a2f3a"),
             ('}', '}', "boulder", "#8a8f98"),
             ('P', 'P', "pit", "#101216"),
@@ -274,15 +268,20 @@ impl Game for Cave {
             ('N', 'N', "Nurse Nina", "#f48fb1"),
         ]
         .into_iter()
-        .map(|(code, glyph, name, colour)| Glyph::thing(code, glyph, name, colour))
-        .chain(Glyph::seats(world.robots.len(), "bot"))
-        .collect();
+        .map(|(code, glyph, name, colour)| Glyph::thing(code, glyph, name, colour));
+        let legend = Legend::new(things, world.robots.len(), "bot");
+        let mut cells: Vec<char> = (0..world.side * world.side)
+            .map(|i| char::from(world.symbol(Pos::new(i % world.side, i / world.side), usize::MAX)))
+            .collect();
+        for (seat, robot) in world.robots.iter().enumerate().filter(|(_, r)| r.alive()) {
+            cells[robot.pos.y * world.side + robot.pos.x] = legend.seat(seat);
+        }
         Some(Snapshot {
             turn,
             width: world.side,
             height: world.side,
             cells: cells.into_iter().collect(),
-            legend,
+            legend: legend.into_glyphs(),
             scores: world
                 .robots
                 .iter()

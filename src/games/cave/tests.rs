@@ -993,7 +993,9 @@ fn snapshots_show_the_cave_with_bots_by_seat_once_a_turn_is_over() {
     let mut game = Cave::from_world(CaveOptions::default(), cave, rng());
     let first = game.snapshot().unwrap();
     assert_eq!(first.turn, 0);
-    assert_eq!(first.cells, "AG--L}-NB");
+    // Bot 2 is `D`: `B` and `C` are the cave's bats and centipedes.
+    assert_eq!(first.cells, "AG--L}-ND");
+    assert_eq!(first.problems(), Vec::<String>::new());
     assert_eq!(first.scores, [0, 0]);
     let mut answered = 0;
     while answered < 2 {
@@ -1011,7 +1013,7 @@ fn snapshots_show_the_cave_with_bots_by_seat_once_a_turn_is_over() {
         after
             .cells
             .chars()
-            .filter(|&c| c == 'A' || c == 'B')
+            .filter(|&c| c == 'A' || c == 'D')
             .count(),
         2
     );

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use crate::engine::{Answer, Game, Input, Outcome, PendingAsk, Phase, Query, SeatOutcome, Step};
-use crate::replay::{Glyph, Snapshot, seat_code};
+use crate::replay::{Glyph, Legend, Snapshot};
 
 use super::board::{self, Board, Cell};
 use super::options::EggsOptions;
@@ -193,6 +193,12 @@ impl Game for Eggs {
             return None;
         };
         let board = hunt.board();
+        let things = [
+            Glyph::thing('_', ' ', "floor", "#2a2f3a"),
+            Glyph::thing('#', '#', "wall", "#8a8f98"),
+            Glyph::thing('o', 'o', "egg", "#f4e4b0"),
+        ];
+        let legend = Legend::new(things, hunt.positions().len(), "player");
         let mut cells: Vec<char> = (0..board.rows())
             .flat_map(|row| (0..board.cols()).map(move |col| board::Pos::new(row, col)))
             .map(|pos| match board.get(pos) {
@@ -202,22 +208,14 @@ impl Game for Eggs {
             })
             .collect();
         for (seat, pos) in hunt.positions().iter().enumerate() {
-            cells[pos.row * board.cols() + pos.col] = seat_code(seat);
+            cells[pos.row * board.cols() + pos.col] = legend.seat(seat);
         }
-        let seats = hunt.positions().len();
         Some(Snapshot {
             turn: hunt.turn() as u32,
             width: board.cols(),
             height: board.rows(),
             cells: cells.into_iter().collect(),
-            legend: [
-                Glyph::thing('_', ' ', "floor", "#2a2f3a"),
-                Glyph::thing('#', '#', "wall", "#8a8f98"),
-                Glyph::thing('o', 'o', "egg", "#f4e4b0"),
-            ]
-            .into_iter()
-            .chain(Glyph::seats(seats, "player"))
-            .collect(),
+            legend: legend.into_glyphs(),
             scores: hunt
                 .scores()
                 .iter()

@@ -13,7 +13,7 @@ use crate::engine::{
     Answer, Game, GameResult, Input, Outcome, PendingAsk, Phase, Query, SeatOutcome, Step,
 };
 
-use crate::replay::{Glyph, Snapshot, seat_code};
+use crate::replay::{Glyph, Legend, Snapshot};
 
 use super::options::PetriOptions;
 use super::protocol::{self, Framing};
@@ -288,6 +288,11 @@ impl Game for Petri {
             return None;
         };
         let (width, height) = dish.size();
+        let things = [
+            Glyph::thing('.', '.', "empty", "#20242c"),
+            Glyph::thing('+', '+', "corpse", "#6b5a4a"),
+        ];
+        let legend = Legend::new(things, 2, "cell of seat");
         Some(Snapshot {
             turn: dish.turns_done(),
             width: usize::from(width),
@@ -297,16 +302,10 @@ impl Game for Petri {
                 .map(|contents| match contents {
                     Contents::Empty => '.',
                     Contents::Corpse => '+',
-                    Contents::Living(side) => seat_code(side.index()),
+                    Contents::Living(side) => legend.seat(side.index()),
                 })
                 .collect(),
-            legend: [
-                Glyph::thing('.', '.', "empty", "#20242c"),
-                Glyph::thing('+', '+', "corpse", "#6b5a4a"),
-            ]
-            .into_iter()
-            .chain(Glyph::seats(2, "cell of seat"))
-            .collect(),
+            legend: legend.into_glyphs(),
             scores: dish.living().map(|n| n as i64).to_vec(),
             events: Vec::new(),
         })

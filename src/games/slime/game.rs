@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use crate::engine::{Answer, Game, Input, Outcome, PendingAsk, Phase, Query, SeatOutcome, Step};
-use crate::replay::{Glyph, Snapshot, seat_code};
+use crate::replay::{Glyph, Legend, Snapshot};
 
 use super::options::{Parsing, SlimeOptions};
 use super::protocol;
@@ -140,13 +140,15 @@ impl Game for Slime {
     /// The board with the players' cells coded by seat; scores are cells owned. The event
     /// is the last move in the protocol's `row col` coordinates, or the pass.
     fn snapshot(&self) -> Option<Snapshot> {
+        let empty = Glyph::thing('.', '.', "empty", "#20242c");
+        let legend = Legend::new([empty], SEATS, "player");
         let cells = self
             .board
             .rows()
             .flatten()
             .map(|&cell| match cell {
                 EMPTY => '.',
-                cell => seat_code(usize::from(cell - mark(0))),
+                cell => legend.seat(usize::from(cell - mark(0))),
             })
             .collect();
         let events = if self.turns == 0 {
@@ -172,9 +174,7 @@ impl Game for Slime {
             width,
             height,
             cells,
-            legend: std::iter::once(Glyph::thing('.', '.', "empty", "#20242c"))
-                .chain(Glyph::seats(SEATS, "player"))
-                .collect(),
+            legend: legend.into_glyphs(),
             scores: (0..SEATS)
                 .map(|seat| self.board.count(seat) as i64)
                 .collect(),
