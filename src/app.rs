@@ -384,8 +384,11 @@ fn report_command(args: &ReportArgs) -> Result<u8, Error> {
         Some(out) => {
             let header = JournalReader::open(&journal)?.header().clone();
             let replays = write_replay_pages(&args.dir.join(REPLAYS_DIR), out)?;
-            write_atomically(out, render_page(&board, &header, left_out, &replays).as_bytes())
-                .with_context(|| format!("cannot write {}", out.display()))?;
+            write_atomically(
+                out,
+                render_page(&board, &header, left_out, &replays).as_bytes(),
+            )
+            .with_context(|| format!("cannot write {}", out.display()))?;
             tracing::info!("wrote {}", out.display());
         }
     }

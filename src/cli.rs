@@ -75,7 +75,7 @@ pub enum Command {
     /// and the viewer pages of the recorded replays beside it (OUT-replays/game-N.html).
     /// Without --html, print the leaderboard (Markdown by default, ready to paste).
     #[command(
-        after_help = "Examples:\n  arena report arena-results/petri-2026-11-29T13-20-00Z --html petri.html\n  arena report results --format markdown > post.md\n\nExit status: 0 done; 2 no journal in DIR, or journal lines left out (as standings)."
+        after_help = "Examples:\n  arena report arena-results/petri-2026-11-29T13-20-00Z --html petri.html\n  arena report results --format markdown > post.md\n\nExit status: 0 done; 1 no readable journal in DIR; 2 journal lines that are not games of\nthe tournament were left out (as in standings)."
     )]
     Report(ReportArgs),
 }
@@ -379,7 +379,9 @@ mod tests {
                 ErrorKind::ArgumentConflict,
             ),
             (
-                &["arena", "report", "r", "--html", "p.html", "--format", "csv"],
+                &[
+                    "arena", "report", "r", "--html", "p.html", "--format", "csv",
+                ],
                 ErrorKind::ArgumentConflict,
             ),
         ];

@@ -67,7 +67,7 @@
    * one over `interval` (if any) and a dot at `mid`, with the item's `figures` on the right.
    */
   function intervalChart(chart, items, format) {
-    const ROW = 26, LEFT = 210, RIGHT = 170, TOP = 8, WIDTH = 900;
+    const ROW = 26, LEFT = 210, RIGHT = 190, TOP = 8, WIDTH = 920;
     const values = items.flatMap((i) => [i.mid].concat(i.range || [], i.interval || []));
     let lo = Math.min(...values), hi = Math.max(...values);
     if (hi - lo < 1e-9) { lo -= 1; hi += 1; }
@@ -191,7 +191,7 @@
     intervalChart(chart, scored.map((s) => ({
       rank: s.rank, name: label(s), mid: s.score, range: [s.min, s.max],
       interval: s.score_low === undefined ? null : [s.score_low, s.score_high],
-      figures: "mean " + s.score.toFixed(3) + "  (" + s.min + " to " + s.max + ")",
+      figures: s.score.toFixed(3) + "  (" + s.min + " to " + s.max + ")",
     })), (v) => String(Math.round(v * 100) / 100));
   }
 
@@ -238,7 +238,7 @@
     $("replays-note").textContent = "Each opens the game's viewer.";
     for (const replay of data.replays) {
       const li = html("li", { "data-game": replay.index });
-      li.appendChild(html("a", { href: replay.href }, "game " + replay.index));
+      li.appendChild(html("a", { class: "replay", href: replay.href }, "game " + replay.index));
       const about = ": " + replay.bots.join(" vs ") + (replay.summary ? ". " + replay.summary : "");
       li.appendChild(document.createTextNode(about));
       $("replays").appendChild(li);

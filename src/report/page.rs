@@ -109,7 +109,12 @@ pub fn write_replay_pages(replays: &Path, out: &Path) -> Result<Vec<ReplayLink>,
     let mut files: Vec<(u64, PathBuf)> = match std::fs::read_dir(replays) {
         Ok(entries) => entries
             .flatten()
-            .filter_map(|entry| Some((game_index(&entry.file_name().into_string().ok()?)?, entry.path())))
+            .filter_map(|entry| {
+                Some((
+                    game_index(&entry.file_name().into_string().ok()?)?,
+                    entry.path(),
+                ))
+            })
             .collect(),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(error) => {
