@@ -175,3 +175,64 @@ fn url_segment(text: &str) -> String {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures::head_to_head;
+
+    fn header() -> Header {
+        Header {
+            format_version: 1,
+            arena_version: "0.1.0".into(),
+            game: "test".into(),
+            seed: 7,
+            games: 1,
+            bots: vec!["alpha".into(), "b, the second".into()],
+            total_games: 2,
+            config_digest: "abc".into(),
+            shard: None,
+            sandbox: None,
+        }
+    }
+
+    #[test]
+    fn the_page_embeds_everything_and_no_name_can_close_the_data_block() {
+        let mut board = head_to_head();
+        board.leaderboard[0].name = "</script><script>alert(1)</script>".into();
+        let links = [ReplayLink {
+            index: 3,
+            href: "./r/game-3.html".into(),
+            bots: vec!["</script>".into()],
+            summary: None,
+        }];
+        let page = render_page(&board, &header(), 0, &links);
+        assert_eq!(
+            page.matches("</script>").count(),
+            2,
+            "data and script blocks"
+        );
+        assert!(!page.contains("{{"), "a placeholder is left");
+        assert!(!page.contains("http://") && !page.contains("https://"));
+        assert!(page.contains("\\u003c/script>\\u003cscript>alert(1)"));
+        assert!(page.contains("\"href\":\"./r/game-3.html\""));
+    }
+
+    #[test]
+    fn replay_pages_sit_beside_the_report_and_links_survive_odd_file_names() {
+        assert_eq!(
+            replay_pages_folder(Path::new("out/petri.html")),
+            Path::new("out/petri-replays")
+        );
+        assert_eq!(url_segment("a b#?%é-._~"), "a%20b%23%3F%25%C3%A9-._~");
+        assert_eq!(game_index("game-12.jsonl"), Some(12));
+        for name in [
+            "game-x.jsonl",
+            "game-1.json",
+            "other-1.jsonl",
+            ".game-1.jsonl",
+        ] {
+            assert_eq!(game_index(name), None, "{name}");
+        }
+    }
+}
