@@ -8,7 +8,8 @@ use anyhow::Context;
 
 use crate::check::{ProbeReport, Timeouts, check_bot, render_check};
 use crate::cli::{
-    CheckArgs, Cli, Command, Format, MergeArgs, NewArgs, ReplayArgs, RunArgs, StandingsArgs,
+    CheckArgs, Cli, Command, Format, MergeArgs, NewArgs, ReplayArgs, ReportArgs, RunArgs,
+    StandingsArgs,
 };
 use crate::config::Tournament;
 use crate::config::standalone_bot;
@@ -21,9 +22,12 @@ use crate::replay::Replay;
 use crate::replay::html::render_html;
 use crate::replay::text::{TextOptions, render_text};
 use crate::report::{
-    Leaderboard, LeaderboardBuilder, render_csv, render_json, render_markdown, render_table,
+    Leaderboard, LeaderboardBuilder, render_csv, render_json, render_markdown, render_page,
+    render_table, write_replay_pages,
 };
-use crate::results::{JOURNAL_FILE, LEADERBOARD_FILE, ResultsFolder, Start, write_atomically};
+use crate::results::{
+    JOURNAL_FILE, LEADERBOARD_FILE, REPLAYS_DIR, ResultsFolder, Start, write_atomically,
+};
 use crate::reuse::{ReusePool, rules_digest};
 use crate::run::{RunOptions, run_tournament};
 use crate::sandbox::check_support;
@@ -39,6 +43,7 @@ pub fn run(cli: Cli) -> Result<u8, Error> {
         Command::Merge(args) => merge_command(&args),
         Command::Check(args) => check_command(&args),
         Command::New(args) => new_command(&args),
+        Command::Report(args) => report_command(&args),
     }
 }
 
@@ -385,4 +390,26 @@ fn default_results_dir(file: &Path) -> PathBuf {
         candidate = PathBuf::from(format!("{}-{n}", base.display()));
     }
     candidate
+}
+
+/// Writes the results page of a results folder, or prints its leaderboard. The board comes
+/// from the journal as `arena standings` computes it, so a folder still being written works
+/// too; like there, journal lines left out give exit status 2.
+fn report_command(args: &ReportArgs) -> Result<u8, Error> {
+    let journal = args.dir.join(JOURNAL_FILE);
+    let (board, left_out) = standings(&journal, Reading::SkipBadLines)?;
+    match &args.html {
+        None => print(&board, args.format)?,
+        Some(out) => {
+            let header = JournalReader::open(&journal)?.header().clone();
+            let replays = write_replay_pages(&args.dir.join(REPLAYS_DIR), out)?;
+            write_atomically(
+                out,
+                render_page(&board, &header, left_out, &replays).as_bytes(),
+            )
+            .with_context(|| format!("cannot write {}", out.display()))?;
+            tracing::info!("wrote {}", out.display());
+        }
+    }
+    Ok(if left_out == 0 { EXIT_OK } else { EXIT_USAGE })
 }

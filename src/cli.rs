@@ -69,6 +69,15 @@ pub enum Command {
         after_help = "Examples:\n  arena new petri --lang python my-petri-bot\n  arena new slime --lang rust slime-bot && cd slime-bot && cargo build --release\n\nThe folder may exist but must not hold the files to be written."
     )]
     New(NewArgs),
+    /// Write the results page of a results folder, finished or still running: one HTML file
+    /// (no network) with the leaderboard, the ratings and their 95% intervals as a chart,
+    /// the head-to-head heat map or each bot's score range, the bots' failures, the settings,
+    /// and the viewer pages of the recorded replays beside it (OUT-replays/game-N.html).
+    /// Without --html, print the leaderboard (Markdown by default, ready to paste).
+    #[command(
+        after_help = "Examples:\n  arena report arena-results/petri-2026-11-29T13-20-00Z --html petri.html\n  arena report results --format markdown > post.md\n\nExit status: 0 done; 1 no readable journal in DIR; 2 journal lines that are not games of\nthe tournament were left out (as in standings)."
+    )]
+    Report(ReportArgs),
 }
 
 /// `arena run`.
@@ -199,6 +208,19 @@ pub struct NewArgs {
     pub dir: PathBuf,
 }
 
+/// `arena report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// A results folder written by `arena run` (or `arena merge --out`).
+    pub dir: PathBuf,
+    /// Write the results page to this file (and the replays' pages beside it).
+    #[arg(long, value_name = "OUT.html")]
+    pub html: Option<PathBuf>,
+    /// How to print the leaderboard on stdout when there is no --html.
+    #[arg(long, value_enum, default_value_t = Format::Markdown, conflicts_with = "html")]
+    pub format: Format,
+}
+
 /// The languages `arena new` writes bots in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Lang {
@@ -303,6 +325,8 @@ mod tests {
                 "./bot",
             ],
             &["arena", "new", "eggs", "--lang", "rust", "dir"],
+            &["arena", "report", "results", "--html", "page.html"],
+            &["arena", "report", "results", "--format", "markdown"],
         ];
         for line in ok {
             assert!(Cli::try_parse_from(*line).is_ok(), "{line:?} should parse");
@@ -357,6 +381,12 @@ mod tests {
             ),
             (
                 &["arena", "-q", "-v", "run", "t.toml"],
+                ErrorKind::ArgumentConflict,
+            ),
+            (
+                &[
+                    "arena", "report", "r", "--html", "p.html", "--format", "csv",
+                ],
                 ErrorKind::ArgumentConflict,
             ),
         ];

@@ -4,6 +4,7 @@ mod csv;
 mod json;
 mod leaderboard;
 mod markdown;
+mod page;
 mod table;
 
 pub use csv::render_csv;
@@ -11,6 +12,7 @@ pub use json::render_json;
 pub(crate) use leaderboard::Tally;
 pub use leaderboard::{Leaderboard, LeaderboardBuilder, PairRecord, Standing};
 pub use markdown::render_markdown;
+pub use page::{ReplayLink, render_page, write_replay_pages};
 pub use table::render_table;
 
 /// Small leaderboards for the renderers' tests.

@@ -12,6 +12,7 @@ mod mutate;
 mod preflight;
 mod process;
 mod replay;
+mod report;
 mod resume;
 mod reuse;
 mod sandbox;

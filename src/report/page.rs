@@ -1,0 +1,238 @@
+//! The results page: one self-contained HTML file (no network) that shows a results folder
+//! (finished or still running): the leaderboard in the original scoring, the ratings and
+//! their intervals as a chart, the head-to-head matrix as a heat map or each bot's score
+//! range, the bots' failures, the settings and links to the replays' viewer pages. The
+//! page, its style and its script live next to this file and are embedded at build time;
+//! the figures go in as JSON and the script draws them (SVG), so the same data drives the
+//! table and the charts.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use serde::Serialize;
+
+use super::leaderboard::Leaderboard;
+use crate::errors::Error;
+use crate::journal::Header;
+use crate::replay::Replay;
+use crate::replay::html::render_html;
+use crate::results::write_atomically;
+
+const PAGE: &str = include_str!("page.html");
+const STYLE: &str = include_str!("page.css");
+const SCRIPT: &str = include_str!("page.js");
+
+/// A recorded game the page links to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReplayLink {
+    /// The game's index in the journal.
+    pub index: u64,
+    /// Where the viewer page is, relative to the results page.
+    pub href: String,
+    /// The seats' bots, in seat order.
+    pub bots: Vec<String>,
+    /// The game's one-line ending, if the replay has one.
+    pub summary: Option<String>,
+}
+
+/// Everything the page shows, as its script reads it.
+#[derive(Serialize)]
+struct PageData<'a> {
+    board: &'a Leaderboard,
+    /// The leaderboard's columns and cells exactly as `arena standings` prints them.
+    columns: Vec<&'static str>,
+    rows: Vec<Vec<String>>,
+    /// The settings the journal records.
+    arena_version: &'a str,
+    games_per_pairing: u32,
+    shard: Option<String>,
+    config_digest: &'a str,
+    /// Journal lines that were not games of the tournament and are left out.
+    left_out: u64,
+    replays: &'a [ReplayLink],
+}
+
+/// The results page of the tournament in `header` with standings `board`, which left out
+/// `left_out` journal lines, linking to `replays`.
+pub fn render_page(
+    board: &Leaderboard,
+    header: &Header,
+    left_out: u64,
+    replays: &[ReplayLink],
+) -> String {
+    let grid = board.grid();
+    let data = PageData {
+        board,
+        columns: grid.header,
+        rows: grid.rows,
+        arena_version: &header.arena_version,
+        games_per_pairing: header.games,
+        shard: header.shard.map(|shard| shard.to_string()),
+        config_digest: &header.config_digest,
+        left_out,
+        replays,
+    };
+    // `<` only occurs inside JSON strings, where `\u003c` means the same; so no `</script>`
+    // in a bot's name can end the data block early.
+    let json = serde_json::to_string(&data)
+        .expect("the page's data always serializes")
+        .replace('<', "\\u003c");
+    let title = format!("{}, seed {}", board.game, board.seed);
+    // The data goes in last, so nothing in it is ever taken for a placeholder.
+    PAGE.replace("{{TITLE}}", &escape_html(&title))
+        .replace("{{STYLE}}", STYLE)
+        .replace("{{SCRIPT}}", SCRIPT)
+        .replace("{{DATA}}", &json)
+}
+
+/// `text` safe between HTML tags.
+fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The folder beside the page `out` for its replays' viewer pages: `OUT-replays` for
+/// `OUT.html`, so several reports can sit in one folder.
+fn replay_pages_folder(out: &Path) -> PathBuf {
+    let stem = out
+        .file_stem()
+        .map_or_else(|| "report".into(), |stem| stem.to_string_lossy());
+    out.with_file_name(format!("{stem}-replays"))
+}
+
+/// Renders the viewer page of every replay file `replays/game-N.jsonl` into
+/// [`replay_pages_folder`] of `out` and returns the links to them, in game order. A replay
+/// that cannot be read (a game still being recorded in a running folder) is left out with
+/// a warning rather than failing the report.
+pub fn write_replay_pages(replays: &Path, out: &Path) -> Result<Vec<ReplayLink>, Error> {
+    let mut files: Vec<(u64, PathBuf)> = match std::fs::read_dir(replays) {
+        Ok(entries) => entries
+            .flatten()
+            .filter_map(|entry| {
+                Some((
+                    game_index(&entry.file_name().into_string().ok()?)?,
+                    entry.path(),
+                ))
+            })
+            .collect(),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(error) => {
+            return Err(anyhow::Error::new(error)
+                .context(format!("cannot read {}", replays.display()))
+                .into());
+        }
+    };
+    files.sort();
+    let folder = replay_pages_folder(out);
+    let mut links = Vec::new();
+    for (index, file) in files {
+        let replay = match Replay::read(&file) {
+            Ok(replay) => replay,
+            Err(error) => {
+                tracing::warn!("left out of the report: {error}");
+                continue;
+            }
+        };
+        std::fs::create_dir_all(&folder)
+            .with_context(|| format!("cannot create {}", folder.display()))?;
+        let page = folder.join(format!("game-{index}.html"));
+        write_atomically(&page, render_html(&replay).as_bytes())
+            .with_context(|| format!("cannot write {}", page.display()))?;
+        let folder_name = folder.file_name().map(|name| name.to_string_lossy());
+        links.push(ReplayLink {
+            index,
+            href: format!(
+                "./{}/game-{index}.html",
+                url_segment(folder_name.as_deref().unwrap_or_default())
+            ),
+            bots: replay.header.bots,
+            summary: replay.end.map(|end| end.summary),
+        });
+    }
+    Ok(links)
+}
+
+/// N of a replay file named `game-N.jsonl`.
+fn game_index(file_name: &str) -> Option<u64> {
+    file_name
+        .strip_prefix("game-")?
+        .strip_suffix(".jsonl")?
+        .parse()
+        .ok()
+}
+
+/// `text` as one segment of a relative URL: everything but letters, digits and `-._~`
+/// percent-encoded, so a page named `a#b?.html` still links to its own folder.
+fn url_segment(text: &str) -> String {
+    text.bytes()
+        .map(|byte| {
+            if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
+                char::from(byte).to_string()
+            } else {
+                format!("%{byte:02X}")
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures::head_to_head;
+
+    fn header() -> Header {
+        Header {
+            format_version: 1,
+            arena_version: "0.1.0".into(),
+            game: "test".into(),
+            seed: 7,
+            games: 1,
+            bots: vec!["alpha".into(), "b, the second".into()],
+            total_games: 2,
+            config_digest: "abc".into(),
+            shard: None,
+            sandbox: None,
+        }
+    }
+
+    #[test]
+    fn the_page_embeds_everything_and_no_name_can_close_the_data_block() {
+        let mut board = head_to_head();
+        board.leaderboard[0].name = "</script><script>alert(1)</script>".into();
+        let links = [ReplayLink {
+            index: 3,
+            href: "./r/game-3.html".into(),
+            bots: vec!["</script>".into()],
+            summary: None,
+        }];
+        let page = render_page(&board, &header(), 0, &links);
+        assert_eq!(
+            page.matches("</script>").count(),
+            2,
+            "data and script blocks"
+        );
+        assert!(!page.contains("{{"), "a placeholder is left");
+        assert!(!page.contains("http://") && !page.contains("https://"));
+        assert!(page.contains("\\u003c/script>\\u003cscript>alert(1)"));
+        assert!(page.contains("\"href\":\"./r/game-3.html\""));
+    }
+
+    #[test]
+    fn replay_pages_sit_beside_the_report_and_links_survive_odd_file_names() {
+        assert_eq!(
+            replay_pages_folder(Path::new("out/petri.html")),
+            Path::new("out/petri-replays")
+        );
+        assert_eq!(url_segment("a b#?%é-._~"), "a%20b%23%3F%25%C3%A9-._~");
+        assert_eq!(game_index("game-12.jsonl"), Some(12));
+        for name in [
+            "game-x.jsonl",
+            "game-1.json",
+            "other-1.jsonl",
+            ".game-1.jsonl",
+        ] {
+            assert_eq!(game_index(name), None, "{name}");
+        }
+    }
+}

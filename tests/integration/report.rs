@@ -1,0 +1,500 @@
+//! `arena report`: the results page of each game's small tournament, opened in headless
+//! Chromium, draws the leaderboard of `leaderboard.json`: the table's cells, the rating
+//! chart's marks (their figures and where they sit on the axis) and the heat map or score
+//! ranges are read back from the DOM after the page's script ran.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Mutex, PoisonError};
+
+use serde_json::Value;
+
+use crate::support::{arena, repo, run_ok, write_toml};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// Runs `tests/data/<game>-small.toml` with replays into `dir/out`, plus `extra` arguments.
+fn results(dir: &Path, game: &str, extra: &[&str]) -> PathBuf {
+    let file = repo().join(format!("tests/data/{game}-small.toml"));
+    let mut args = vec!["--replays", "--out", "out"];
+    args.extend_from_slice(extra);
+    run_ok(dir, &file, &args);
+    dir.join("out")
+}
+
+/// Runs `arena report <folder> <args>` in `dir` and returns its exit status and stdout.
+fn report(dir: &Path, folder: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let mut words = vec!["report", folder.to_str().unwrap()];
+    words.extend_from_slice(args);
+    let output = arena(dir, &words);
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    (output.status.code(), stdout)
+}
+
+/// Runs headless Chromium on `url` with `args`, nothing that reaches the network, one
+/// browser at a time (it is several processes; the tests share two cores).
+fn chromium(profile: &Path, args: &[String], url: &str) -> Vec<u8> {
+    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+    assert!(
+        Path::new(CHROMIUM).exists(),
+        "{CHROMIUM} is missing: the page test needs the Debian package `chromium`"
+    );
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
+    let output = Command::new(CHROMIUM)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+        ])
+        .args([
+            "--disable-background-networking",
+            "--disable-component-update",
+        ])
+        .args([
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--window-size=1100,1800",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .arg(url)
+        .output()
+        .expect("chromium runs");
+    assert!(output.status.success(), "chromium failed: {output:?}");
+    output.stdout
+}
+
+/// The DOM of the page at `page` after its script ran.
+fn dom(page: &Path) -> String {
+    let profile = tempfile::tempdir().unwrap();
+    let url = format!("file://{}", page.display());
+    let bytes = chromium(profile.path(), &["--dump-dom".into()], &url);
+    String::from_utf8(bytes).expect("the DOM is UTF-8")
+}
+
+/// Text or an attribute value of the serialized DOM as the page set it.
+fn unescape(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&nbsp;", "\u{a0}")
+        .replace("&amp;", "&")
+}
+
+/// The attributes of the start tag that begins `tag` (`name="value"` pairs, unescaped).
+fn attributes(tag: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut rest = tag;
+    while let Some(eq) = rest.find("=\"") {
+        let name = rest[..eq].rsplit([' ', '<']).next().unwrap().to_owned();
+        let end = eq + 2 + rest[eq + 2..].find('"').unwrap();
+        out.insert(name, unescape(&rest[eq + 2..end]));
+        rest = &rest[end + 1..];
+    }
+    out
+}
+
+/// The part of `dom` from the element whose start tag holds `marker` to the first `end`
+/// after it.
+fn section<'a>(dom: &'a str, marker: &str, end: &str) -> &'a str {
+    let start = dom
+        .find(marker)
+        .unwrap_or_else(|| panic!("no {marker} in the page"));
+    let stop = start + dom[start..].find(end).unwrap();
+    &dom[start..stop]
+}
+
+/// The attributes of every `tag` element in `html` of class `class`.
+fn tags(html: &str, tag: &str, class: &str) -> Vec<BTreeMap<String, String>> {
+    html.match_indices(&format!("<{tag} "))
+        .map(|(at, _)| attributes(&html[at..at + html[at..].find('>').unwrap()]))
+        .filter(|attrs| attrs.get("class").map(String::as_str) == Some(class))
+        .collect()
+}
+
+/// The cells of each body row of the table with id `id`, as text.
+fn table_rows(dom: &str, id: &str) -> Vec<Vec<String>> {
+    let body = section(dom, &format!("<table id=\"{id}\""), "</table>");
+    let body = &body[body.find("<tbody").unwrap()..];
+    body.split("<tr")
+        .skip(1)
+        .map(|row| {
+            row.split("<td")
+                .skip(1)
+                .map(|cell| {
+                    let text = &cell[cell.find('>').unwrap() + 1..cell.find("</td>").unwrap()];
+                    unescape(text)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The rows of a Markdown table as their cells.
+fn markdown_rows(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .filter(|line| line.starts_with("| "))
+        .skip(1)
+        .map(|line| {
+            line.trim_start_matches("| ")
+                .trim_end_matches(" |")
+                .split(" | ")
+                .map(str::to_owned)
+                .collect()
+        })
+        .collect()
+}
+
+/// A figure the page wrote into an attribute.
+fn number(attrs: &BTreeMap<String, String>, name: &str) -> f64 {
+    attrs
+        .get(name)
+        .unwrap_or_else(|| panic!("no {name} in {attrs:?}"))
+        .parse()
+        .unwrap()
+}
+
+fn close(a: f64, b: f64, what: &str) {
+    assert!((a - b).abs() < 1e-6, "{what}: drawn {a}, expected {b}");
+}
+
+/// The name a chart or table shows for a leaderboard entry.
+fn shown_name(entry: &Value) -> String {
+    let name = entry["name"].as_str().unwrap();
+    if entry["built_in"] == true {
+        format!("{name} (built-in)")
+    } else {
+        name.to_owned()
+    }
+}
+
+/// Checks that the rating chart of `dom` draws each entry of `board` with its rating and
+/// interval, in leaderboard order, on one linear axis.
+fn check_rating_chart(dom: &str, board: &Value, name: &str) {
+    let entries = board["leaderboard"].as_array().unwrap();
+    let chart = section(dom, "<svg id=\"rating-chart\"", "</svg>");
+    let marks = tags(chart, "g", "bot");
+    assert_eq!(marks.len(), entries.len(), "{name}: one mark per bot");
+    let lines = tags(chart, "line", "interval");
+    let dots = tags(chart, "circle", "point");
+    // Pixels per unit from the first interval: every other mark must sit on the same axis.
+    let (x1, x2) = (number(&lines[0], "x1"), number(&lines[0], "x2"));
+    let (low, high) = (
+        number(&marks[0], "data-low"),
+        number(&marks[0], "data-high"),
+    );
+    let scale = (x2 - x1) / (high - low);
+    let at = |value: f64| x1 + (value - low) * scale;
+    let mut last_y = f64::MIN;
+    for (((mark, entry), line), dot) in marks.iter().zip(entries).zip(&lines).zip(&dots) {
+        let what = format!("{name}: {}", entry["name"]);
+        assert_eq!(mark["data-name"], shown_name(entry), "{what}");
+        assert_eq!(mark["data-rank"], entry["rank"].to_string(), "{what}");
+        let (mid, low, high) = match entry.get("elo") {
+            Some(elo) => (
+                elo.as_f64().unwrap(),
+                entry["elo_low"].as_f64().unwrap(),
+                entry["elo_high"].as_f64().unwrap(),
+            ),
+            None => {
+                let mu = entry["trueskill_mu"].as_f64().unwrap();
+                let sigma = entry["trueskill_sigma"].as_f64().unwrap();
+                (mu, mu - 1.96 * sigma, mu + 1.96 * sigma)
+            }
+        };
+        close(number(mark, "data-mid"), mid, &what);
+        close(number(mark, "data-low"), low, &what);
+        close(number(mark, "data-high"), high, &what);
+        for (drawn, value) in [
+            (number(dot, "cx"), mid),
+            (number(line, "x1"), low),
+            (number(line, "x2"), high),
+        ] {
+            assert!(
+                (drawn - at(value)).abs() < 0.02,
+                "{what}: {value} at {drawn}"
+            );
+        }
+        let y = number(dot, "cy");
+        assert!(y > last_y, "{what}: below the one ranked above");
+        last_y = y;
+    }
+}
+
+/// Checks that the heat map of `dom` has every pair record of `board` with its results.
+fn check_heat_map(dom: &str, board: &Value, name: &str) {
+    let chart = section(dom, "<svg id=\"second-chart\"", "</svg>");
+    let cells: Vec<_> = tags(chart, "rect", "pair")
+        .into_iter()
+        .map(|cell| {
+            [
+                "data-bot",
+                "data-opponent",
+                "data-wins",
+                "data-draws",
+                "data-losses",
+            ]
+            .map(|key| cell[key].clone())
+        })
+        .collect();
+    let mut expected: Vec<_> = board["pairwise"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            [
+                &p["bot"],
+                &p["opponent"],
+                &p["wins"],
+                &p["draws"],
+                &p["losses"],
+            ]
+            .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+        })
+        .collect();
+    let mut drawn = cells.clone();
+    drawn.sort();
+    expected.sort();
+    assert!(!expected.is_empty(), "{name}: pair records");
+    assert_eq!(drawn, expected, "{name}: the heat map's cells");
+}
+
+/// Checks that the score chart of `dom` shows each bot's range and mean score.
+fn check_score_ranges(dom: &str, board: &Value, name: &str) {
+    let chart = section(dom, "<svg id=\"second-chart\"", "</svg>");
+    let marks = tags(chart, "g", "bot");
+    let entries = board["leaderboard"].as_array().unwrap();
+    assert_eq!(marks.len(), entries.len(), "{name}: one range per bot");
+    for (mark, entry) in marks.iter().zip(entries) {
+        let what = format!("{name}: {}", entry["name"]);
+        assert_eq!(mark["data-name"], shown_name(entry), "{what}");
+        close(
+            number(mark, "data-mid"),
+            entry["score"].as_f64().unwrap(),
+            &what,
+        );
+        close(
+            number(mark, "data-min"),
+            entry["min"].as_f64().unwrap(),
+            &what,
+        );
+        close(
+            number(mark, "data-max"),
+            entry["max"].as_f64().unwrap(),
+            &what,
+        );
+        close(
+            number(mark, "data-low"),
+            entry["score_low"].as_f64().unwrap(),
+            &what,
+        );
+    }
+}
+
+/// Writes the report of the results folder `out` next to it, opens it and compares what it
+/// draws with `leaderboard.json` and the Markdown leaderboard; checks the replay links
+/// lead to viewer pages and that a screenshot shows something.
+fn check_page(dir: &Path, out: &Path, name: &str) {
+    let page = dir.join("report.html");
+    let (status, _) = report(dir, out, &["--html", page.to_str().unwrap()]);
+    assert_eq!(status, Some(0), "{name}: arena report");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        !html.contains("http://") && !html.contains("https://") && !html.contains("src="),
+        "{name}: nothing to fetch"
+    );
+    let board: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("leaderboard.json")).unwrap())
+            .unwrap();
+    let dom = dom(&page);
+
+    let rows = table_rows(&dom, "leaderboard");
+    let (status, markdown) = report(dir, out, &["--format", "markdown"]);
+    assert_eq!(status, Some(0));
+    assert_eq!(
+        rows,
+        markdown_rows(&markdown),
+        "{name}: the table is the leaderboard's"
+    );
+    let entries = board["leaderboard"].as_array().unwrap();
+    assert_eq!(rows.len(), entries.len(), "{name}");
+    for (row, entry) in rows.iter().zip(entries) {
+        assert_eq!(row[0], entry["rank"].to_string(), "{name}: rank");
+        assert_eq!(row[1], shown_name(entry), "{name}: name");
+        let score: f64 = row[2].parse().unwrap();
+        assert!(
+            (score - entry["score"].as_f64().unwrap()).abs() < 5e-4,
+            "{name}: score"
+        );
+    }
+    let played = format!(
+        "{} of {} games played.",
+        board["games_played"], board["total_games"]
+    );
+    assert!(dom.contains(&played), "{name}: {played}");
+    assert!(
+        dom.contains(&format!("<dd>{}</dd>", board["seed"])),
+        "{name}: the seed"
+    );
+
+    check_rating_chart(&dom, &board, name);
+    if board.get("pairwise").is_some() {
+        check_heat_map(&dom, &board, name);
+    } else {
+        check_score_ranges(&dom, &board, name);
+    }
+    let failures = table_rows(&dom, "failures");
+    for (row, entry) in failures.iter().zip(entries) {
+        let counts = ["requests", "timeouts", "crashes", "invalid_replies"]
+            .map(|key| entry[key].to_string());
+        assert_eq!(row[1..5], counts, "{name}: failures of {}", entry["name"]);
+    }
+
+    let replays = std::fs::read_dir(out.join("replays")).unwrap().count();
+    let links = tags(&dom, "a", "replay");
+    assert_eq!(links.len(), replays, "{name}: a link per replay");
+    for link in &links {
+        let target = dir.join(&link["href"]);
+        let viewer = std::fs::read_to_string(&target).unwrap();
+        assert!(viewer.contains("id=\"replay-data\""), "{name}: {target:?}");
+    }
+
+    let profile = tempfile::tempdir().unwrap();
+    let shot = dir.join(format!("{name}.png"));
+    let url = format!("file://{}", page.display());
+    chromium(
+        profile.path(),
+        &[format!("--screenshot={}", shot.display())],
+        &url,
+    );
+    let png = std::fs::read(&shot).expect("a screenshot");
+    assert!(png.starts_with(b"\x89PNG") && png.len() > 20_000, "{name}");
+}
+
+#[test]
+fn the_petri_page_draws_its_leaderboard_and_heat_map() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = results(dir.path(), "petri", &[]);
+    check_page(dir.path(), &out, "petri");
+}
+
+#[test]
+fn the_slime_page_draws_its_leaderboard() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = results(dir.path(), "slime", &[]);
+    check_page(dir.path(), &out, "slime");
+}
+
+#[test]
+fn the_egg_hunt_page_draws_its_leaderboard() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = results(dir.path(), "eggs", &["--games", "1"]);
+    check_page(dir.path(), &out, "eggs");
+}
+
+#[test]
+fn the_alienwar_page_draws_its_leaderboard_with_the_built_in_prey() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = results(dir.path(), "alienwar", &[]);
+    check_page(dir.path(), &out, "alienwar");
+}
+
+#[test]
+fn the_cave_page_draws_its_leaderboard_with_the_games_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = results(dir.path(), "cave", &[]);
+    check_page(dir.path(), &out, "cave");
+}
+
+/// A folder whose run is still going (no `leaderboard.json`, part of the games) gets the
+/// standings of its journal so far; a line that is no game is left out, said on the page,
+/// and gives exit status 2, as `arena standings` does.
+#[test]
+fn a_running_folder_gets_the_page_of_its_games_so_far() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = results(dir.path(), "petri", &[]);
+    let journal = out.join("journal.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let kept: Vec<&str> = text.lines().take(3).collect();
+    std::fs::write(&journal, kept.join("\n") + "\n{\"type\":\"game\",\"da\n").unwrap();
+    std::fs::remove_file(out.join("leaderboard.json")).unwrap();
+    let page = dir.path().join("running.html");
+    let (status, _) = report(dir.path(), &out, &["--html", page.to_str().unwrap()]);
+    assert_eq!(status, Some(2), "a line left out");
+    let dom = dom(&page);
+    assert!(dom.contains("2 of 6 games played: not finished"), "{dom}");
+    assert!(
+        dom.contains("1 journal lines are not games of this tournament"),
+        "{dom}"
+    );
+    let standings = arena(
+        dir.path(),
+        &[
+            "standings",
+            journal.to_str().unwrap(),
+            "--format",
+            "markdown",
+        ],
+    );
+    let expected = markdown_rows(&String::from_utf8(standings.stdout).unwrap());
+    assert_eq!(table_rows(&dom, "leaderboard"), expected);
+}
+
+/// Bot names that are markup show as text everywhere on the page: no element of theirs
+/// appears, and none can end the data block.
+#[test]
+fn bot_names_are_text_not_markup() {
+    let dir = tempfile::tempdir().unwrap();
+    let names = ["<img src=x onerror=alert(1)>", "</script><b>&amp;"];
+    let file = write_toml(
+        dir.path(),
+        "hostile.toml",
+        &format!(
+            "game = \"petri\"\ngames = 1\n\
+             [[bots]]\nname = \"{}\"\ncommand = \"/bin/true\"\n\
+             [[bots]]\nname = \"{}\"\ncommand = \"/bin/true\"\n",
+            names[0], names[1]
+        ),
+    );
+    run_ok(dir.path(), &file, &["--replays", "--out", "out"]);
+    let page = dir.path().join("hostile.html");
+    let (status, _) = report(
+        dir.path(),
+        &dir.path().join("out"),
+        &["--html", page.to_str().unwrap()],
+    );
+    assert_eq!(status, Some(0));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(
+        html.matches("</script>").count(),
+        2,
+        "data and script blocks"
+    );
+    let dom = dom(&page);
+    assert!(!dom.contains("<img") && !dom.contains("<b>"), "{dom}");
+    let shown: Vec<String> = table_rows(&dom, "leaderboard")
+        .into_iter()
+        .map(|row| row[1].clone())
+        .collect();
+    let mut expected = names.map(str::to_owned).to_vec();
+    expected.sort();
+    assert_eq!(shown, expected);
+    let chart = section(&dom, "<svg id=\"rating-chart\"", "</svg>");
+    let drawn: Vec<String> = tags(chart, "g", "bot")
+        .into_iter()
+        .map(|mark| mark["data-name"].clone())
+        .collect();
+    assert_eq!(drawn, expected);
+}
+
+/// `arena report` of a folder without a journal fails as `arena standings` of a missing
+/// journal does (status 1, it cannot be read) and writes nothing.
+#[test]
+fn a_folder_without_a_journal_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (status, _) = report(dir.path(), dir.path(), &["--html", "x.html"]);
+    assert_eq!(status, Some(1));
+    assert!(!dir.path().join("x.html").exists());
+}
