@@ -193,6 +193,7 @@ mod tests {
             config_digest: "abc".into(),
             shard: None,
             sandbox: None,
+            rules: None,
         }
     }
 
