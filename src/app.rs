@@ -31,6 +31,7 @@ use crate::results::{
 use crate::reuse::{ReusePool, rules_digest};
 use crate::run::{RunOptions, run_tournament};
 use crate::sandbox::check_support;
+use crate::selection::Selection;
 use crate::signals::Signals;
 use crate::templates;
 
@@ -107,6 +108,7 @@ fn new_command(args: &NewArgs) -> Result<u8, Error> {
 fn run_command(args: RunArgs, quiet: bool, verbose: bool) -> Result<u8, Error> {
     let mut tournament = Tournament::load(&args.file)?;
     apply_overrides(&mut tournament, &args);
+    select_bots(&mut tournament, &args.selection.selection())?;
     let unstartable = crate::bots::preflight::problems(
         tournament
             .bots
@@ -154,7 +156,8 @@ fn run_command(args: RunArgs, quiet: bool, verbose: bool) -> Result<u8, Error> {
     let (board, _) = standings(&report.journal, Reading::Strict)?;
     print(&board, args.format)?;
     if let Some(stop) = report.interrupted {
-        tracing::warn!(
+        // Not a log line: `-q` must not hide how to finish the run.
+        eprintln!(
             "stopped by {} after {} of {} games; to finish the run: {}",
             stop.name(),
             board.games_played,
@@ -217,6 +220,7 @@ fn resume_command(args: &RunArgs, out: &Path) -> String {
             shell_word(&dir.display().to_string())
         ));
     }
+    words.extend(args.selection.selection().words());
     words.join(" ")
 }
 
@@ -243,10 +247,37 @@ fn apply_overrides(tournament: &mut Tournament, args: &RunArgs) {
     }
 }
 
+/// Keeps only the selected bots of `tournament`: the tournament of those bots alone.
+fn select_bots(tournament: &mut Tournament, selection: &Selection) -> Result<(), Error> {
+    if selection.is_all() {
+        return Ok(());
+    }
+    let names: Vec<String> = tournament.bots.iter().map(|bot| bot.name.clone()).collect();
+    let kept = selection.apply(&names).map_err(Error::Usage)?;
+    let fewest = tournament.options.min_bots();
+    if kept.len() < fewest {
+        return Err(Error::Usage(format!(
+            "--bots/--exclude keep {} bots; a {} tournament needs at least {fewest}",
+            kept.len(),
+            tournament.kind()
+        )));
+    }
+    let bots = std::mem::take(&mut tournament.bots);
+    tournament.bots = bots
+        .into_iter()
+        .enumerate()
+        .filter(|(index, _)| kept.contains(index))
+        .map(|(_, bot)| bot)
+        .collect();
+    Ok(())
+}
+
 /// Prints the standings of a journal; a journal with lines that are not its tournament's
 /// games still gets the standings of the others, and exit status 2.
 fn standings_command(args: &StandingsArgs) -> Result<u8, Error> {
-    let (board, left_out) = standings(&args.journal, Reading::SkipBadLines)?;
+    let journal = crate::merge::journal_path(&args.journal);
+    let selection = args.selection.selection();
+    let (board, left_out) = standings_of(&journal, Reading::SkipBadLines, &selection)?;
     print(&board, args.format)?;
     Ok(if left_out == 0 { EXIT_OK } else { EXIT_USAGE })
 }
@@ -304,13 +335,42 @@ enum Reading {
 /// not grow with the games (BENCHMARKS.md, figure f). Also returns how many lines it left
 /// out.
 fn standings(journal: &Path, reading: Reading) -> Result<(Leaderboard, u64), Error> {
+    standings_of(journal, reading, &Selection::default())
+}
+
+/// [`standings`] of the games among the `selection`'s bots only, as the leaderboard of a
+/// tournament of those bots.
+fn standings_of(
+    journal: &Path,
+    reading: Reading,
+    selection: &Selection,
+) -> Result<(Leaderboard, u64), Error> {
     let reader = JournalReader::open(journal)?;
     let kind = game_kind(reader.header())?;
-    let header = reader.header().clone();
-    let mut builder = LeaderboardBuilder::new(kind.scoring(), kind.stat_columns(), header);
+    let mut header = reader.header().clone();
+    if !selection.is_all() {
+        let format = header.format().map_err(Error::Usage)?;
+        if format == crate::games::Format::FreeForAll {
+            return Err(Error::Usage(format!(
+                "--bots/--exclude: every {kind} game has every bot, so no game is among some \
+                 of them only"
+            )));
+        }
+        let kept = selection.apply(&header.bots).map_err(Error::Usage)?;
+        header.bots = kept.iter().map(|&i| header.bots[i].clone()).collect();
+        header.total_games = crate::schedule::fixture_count(format, kept.len(), header.games);
+    }
+    let among = |game: &crate::journal::GameRecord| {
+        game.seats
+            .iter()
+            .filter(|seat| !seat.built_in)
+            .all(|seat| header.bots.contains(&seat.bot))
+    };
+    let mut builder = LeaderboardBuilder::new(kind.scoring(), kind.stat_columns(), header.clone());
     let mut left_out = 0_u64;
     for game in reader {
         match game {
+            Ok(game) if !among(&game) => {}
             Ok(game) => builder.add(&game),
             Err(error @ (JournalError::Corrupt { .. } | JournalError::Invalid { .. }))
                 if reading == Reading::SkipBadLines =>

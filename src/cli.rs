@@ -80,6 +80,27 @@ pub enum Command {
     Report(ReportArgs),
 }
 
+/// `--bots` and `--exclude`, for `run` and `standings`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct SelectionArgs {
+    /// Only these bots (names from the tournament file, comma-separated).
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub bots: Vec<String>,
+    /// All bots but these (comma-separated).
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub exclude: Vec<String>,
+}
+
+impl SelectionArgs {
+    /// The library's selection.
+    pub fn selection(&self) -> crate::selection::Selection {
+        crate::selection::Selection {
+            only: self.bots.clone(),
+            exclude: self.exclude.clone(),
+        }
+    }
+}
+
 /// `arena run`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
@@ -121,6 +142,9 @@ pub struct RunArgs {
     /// games, a changed bot's games, more games per pairing.
     #[arg(long, value_name = "DIR", num_args = 1..)]
     pub reuse: Vec<PathBuf>,
+    /// Which bots play.
+    #[command(flatten)]
+    pub selection: SelectionArgs,
     /// Run every bot directly as the runner's user, without its sandbox (own PID and network
     /// namespaces, read-only file system, unprivileged user, limits on the whole box).
     #[arg(long)]
@@ -164,8 +188,11 @@ pub struct MergeArgs {
 /// `arena standings`.
 #[derive(Debug, Args)]
 pub struct StandingsArgs {
-    /// A `journal.jsonl` written by `arena run`.
+    /// A results folder, or the `journal.jsonl` in one.
     pub journal: PathBuf,
+    /// The standings of the games among these bots only (not for games of every bot).
+    #[command(flatten)]
+    pub selection: SelectionArgs,
     /// How to print the leaderboard on stdout.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,

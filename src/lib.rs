@@ -29,6 +29,7 @@ pub mod reuse;
 pub mod run;
 pub mod sandbox;
 pub mod schedule;
+pub mod selection;
 pub mod shard;
 pub mod signals;
 pub mod templates;

@@ -216,7 +216,7 @@ pub fn run_tournament(
         digests: &digests,
         journal,
         progress: Display::start(progress, options.progress),
-        done,
+        played: 0,
     };
     let started = Instant::now();
     // Shared by every lane: at most `jobs` bot requests at once, whatever the lanes.
@@ -247,7 +247,7 @@ pub fn run_tournament(
     tracing::info!(
         "{} games in {:.1} s; CPU time: runner {runner:.2} s, bots {bots:.2} s; \
          runner peak memory {} MiB",
-        books.done,
+        books.played,
         started.elapsed().as_secs_f64(),
         peak_memory_kib() / 1024
     );
@@ -404,7 +404,8 @@ struct Books<'a> {
     digests: &'a BTreeMap<String, String>,
     journal: JournalWriter,
     progress: Display,
-    done: u64,
+    /// Games played by this run (not those it resumed or reused).
+    played: u64,
 }
 
 impl Books<'_> {
@@ -420,7 +421,7 @@ impl Books<'_> {
         self.progress.record(&record);
         check_folders(self.tournament, self.folders, record.index)?;
         self.journal.append(&Record::Game(record))?;
-        self.done += 1;
+        self.played += 1;
         Ok(())
     }
 }

@@ -43,20 +43,7 @@ impl Expected {
         if let Some(twice) = header.bots.iter().find(|name| !names.insert(name.as_str())) {
             return Err(format!("bot `{}` is listed twice", twice.escape_debug()));
         }
-        let bots = header.bots.len();
-        let format = kind
-            .formats()
-            .iter()
-            .copied()
-            .find(|&format| fixture_count(format, bots, header.games) == header.total_games)
-            .ok_or_else(|| {
-                format!(
-                    "{} games is not a {} tournament of {bots} bots and {} games each",
-                    header.total_games,
-                    kind.name(),
-                    header.games
-                )
-            })?;
+        let format = header.format()?;
         if let Some(shard) = header.shard
             && !(1..=shard.count).contains(&shard.index)
         {
@@ -125,6 +112,32 @@ impl Expected {
             }
         }
         Ok(())
+    }
+}
+
+impl Header {
+    /// The format of the schedule the header describes: the game's, the one with its number
+    /// of games where the game's options allow more than one (Slime's seat rotation).
+    pub fn format(&self) -> Result<Format, String> {
+        let kind = GameKind::from_name(&self.game).ok_or_else(|| {
+            format!(
+                "the journal is for an unknown game `{}`",
+                self.game.escape_debug()
+            )
+        })?;
+        let bots = self.bots.len();
+        kind.formats()
+            .iter()
+            .copied()
+            .find(|&format| fixture_count(format, bots, self.games) == self.total_games)
+            .ok_or_else(|| {
+                format!(
+                    "{} games is not a {} tournament of {bots} bots and {} games each",
+                    self.total_games,
+                    kind.name(),
+                    self.games
+                )
+            })
     }
 }
 

@@ -42,6 +42,12 @@ fn write_matrix(
     cell: impl Fn(&PairRecord) -> Option<String>,
 ) {
     let names: Vec<&str> = board.leaderboard.iter().map(|s| s.name.as_str()).collect();
+    // Looked up by pair: a field of 200 bots has 40,000 cells.
+    let pairs: std::collections::HashMap<(&str, &str), &PairRecord> = board
+        .pairwise
+        .iter()
+        .map(|p| ((p.bot.as_str(), p.opponent.as_str()), p))
+        .collect();
     let _ = writeln!(out, "\n{title}:\n");
     let mut header = vec![String::new()];
     header.extend(names.iter().map(|n| n.to_string()));
@@ -50,11 +56,9 @@ fn write_matrix(
         .map(|&bot| {
             let mut row = vec![bot.to_owned()];
             row.extend(names.iter().map(|&opponent| {
-                board
-                    .pairwise
-                    .iter()
-                    .find(|p| p.bot == bot && p.opponent == opponent)
-                    .and_then(&cell)
+                pairs
+                    .get(&(bot, opponent))
+                    .and_then(|&p| cell(p))
                     .unwrap_or_else(|| "-".to_owned())
             }));
             row

@@ -1,5 +1,6 @@
 //! Incremental runs: `--reuse` keeps every earlier game whose bots and settings are unchanged
-//! and plays only the rest, to the leaderboard of a fresh full run, byte for byte.
+//! and plays only the rest, to the leaderboard of a fresh full run, byte for byte; and runs
+//! and standings of some of the bots (`--bots`, `--exclude`).
 
 use std::path::Path;
 
@@ -100,4 +101,37 @@ fn reuse_is_refused_where_games_depend_on_earlier_games() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("private folders"), "{stderr}");
     assert!(!dir.path().join("r").exists());
+}
+
+#[test]
+fn a_run_of_some_bots_plays_the_games_the_whole_tournament_has_among_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let file = tournament(dir, "three.toml", THREE);
+    run_ok(dir, &file, &["--out", "all"]);
+    run_ok(dir, &file, &["--out", "two", "--exclude", "grower"]);
+    let among = crate::support::arena(
+        dir,
+        &[
+            "standings",
+            "all",
+            "--bots",
+            "hunter,bomber",
+            "--format",
+            "json",
+        ],
+    );
+    assert!(among.status.success());
+    assert_eq!(among.stdout, leaderboard(dir, "two"));
+
+    let typo = crate::support::arena(dir, &["run", "three.toml", "--bots", "huntr"]);
+    let stderr = String::from_utf8_lossy(&typo.stderr);
+    assert_eq!(typo.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("there is no bot `huntr` (the bots: grower, hunter, bomber)"),
+        "{stderr}"
+    );
+    let alone = crate::support::arena(dir, &["run", "three.toml", "--bots", "hunter"]);
+    assert_eq!(alone.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&alone.stderr).contains("needs at least 2"));
 }
