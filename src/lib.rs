@@ -18,6 +18,7 @@ pub mod engine;
 pub mod errors;
 pub mod folders;
 pub mod games;
+mod html;
 pub mod journal;
 pub mod merge;
 pub mod progress;

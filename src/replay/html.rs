@@ -10,26 +10,11 @@ const SCRIPT: &str = include_str!("viewer.js");
 
 /// The viewer page for `replay`.
 pub fn render_html(replay: &Replay) -> String {
-    // `<` only occurs inside JSON strings, where `\u003c` means the same; so no `</script>`
-    // in a bot's reply can end the data block early.
-    let data = serde_json::to_string(replay)
-        .expect("replays always serialize")
-        .replace('<', "\\u003c");
     let title = format!(
         "{} game {} (seed {})",
         replay.header.game, replay.header.index, replay.header.seed
     );
-    // The data goes in last, so nothing in it is ever taken for a placeholder.
-    PAGE.replace("{{TITLE}}", &escape_html(&title))
-        .replace("{{STYLE}}", STYLE)
-        .replace("{{SCRIPT}}", SCRIPT)
-        .replace("{{REPLAY}}", &data)
-}
-
-fn escape_html(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+    crate::html::fill_page(PAGE, &title, STYLE, SCRIPT, replay)
 }
 
 #[cfg(test)]

@@ -72,24 +72,8 @@ pub fn render_page(
         left_out,
         replays,
     };
-    // `<` only occurs inside JSON strings, where `\u003c` means the same; so no `</script>`
-    // in a bot's name can end the data block early.
-    let json = serde_json::to_string(&data)
-        .expect("the page's data always serializes")
-        .replace('<', "\\u003c");
     let title = format!("{}, seed {}", board.game, board.seed);
-    // The data goes in last, so nothing in it is ever taken for a placeholder.
-    PAGE.replace("{{TITLE}}", &escape_html(&title))
-        .replace("{{STYLE}}", STYLE)
-        .replace("{{SCRIPT}}", SCRIPT)
-        .replace("{{DATA}}", &json)
-}
-
-/// `text` safe between HTML tags.
-fn escape_html(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+    crate::html::fill_page(PAGE, &title, STYLE, SCRIPT, &data)
 }
 
 /// The folder beside the page `out` for its replays' viewer pages: `OUT-replays` for

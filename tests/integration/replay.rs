@@ -7,14 +7,11 @@ use std::io;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::{Mutex, PoisonError};
 
 use arena::replay::Replay;
 use arena::replay::file::decode_cells;
 
 use crate::support::{arena, repo, run_ok, write_toml};
-
-const CHROMIUM: &str = "/usr/bin/chromium";
 
 /// Runs `tests/data/<name>.toml` with replays into `dir/out` and returns game 0's replay.
 fn record(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
@@ -25,35 +22,9 @@ fn record(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
     dir.join("out/replays/game-0.jsonl")
 }
 
-/// Runs headless Chromium with `args`, everything that could reach the network switched
-/// off, one browser at a time: each is several processes, and the tests share two cores.
+/// Runs headless Chromium with `args` on the viewer's window.
 fn chromium(profile: &Path, args: &[String]) -> Output {
-    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-    assert!(
-        Path::new(CHROMIUM).exists(),
-        "{CHROMIUM} is missing: the browser test needs the Debian package `chromium`, \
-         which .ci/run installs (apt-get install chromium)"
-    );
-    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
-    let output = Command::new(CHROMIUM)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-            "--window-size=1100,800",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .args(args)
-        .output()
-        .expect("chromium runs");
-    assert!(output.status.success(), "chromium failed: {output:?}");
-    output
+    crate::support::chromium(profile, "1100,800", args)
 }
 
 /// The page's DOM after its script ran, opened at `fragment`, after `extra` arguments.
@@ -84,8 +55,8 @@ fn element(dom: &str, id: &str, attribute: &str) -> (String, String) {
 
 /// Writes the viewer of `replay_file`, opens it at a few turns, steps with the page's own
 /// step button, and checks that the canvas shows that frame's cells and the page its
-/// scores; then lets it play. Also saves a screenshot under `target/replay-screenshots` for
-/// people to look at.
+/// scores; then lets it play. Also takes a screenshot (in `dir`, the test's temporary
+/// folder) and checks that it is a real picture.
 fn check_viewer(dir: &Path, replay_file: &Path, name: &str) {
     let replay = Replay::read(replay_file).unwrap();
     assert!(replay.frames.len() > 3, "a game of a few turns at least");
@@ -147,10 +118,7 @@ fn check_viewer(dir: &Path, replay_file: &Path, name: &str) {
         "{name}: the canvas of frame {reached} while playing"
     );
 
-    let shots = repo().join("target/replay-screenshots");
-    std::fs::create_dir_all(&shots).unwrap();
-    let shot = shots.join(format!("{name}.png"));
-    let _ = std::fs::remove_file(&shot);
+    let shot = dir.join(format!("{name}.png"));
     let url = format!(
         "file://{}#turn={}",
         page.display(),

@@ -5,14 +5,10 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::{Mutex, PoisonError};
 
 use serde_json::Value;
 
 use crate::support::{arena, repo, run_ok, write_toml};
-
-const CHROMIUM: &str = "/usr/bin/chromium";
 
 /// Runs `tests/data/<game>-small.toml` with replays into `dir/out`, plus `extra` arguments.
 fn results(dir: &Path, game: &str, extra: &[&str]) -> PathBuf {
@@ -32,38 +28,12 @@ fn report(dir: &Path, folder: &Path, args: &[&str]) -> (Option<i32>, String) {
     (output.status.code(), stdout)
 }
 
-/// Runs headless Chromium on `url` with `args`, nothing that reaches the network, one
-/// browser at a time (it is several processes; the tests share two cores).
+/// Runs headless Chromium with `args` on `url`, on a window tall enough for the whole page;
+/// returns what it printed.
 fn chromium(profile: &Path, args: &[String], url: &str) -> Vec<u8> {
-    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-    assert!(
-        Path::new(CHROMIUM).exists(),
-        "{CHROMIUM} is missing: the page test needs the Debian package `chromium`"
-    );
-    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
-    let output = Command::new(CHROMIUM)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-        ])
-        .args([
-            "--disable-background-networking",
-            "--disable-component-update",
-        ])
-        .args([
-            "--disable-sync",
-            "--hide-scrollbars",
-            "--window-size=1100,1800",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .args(args)
-        .arg(url)
-        .output()
-        .expect("chromium runs");
-    assert!(output.status.success(), "chromium failed: {output:?}");
-    output.stdout
+    let mut args = args.to_vec();
+    args.push(url.to_owned());
+    crate::support::chromium(profile, "1100,1800", &args).stdout
 }
 
 /// The DOM of the page at `page` after its script ran.

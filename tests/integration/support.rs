@@ -122,3 +122,40 @@ pub fn write_toml(dir: &Path, name: &str, text: &str) -> PathBuf {
     std::fs::write(&path, text).expect("temp dir is writable");
     path
 }
+
+/// Where the browser tests find Chromium (`.ci/run` installs the Debian package).
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// Runs headless Chromium on a `window` ("WIDTH,HEIGHT") with `args`, everything that could
+/// reach the network switched off, one browser at a time in the whole test run: each is
+/// several processes, and the tests share two cores.
+pub fn chromium(profile: &Path, window: &str, args: &[String]) -> Output {
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    assert!(
+        Path::new(CHROMIUM).exists(),
+        "{CHROMIUM} is missing: the browser tests need the Debian package `chromium`, \
+         which .ci/run installs (apt-get install chromium)"
+    );
+    let _turn = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let output = std::process::Command::new(CHROMIUM)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+        ])
+        .arg(format!("--window-size={window}"))
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .output()
+        .expect("chromium runs");
+    assert!(output.status.success(), "chromium failed: {output:?}");
+    output
+}
