@@ -887,6 +887,18 @@ mod tests {
             JournalWriter::resume(&path, &other),
             Err(JournalError::Mismatch { .. })
         ));
+        // A changed `timeout_ms` changes the rules' digest.
+        let other = Header {
+            rules: Some("other".into()),
+            ..header()
+        };
+        let error = JournalWriter::resume(&path, &other).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("the time, reply or output limits changed"),
+            "{error}"
+        );
     }
 
     #[test]
