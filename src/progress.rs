@@ -230,17 +230,20 @@ impl Display {
     /// Counts one finished game and shows it.
     pub fn record(&mut self, game: &GameRecord) {
         self.progress.record(game);
-        let elapsed = self.started.elapsed();
-        match (&self.bar, self.style) {
-            (Some(bar), _) => {
-                bar.set_position(self.progress.finished());
-                bar.set_message(self.progress.status(elapsed));
-            }
-            (None, Style::Lines) if self.last_line.elapsed() >= LINE_EVERY => {
-                self.last_line = Instant::now();
-                tracing::info!("{}", self.progress.line(elapsed));
-            }
-            (None, _) => {}
+        if let Some(bar) = &self.bar {
+            bar.set_position(self.progress.finished());
+            bar.set_message(self.progress.status(self.started.elapsed()));
+        }
+        self.tick();
+    }
+
+    /// Logs the progress line if [`LINE_EVERY`] has passed since the last one, in
+    /// [`Style::Lines`]: called as games end and every [`LINE_EVERY`] besides, so a log
+    /// shows progress while long games run.
+    pub fn tick(&mut self) {
+        if self.style == Style::Lines && self.last_line.elapsed() >= LINE_EVERY {
+            self.last_line = Instant::now();
+            tracing::info!("{}", self.progress.line(self.started.elapsed()));
         }
     }
 

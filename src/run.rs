@@ -322,6 +322,7 @@ async fn dispatch(
     mut cancel: Cancel,
 ) -> Result<Option<Stop>, Error> {
     let mut idle: Vec<usize> = (0..lanes.len()).rev().collect();
+    let mut ticks = tokio::time::interval(crate::progress::LINE_EVERY);
     loop {
         while let Some(&lane) = idle.last() {
             if cancel.reason().is_some() {
@@ -346,6 +347,10 @@ async fn dispatch(
                 return Ok(Some(stop));
             }
             result = played.recv() => result.context("every game lane stopped")?,
+            _ = ticks.tick() => {
+                books.progress.tick();
+                continue;
+            }
         };
         let (record, replay) = game?;
         books.keep(record, replay)?;

@@ -433,3 +433,25 @@ fn a_bots_escape_sequences_on_stderr_reach_the_terminal_as_text() {
         "a raw escape reached stderr: {stderr}"
     );
 }
+
+#[test]
+fn a_log_shows_progress_while_a_long_game_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = repo().join("tests/bots/loop.sh").display().to_string();
+    // One game of bots that nap before every reply: it lasts well over the 5 s between lines.
+    let text = format!(
+        "game = \"petri\"\ngames = 1\n[options]\nturns = 100\n\
+         [[bots]]\nname = \"a\"\ncommand = [\"/bin/sh\", {script:?}, \"nap\"]\n\
+         [[bots]]\nname = \"b\"\ncommand = [\"/bin/sh\", {script:?}, \"nap\"]\n"
+    );
+    crate::support::write_toml(dir.path(), "t.toml", &text);
+    let started = std::time::Instant::now();
+    let output = crate::support::arena(dir.path(), &["run", "t.toml", "--out", "r"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        started.elapsed() > arena::progress::LINE_EVERY,
+        "the game was too short to show it"
+    );
+    assert!(stderr.contains("0/1 games, "), "{stderr}");
+}
