@@ -26,6 +26,10 @@ const MAX_FILES: usize = 10_000;
 /// and size only.
 const MAX_BYTES: u64 = 64 << 20;
 
+/// The most entries of a bot's folder looked at at all (a `dir` such as a home folder must
+/// not make every run walk a disk); the rest do not count.
+const MAX_ENTRIES: usize = 100_000;
+
 /// A 64-bit FNV-1a hash, fed piece by piece.
 #[derive(Debug, Clone, Copy)]
 struct Fnv(u64);
@@ -67,10 +71,10 @@ pub fn rules_digest(tournament: &Tournament) -> String {
 /// The digest of what decides a bot's play: its program's path, its arguments, environment
 /// and limits, whether it runs in a sandbox (and with a network), its compiled Java classes,
 /// and the files under its folder (their names and contents, up to [`MAX_FILES`] files and
-/// [`MAX_BYTES`] bytes; beyond, names and sizes). Not hashed: the program itself when it lies
-/// outside the folder (an interpreter such as `/usr/bin/python3`), and anything the bot reads
-/// from elsewhere. Bots that share a folder share its part of the digest: a change to any
-/// file there changes them all.
+/// [`MAX_BYTES`] bytes; beyond, names and sizes; nothing past [`MAX_ENTRIES`] entries). Not
+/// hashed: the program itself when it lies outside the folder (an interpreter such as
+/// `/usr/bin/python3`), and anything the bot reads from elsewhere. Bots that share a folder
+/// share its part of the digest: a change to any file there changes them all.
 pub fn bot_digest(bot: &Bot) -> String {
     let program = &bot.program;
     let mut hash = Fnv::new();
@@ -91,6 +95,7 @@ pub fn bot_digest(bot: &Bot) -> String {
         .as_bytes(),
     );
     let mut budget = Budget {
+        entries: MAX_ENTRIES,
         files: MAX_FILES,
         bytes: MAX_BYTES,
     };
@@ -100,6 +105,7 @@ pub fn bot_digest(bot: &Bot) -> String {
 
 /// What is left of the hashing bounds.
 struct Budget {
+    entries: usize,
     files: usize,
     bytes: u64,
 }
@@ -113,6 +119,10 @@ fn hash_folder(hash: &mut Fnv, folder: &Path, relative: &Path, budget: &mut Budg
     let mut entries: Vec<_> = entries.flatten().collect();
     entries.sort_by_key(std::fs::DirEntry::file_name);
     for entry in entries {
+        if budget.entries == 0 {
+            return;
+        }
+        budget.entries -= 1;
         let name = relative.join(entry.file_name());
         let Ok(kind) = entry.file_type() else {
             continue;
