@@ -56,7 +56,9 @@ pub(crate) fn plan(spec: &BoxSpec) -> Vec<Step> {
     covers.extend(
         spec.hidden
             .iter()
-            .filter(|path| !exposed(path))
+            // A box's `/dev` is made anew (see `build_dev`), which hides all of the machine's;
+            // a cover there would be gone before it is made read-only.
+            .filter(|path| !exposed(path) && !path.starts_with("/dev"))
             .map(|path| Step::Cover {
                 path: path.clone(),
                 writable: false,
@@ -229,6 +231,12 @@ mod tests {
             path: path.into(),
             writable,
         }
+    }
+
+    #[test]
+    fn a_hidden_folder_under_dev_needs_no_cover_of_its_own() {
+        let steps = plan(&spec(&[], &[], &["/dev/shm/results"]));
+        assert_eq!(steps, [cover("/tmp", true)]);
     }
 
     #[test]

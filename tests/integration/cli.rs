@@ -455,3 +455,17 @@ fn a_log_shows_progress_while_a_long_game_runs() {
     );
     assert!(stderr.contains("0/1 games, "), "{stderr}");
 }
+
+#[test]
+fn a_results_folder_under_dev_shm_hides_from_the_bots_without_failing_them() {
+    let shm = tempfile::tempdir_in("/dev/shm").expect("this test needs a writable /dev/shm");
+    let output = run_ok(
+        shm.path(),
+        &repo().join("tests/data/petri-small.toml"),
+        &["--games", "1", "--out", "r", "--format", "json"],
+    );
+    let board: Value = serde_json::from_slice(&output.stdout).unwrap();
+    for bot in board["leaderboard"].as_array().unwrap() {
+        assert_eq!(bot["crashes"], 0, "{bot}");
+    }
+}
