@@ -16,6 +16,7 @@ pub mod config;
 pub mod driver;
 pub mod engine;
 pub mod errors;
+pub mod fnv;
 pub mod folders;
 pub mod games;
 mod html;

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use crate::config::{Bot, Tournament};
 use crate::errors::Error;
+use crate::fnv::Fnv;
 use crate::journal::{GameRecord, JournalReader};
 use crate::merge::journal_path;
 
@@ -30,30 +31,10 @@ const MAX_BYTES: u64 = 64 << 20;
 /// not make every run walk a disk); the rest do not count.
 const MAX_ENTRIES: usize = 100_000;
 
-/// A 64-bit FNV-1a hash, fed piece by piece.
-#[derive(Debug, Clone, Copy)]
-struct Fnv(u64);
-
-impl Fnv {
-    fn new() -> Fnv {
-        Fnv(0xCBF2_9CE4_8422_2325)
-    }
-
-    fn feed(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01B3);
-        }
-    }
-
-    fn hex(self) -> String {
-        format!("{:016x}", self.0)
-    }
-}
-
 /// The digest of the tournament-wide settings that decide play: the game's options, the time
 /// limits and the reply and output limits.
 pub fn rules_digest(tournament: &Tournament) -> String {
-    let mut hash = Fnv::new();
+    let mut hash = Fnv::default();
     hash.feed(
         format!(
             "{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
@@ -77,7 +58,7 @@ pub fn rules_digest(tournament: &Tournament) -> String {
 /// share its part of the digest: a change to any file there changes them all.
 pub fn bot_digest(bot: &Bot) -> String {
     let program = &bot.program;
-    let mut hash = Fnv::new();
+    let mut hash = Fnv::default();
     let sandbox = program
         .sandbox
         .as_ref()

@@ -165,16 +165,13 @@ fn binomial(n: usize, k: usize) -> u64 {
 /// bytes, little-endian; mixed with the mixed master seed by SplitMix64's finalizer. Written
 /// out here, not taken from a library, so it can never change under us.
 pub fn game_seed(master_seed: u64, seats: &[&str], round: u32) -> u64 {
-    const FNV_OFFSET: u64 = 0xCBF2_9CE4_8422_2325;
-    const FNV_PRIME: u64 = 0x0000_0100_0000_01B3;
-    let bytes = seats
-        .iter()
-        .flat_map(|name| name.bytes().chain([0xFF]))
-        .chain(round.to_le_bytes());
-    let identity = bytes.fold(FNV_OFFSET, |hash, byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(FNV_PRIME)
-    });
-    mix(mix(master_seed) ^ identity)
+    let mut identity = crate::fnv::Fnv::default();
+    for name in seats {
+        identity.feed(name.as_bytes());
+        identity.feed(&[0xFF]);
+    }
+    identity.feed(&round.to_le_bytes());
+    mix(mix(master_seed) ^ identity.finish())
 }
 
 /// The SplitMix64 output function (Steele, Lea and Flood, 2014).

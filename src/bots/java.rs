@@ -291,13 +291,11 @@ pub fn cache_root() -> PathBuf {
         )
 }
 
-/// FNV-1a over `parts`, 64 bits: a cache key, not a security measure.
+/// FNV-1a over `parts`: a cache key, not a security measure.
 fn fnv1a<'a>(parts: impl Iterator<Item = &'a [u8]>) -> u64 {
-    parts
-        .flatten()
-        .fold(0xcbf2_9ce4_8422_2325u64, |hash, &byte| {
-            (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
-        })
+    let mut hash = crate::fnv::Fnv::default();
+    parts.for_each(|part| hash.feed(part));
+    hash.finish()
 }
 
 #[cfg(test)]

@@ -275,10 +275,7 @@ impl Tournament {
     /// resume needs.
     pub fn digest(&self) -> String {
         let text = format!("{:?}\n{:?}", self.options, self.bots);
-        let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |hash, byte| {
-            (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
-        });
-        format!("{hash:016x}")
+        format!("{:016x}", crate::fnv::fnv1a(text.as_bytes()))
     }
 }
 
