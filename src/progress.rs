@@ -42,12 +42,19 @@ impl Progress {
     /// Counts one finished game.
     pub fn record(&mut self, game: &GameRecord) {
         self.done += 1;
-        self.record_earlier(game);
+        self.tally(game);
     }
 
-    /// Counts one of the games played before this run (those of `earlier`) in the
-    /// standings only, so a resumed run's leaders are those of its whole journal.
+    /// Counts one of the games played before this run (resumed or reused): among the games
+    /// finished and in the standings, not in the rate, so a resumed run's leaders are those
+    /// of its whole journal.
     pub fn record_earlier(&mut self, game: &GameRecord) {
+        self.earlier += 1;
+        self.tally(game);
+    }
+
+    /// Adds `game`'s seats to the standings.
+    fn tally(&mut self, game: &GameRecord) {
         for seat in &game.seats {
             self.tallies.entry(seat.bot.clone()).or_default().add(seat);
         }
@@ -301,7 +308,7 @@ mod tests {
 
     #[test]
     fn a_resumed_run_leads_with_the_whole_journal_but_rates_its_own_games() {
-        let mut progress = Progress::new(Scoring::Wins, 10, 2);
+        let mut progress = Progress::new(Scoring::Wins, 10, 0);
         progress.record_earlier(&game(&[("a", 1), ("b", 0)]));
         progress.record_earlier(&game(&[("a", 1), ("b", 0)]));
         progress.record(&game(&[("b", 1), ("a", 0)]));

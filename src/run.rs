@@ -21,9 +21,7 @@ use crate::config::Tournament;
 use crate::driver::play;
 use crate::errors::Error;
 use crate::folders::{CAP_BYTES, folder_bytes, restore, with_private_folders};
-use crate::journal::{
-    FORMAT_VERSION, GameRecord, Header, JournalReader, JournalWriter, Record, Sandboxing,
-};
+use crate::journal::{FORMAT_VERSION, GameRecord, Header, JournalWriter, Record, Sandboxing};
 use crate::progress::{Display, Progress, Style};
 use crate::replay::Replay;
 use crate::results::{ResultsFolder, Start, replay_path, write_atomically};
@@ -139,12 +137,15 @@ pub fn run_tournament(
         )),
         rules: Some(rules_digest(tournament)),
     };
+    let mut progress = Progress::new(kind.scoring(), total, 0);
     let (mut journal, mut finished) = match folder.start() {
         Start::Fresh => (
             JournalWriter::create(&journal_path, header)?,
             BTreeSet::new(),
         ),
-        Start::Resume => JournalWriter::resume(&journal_path, &header)?,
+        Start::Resume => JournalWriter::resume(&journal_path, &header, |game| {
+            progress.record_earlier(game);
+        })?,
     };
     // Only now: a refused resume creates nothing.
     if options.replays {
@@ -170,6 +171,7 @@ pub fn run_tournament(
             digests: &digests,
             out,
             replays: options.replays,
+            progress: &mut progress,
         };
         let in_shard = schedule
             .fixtures()
@@ -203,12 +205,6 @@ pub fn run_tournament(
         .filter(|fixture| shard.is_none_or(|shard| shard.contains(fixture.index)))
         .filter(|fixture| !finished.contains(&fixture.index));
     let done = finished.len() as u64;
-    let mut progress = Progress::new(kind.scoring(), total, done);
-    if done > 0 {
-        for game in JournalReader::open(&journal_path)? {
-            progress.record_earlier(&game?);
-        }
-    }
     let mut books = Books {
         out,
         tournament,
@@ -439,6 +435,7 @@ struct Earlier<'a> {
     digests: &'a BTreeMap<String, String>,
     out: &'a Path,
     replays: bool,
+    progress: &'a mut Progress,
 }
 
 impl Earlier<'_> {
@@ -459,6 +456,7 @@ impl Earlier<'_> {
             let Some(record) = self.take(&fixture)? else {
                 continue;
             };
+            self.progress.record_earlier(&record);
             journal.append(&Record::Game(record))?;
             finished.insert(fixture.index);
             reused += 1;

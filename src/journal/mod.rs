@@ -320,10 +320,12 @@ impl JournalWriter {
     /// Reopens the journal at `path` to continue the run described by `expected`: refuses a
     /// journal of another tournament or with any record that is not one of its games, cuts
     /// off a last line torn by a crash (that game is played again) and returns the indexes of
-    /// the games already finished. A refused journal is left as it was, byte for byte.
+    /// the games already finished, handing each to `each` as it reads it (the journal is read
+    /// once). A refused journal is left as it was, byte for byte.
     pub fn resume(
         path: &Path,
         expected: &Header,
+        mut each: impl FnMut(&GameRecord),
     ) -> Result<(JournalWriter, BTreeSet<u64>), JournalError> {
         let mut reader = JournalReader::open(path).map_err(|error| match error {
             JournalError::Io { source, .. } if source.kind() == io::ErrorKind::NotFound => {
@@ -341,7 +343,12 @@ impl JournalWriter {
         }
         let done = reader
             .by_ref()
-            .map(|game| game.map(|game| game.index))
+            .map(|game| {
+                game.map(|game| {
+                    each(&game);
+                    game.index
+                })
+            })
             .collect::<Result<_, _>>()?;
         let complete = reader.lines.complete_bytes;
         let io_error = |source| JournalError::Io {
@@ -807,7 +814,7 @@ mod tests {
         let mut file = OpenOptions::new().append(true).open(&path).unwrap();
         file.write_all(b"{\"type\":\"ga").unwrap();
         let before = std::fs::read(&path).unwrap();
-        let error = JournalWriter::resume(&path, &header()).unwrap_err();
+        let error = JournalWriter::resume(&path, &header(), |_| {}).unwrap_err();
         assert!(
             matches!(error, JournalError::Invalid { line: 3, .. }),
             "{error}"
@@ -816,7 +823,7 @@ mod tests {
             seed: 5,
             ..header()
         };
-        assert!(JournalWriter::resume(&path, &other).is_err());
+        assert!(JournalWriter::resume(&path, &other, |_| {}).is_err());
         assert_eq!(std::fs::read(&path).unwrap(), before);
     }
 
@@ -857,7 +864,7 @@ mod tests {
         writer.append(&Record::Game(game(1))).unwrap();
         let mut file = OpenOptions::new().append(true).open(&path).unwrap();
         file.write_all(b"{\"type\":\"game\",\"da").unwrap();
-        let (mut writer, done) = JournalWriter::resume(&path, &header()).unwrap();
+        let (mut writer, done) = JournalWriter::resume(&path, &header(), |_| {}).unwrap();
         assert_eq!(done, BTreeSet::from([1]));
         writer.append(&Record::Game(game(0))).unwrap();
         assert_eq!(Journal::read(&path).unwrap().games, vec![game(0), game(1)]);
@@ -872,7 +879,7 @@ mod tests {
             seed: 2,
             ..header()
         };
-        let error = JournalWriter::resume(&path, &other).unwrap_err();
+        let error = JournalWriter::resume(&path, &other, |_| {}).unwrap_err();
         assert!(
             error
                 .to_string()
@@ -884,7 +891,7 @@ mod tests {
             ..header()
         };
         assert!(matches!(
-            JournalWriter::resume(&path, &other),
+            JournalWriter::resume(&path, &other, |_| {}),
             Err(JournalError::Mismatch { .. })
         ));
         // A changed `timeout_ms` changes the rules' digest.
@@ -892,7 +899,7 @@ mod tests {
             rules: Some("other".into()),
             ..header()
         };
-        let error = JournalWriter::resume(&path, &other).unwrap_err();
+        let error = JournalWriter::resume(&path, &other, |_| {}).unwrap_err();
         assert!(
             error
                 .to_string()
