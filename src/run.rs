@@ -117,13 +117,15 @@ pub fn run_tournament(
     let all_games = fixture_count(format, tournament.bots.len(), tournament.games);
     let shard = options.shard;
     let total = shard.map_or(all_games, |shard| shard.games(all_games));
+    let in_shard = |fixture: &Fixture| shard.is_none_or(|shard| shard.contains(fixture.index));
+    let names: Vec<String> = tournament.bots.iter().map(|bot| bot.name.clone()).collect();
     let header = Header {
         format_version: FORMAT_VERSION,
         arena_version: env!("CARGO_PKG_VERSION").to_owned(),
         game: kind.name().to_owned(),
         seed: tournament.seed,
         games: tournament.games,
-        bots: tournament.bots.iter().map(|bot| bot.name.clone()).collect(),
+        bots: names.clone(),
         total_games: all_games,
         config_digest: tournament.digest(),
         shard,
@@ -153,7 +155,6 @@ pub fn run_tournament(
         std::fs::create_dir_all(&dir)
             .with_context(|| format!("cannot create the replays folder {}", dir.display()))?;
     }
-    let names: Vec<String> = tournament.bots.iter().map(|bot| bot.name.clone()).collect();
     let schedule = Schedule::new(format, &names, tournament.games, tournament.seed);
     let digests: BTreeMap<String, String> = tournament
         .bots
@@ -173,10 +174,11 @@ pub fn run_tournament(
             replays: options.replays,
             progress: &mut progress,
         };
-        let in_shard = schedule
-            .fixtures()
-            .filter(|fixture| shard.is_none_or(|shard| shard.contains(fixture.index)));
-        earlier.reuse(in_shard, &mut journal, &mut finished)?
+        earlier.reuse(
+            schedule.fixtures().filter(in_shard),
+            &mut journal,
+            &mut finished,
+        )?
     };
     let playing = total.saturating_sub(finished.len() as u64);
     if resumed > 0 {
@@ -202,7 +204,7 @@ pub fn run_tournament(
     );
     let pending = schedule
         .fixtures()
-        .filter(|fixture| shard.is_none_or(|shard| shard.contains(fixture.index)))
+        .filter(in_shard)
         .filter(|fixture| !finished.contains(&fixture.index));
     let done = finished.len() as u64;
     let mut books = Books {
