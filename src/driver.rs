@@ -17,6 +17,7 @@ use crate::bots::{CallEnv, CallResult, CallStatus, Exit, RunnerFault};
 use crate::config::{Bot, Tournament};
 use crate::engine::{Answer, Game, Input, Query, Step};
 use crate::journal::{GameRecord, SeatRecord};
+use crate::progress::Requests;
 use crate::replay::{Recorder, Replay};
 use crate::schedule::Fixture;
 use shared_host::SharedHost;
@@ -42,12 +43,13 @@ struct Tally {
 
 /// Plays `fixture` with `tournament`'s bots. `permits` bounds how many bot processes work at
 /// once across all games; each request holds one permit, so a timeout is never caused by
-/// waiting for a core. With `replay`, also records the game's [`Replay`]. A [`RunnerFault`]
+/// waiting for a core. Every answered request is added to `requests` as it comes. With `replay`, also records the game's [`Replay`]. A [`RunnerFault`]
 /// ends the game unplayed: it is no bot's failure, and every later game would meet it too.
 pub async fn play(
     tournament: &Tournament,
     fixture: &Fixture,
     permits: &Semaphore,
+    requests: &Requests,
     replay: bool,
 ) -> Result<(GameRecord, Option<Replay>), RunnerFault> {
     let started = Instant::now();
@@ -84,6 +86,7 @@ pub async fn play(
             Step::Done(outcome) => break outcome,
             Step::Ask(queries) => {
                 let answers = ask(tournament, &mut seats, host.as_mut(), &queries, permits).await?;
+                requests.add(answers.len());
                 if let Some(recorder) = &mut recorder {
                     recorder.exchange(&queries, &answers);
                 }

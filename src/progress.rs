@@ -1,10 +1,16 @@
 //! Progress of a running tournament on stderr: games done, rate, time left, bot failures so
 //! far and the current leaders, as a live bar on a terminal or a log line every few seconds
 //! otherwise. It keeps one tally per bot, never per game, so a long run does not grow it.
+//!
+//! Time left is measured in requests, not games: a game of one-shot bots can run for minutes,
+//! and a rate of finished games says nothing until several have ended. The requests answered
+//! so far (those of running games too) against the mean requests of a finished game give how
+//! much work is left, and the request rate how long it takes.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -23,18 +29,41 @@ pub struct Progress {
     earlier: u64,
     /// Games finished by this run.
     done: u64,
+    /// Requests of the games finished by this run.
+    requests_done: u64,
+    /// Requests of every finished game, this run's and earlier ones: with the games finished,
+    /// the mean requests of a game.
+    requests_finished: u64,
     /// Per bot, the same tally the leaderboard keeps.
     tallies: BTreeMap<String, Tally>,
 }
 
+/// Requests answered so far by a run's games, finished or not; every lane counts its own.
+#[derive(Debug, Default)]
+pub struct Requests(AtomicU64);
+
+impl Requests {
+    /// Counts `answered` requests (replies, timeouts and crashes alike).
+    pub fn add(&self, answered: usize) {
+        self.0.fetch_add(answered as u64, Ordering::Relaxed);
+    }
+
+    /// How many have been counted.
+    pub fn total(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
 impl Progress {
-    /// A run of `total` games of which `earlier` were already played.
-    pub fn new(scoring: Scoring, total: u64, earlier: u64) -> Progress {
+    /// A run of `total` games.
+    pub fn new(scoring: Scoring, total: u64) -> Progress {
         Progress {
             scoring,
             total,
-            earlier,
+            earlier: 0,
             done: 0,
+            requests_done: 0,
+            requests_finished: 0,
             tallies: BTreeMap::new(),
         }
     }
@@ -42,6 +71,7 @@ impl Progress {
     /// Counts one finished game.
     pub fn record(&mut self, game: &GameRecord) {
         self.done += 1;
+        self.requests_done += requests_of(game);
         self.tally(game);
     }
 
@@ -53,41 +83,46 @@ impl Progress {
         self.tally(game);
     }
 
-    /// Adds `game`'s seats to the standings.
+    /// Adds `game`'s seats to the standings and its requests to the mean.
     fn tally(&mut self, game: &GameRecord) {
+        self.requests_finished += requests_of(game);
         for seat in &game.seats {
             self.tallies.entry(seat.bot.clone()).or_default().add(seat);
         }
     }
 
-    /// One log line after `elapsed` of this run, e.g. `120/300 games, 3.2 per second, about
-    /// 56 s left; failures: 0 timeouts, 0 crashes, 5 invalid replies; leading: hunter 80,
-    /// bomber 30, grower 2` (leaders of every game of the journal).
-    pub fn line(&self, elapsed: Duration) -> String {
-        let now = self.snapshot(elapsed);
+    /// One log line after `elapsed` of this run, in which `requests` were answered, e.g.
+    /// `120/300 games (3.2 per second), 9600 requests (768 per second), about 56 s left;
+    /// failures: 0 timeouts, 0 crashes, 5 invalid replies; leading: hunter 80, bomber 30,
+    /// grower 2` (leaders of every game of the journal).
+    pub fn line(&self, elapsed: Duration, requests: u64) -> String {
+        let now = self.snapshot(elapsed, requests);
         let [timeouts, crashes, invalid] = now.failures;
         format!(
-            "{}/{} games, {:.1} per second, about {:.0} s left; failures: {timeouts} \
-             timeouts, {crashes} crashes, {invalid} invalid replies; leading: {}",
+            "{}/{} games ({:.1} per second), {requests} requests ({:.0} per second), {}; \
+             failures: {timeouts} timeouts, {crashes} crashes, {invalid} invalid replies; \
+             leading: {}",
             now.finished,
             self.total,
-            now.rate,
-            now.left,
+            now.game_rate,
+            now.request_rate,
+            time_left(now.left),
             now.leaders.join(", ")
         )
     }
 
     /// The same figures, shorter, for the live bar beside it (which shows games done and
-    /// the total itself): `3.2/s, 56 s left | 0 timeouts, 0 crashes, 5 invalid | hunter 80,
-    /// bomber 30, grower 2`.
-    pub fn status(&self, elapsed: Duration) -> String {
-        let now = self.snapshot(elapsed);
+    /// the total itself): `3.2/s, 768 requests/s, about 56 s left | 0 timeouts, 0 crashes,
+    /// 5 invalid | hunter 80, bomber 30, grower 2`.
+    pub fn status(&self, elapsed: Duration, requests: u64) -> String {
+        let now = self.snapshot(elapsed, requests);
         let [timeouts, crashes, invalid] = now.failures;
         format!(
-            "{:.1}/s, {:.0} s left | {timeouts} timeouts, {crashes} crashes, {invalid} invalid \
-             | {}",
-            now.rate,
-            now.left,
+            "{:.1}/s, {:.0} requests/s, {} | {timeouts} timeouts, {crashes} crashes, \
+             {invalid} invalid | {}",
+            now.game_rate,
+            now.request_rate,
+            time_left(now.left),
             now.leaders.join(", ")
         )
     }
@@ -97,11 +132,30 @@ impl Progress {
         self.earlier + self.done
     }
 
-    /// The figures both displays show.
-    fn snapshot(&self, elapsed: Duration) -> Snapshot {
+    /// Seconds left after `elapsed`, in which `requests` were answered; none before any
+    /// game has ended (nothing yet says how long a game is) or any request was answered.
+    fn seconds_left(&self, elapsed: Duration, requests: u64) -> Option<f64> {
         let finished = self.finished();
-        let rate = self.done as f64 / elapsed.as_secs_f64().max(1e-9);
-        let left = (self.total - finished.min(self.total)) as f64 / rate.max(1e-9);
+        let games_left = self.total.saturating_sub(finished) as f64;
+        let seconds = elapsed.as_secs_f64().max(1e-9);
+        if finished == 0 || requests == 0 {
+            return (games_left == 0.0).then_some(0.0);
+        }
+        if self.requests_finished == 0 {
+            // Games without requests: only finished games measure the pace.
+            let game_rate = self.done as f64 / seconds;
+            return (self.done > 0).then(|| games_left / game_rate);
+        }
+        let per_game = self.requests_finished as f64 / finished as f64;
+        let in_running_games = requests.saturating_sub(self.requests_done) as f64;
+        let requests_left = (games_left * per_game - in_running_games).max(0.0);
+        Some(requests_left / (requests as f64 / seconds))
+    }
+
+    /// The figures both displays show.
+    fn snapshot(&self, elapsed: Duration, requests: u64) -> Snapshot {
+        let finished = self.finished();
+        let seconds = elapsed.as_secs_f64().max(1e-9);
         let mut standings: Vec<Standing> = self
             .tallies
             .iter()
@@ -128,8 +182,9 @@ impl Progress {
             .collect();
         Snapshot {
             finished,
-            rate,
-            left,
+            game_rate: self.done as f64 / seconds,
+            request_rate: requests as f64 / seconds,
+            left: self.seconds_left(elapsed, requests),
             failures,
             leaders,
         }
@@ -139,14 +194,38 @@ impl Progress {
 /// How far a run is, at one moment.
 struct Snapshot {
     finished: u64,
-    /// Games per second in this run.
-    rate: f64,
-    /// Seconds left at that rate.
-    left: f64,
+    /// Games finished per second in this run.
+    game_rate: f64,
+    /// Requests answered per second in this run.
+    request_rate: f64,
+    /// Seconds left, once it can be told.
+    left: Option<f64>,
     /// Timeouts, crashes and invalid replies.
     failures: [u64; 3],
     /// The three leaders with their scores.
     leaders: Vec<String>,
+}
+
+/// The requests of `game`'s bots.
+fn requests_of(game: &GameRecord) -> u64 {
+    game.seats.iter().map(|seat| u64::from(seat.requests)).sum()
+}
+
+/// `about 56 s left`, `about 12 min left`, `about 3 h 05 min left`, or that it is not known
+/// yet.
+fn time_left(seconds: Option<f64>) -> String {
+    let Some(seconds) = seconds else {
+        return "time left known once a game ends".to_owned();
+    };
+    let seconds = seconds.round() as u64;
+    match seconds {
+        0..120 => format!("about {seconds} s left"),
+        120..7200 => format!("about {} min left", (seconds + 30) / 60),
+        _ => {
+            let minutes = (seconds + 30) / 60;
+            format!("about {} h {:02} min left", minutes / 60, minutes % 60)
+        }
+    }
 }
 
 /// How a run shows its progress on stderr; never on stdout, which carries the results.
@@ -198,10 +277,15 @@ impl Write for LogWriter {
 /// How often a progress line is logged in [`Style::Lines`].
 pub const LINE_EVERY: Duration = Duration::from_secs(5);
 
+/// How often the run refreshes its progress while no game ends.
+pub const TICK_EVERY: Duration = Duration::from_secs(1);
+
 /// A run's progress as it is shown: the figures, and the bar or the time of the last line.
 #[derive(Debug)]
 pub struct Display {
     progress: Progress,
+    /// The requests answered by the run's games, finished or not.
+    requests: Arc<Requests>,
     style: Style,
     bar: Option<ProgressBar>,
     started: Instant,
@@ -209,8 +293,8 @@ pub struct Display {
 }
 
 impl Display {
-    /// Starts showing `progress` in `style`.
-    pub fn start(progress: Progress, style: Style) -> Display {
+    /// Starts showing `progress` in `style`, with the run's `requests`.
+    pub fn start(progress: Progress, style: Style, requests: Arc<Requests>) -> Display {
         let bar = (style == Style::Live).then(|| {
             let bar = ProgressBar::new(progress.total).with_style(
                 ProgressStyle::with_template("{bar:24} {pos}/{len} games, {msg}")
@@ -227,6 +311,7 @@ impl Display {
         let now = Instant::now();
         Display {
             progress,
+            requests,
             style,
             bar,
             started: now,
@@ -239,18 +324,21 @@ impl Display {
         self.progress.record(game);
         if let Some(bar) = &self.bar {
             bar.set_position(self.progress.finished());
-            bar.set_message(self.progress.status(self.started.elapsed()));
         }
         self.tick();
     }
 
-    /// Logs the progress line if [`LINE_EVERY`] has passed since the last one, in
-    /// [`Style::Lines`]: called as games end and every [`LINE_EVERY`] besides, so a log
-    /// shows progress while long games run.
+    /// Refreshes the bar's figures, and logs the progress line if [`LINE_EVERY`] has passed
+    /// since the last one in [`Style::Lines`]: called as games end and every [`TICK_EVERY`]
+    /// besides, so both show progress while long games run.
     pub fn tick(&mut self) {
+        let (elapsed, requests) = (self.started.elapsed(), self.requests.total());
+        if let Some(bar) = &self.bar {
+            bar.set_message(self.progress.status(elapsed, requests));
+        }
         if self.style == Style::Lines && self.last_line.elapsed() >= LINE_EVERY {
             self.last_line = Instant::now();
-            tracing::info!("{}", self.progress.line(self.started.elapsed()));
+            tracing::info!("{}", self.progress.line(elapsed, requests));
         }
     }
 
@@ -308,49 +396,89 @@ mod tests {
 
     #[test]
     fn a_resumed_run_leads_with_the_whole_journal_but_rates_its_own_games() {
-        let mut progress = Progress::new(Scoring::Wins, 10, 0);
+        let mut progress = Progress::new(Scoring::Wins, 10);
         progress.record_earlier(&game(&[("a", 1), ("b", 0)]));
         progress.record_earlier(&game(&[("a", 1), ("b", 0)]));
         progress.record(&game(&[("b", 1), ("a", 0)]));
-        let line = progress.line(Duration::from_secs(1));
+        let line = progress.line(Duration::from_secs(1), 10);
+        // 7 games of 10 requests left, at 10 requests per second.
         assert!(
-            line.starts_with("3/10 games, 1.0 per second, about 7 s left;"),
+            line.starts_with(
+                "3/10 games (1.0 per second), 10 requests (10 per second), about 7 s left;"
+            ),
             "{line}"
         );
         assert!(line.ends_with("leading: a 2, b 1"), "{line}");
     }
 
     #[test]
-    fn the_line_shows_rate_time_left_failures_and_leaders() {
-        let mut progress = Progress::new(Scoring::Wins, 10, 2);
+    fn the_line_shows_rates_time_left_failures_and_leaders() {
+        let mut progress = Progress::new(Scoring::Wins, 10);
         progress.record(&game(&[("a", 1), ("b", 0)]));
         progress.record(&game(&[("c", 1), ("a", 0)]));
         progress.record(&game(&[("a", 1), ("d", 0)]));
         progress.record(&game(&[("e", 0), ("c", 1)]));
         assert_eq!(
-            progress.line(Duration::from_secs(2)),
-            "6/10 games, 2.0 per second, about 2 s left; failures: 8 timeouts, 0 crashes, \
-             16 invalid replies; leading: a 2, c 2, b 0"
+            progress.line(Duration::from_secs(2), 40),
+            "4/10 games (2.0 per second), 40 requests (20 per second), about 3 s left; \
+             failures: 8 timeouts, 0 crashes, 16 invalid replies; leading: a 2, c 2, b 0"
         );
     }
 
     #[test]
+    fn time_left_counts_the_requests_of_the_running_games() {
+        let mut progress = Progress::new(Scoring::Wins, 10);
+        progress.record(&game(&[("a", 1), ("b", 0)]));
+        progress.record(&game(&[("a", 1), ("b", 0)]));
+        // 10 requests per game; 8 games left, 10 requests of them already answered: 70 at
+        // 15 per second.
+        let line = progress.line(Duration::from_secs(2), 30);
+        assert!(line.contains("about 5 s left"), "{line}");
+        // Running games that have answered more than a game's mean are about to end.
+        let line = progress.line(Duration::from_secs(2), 200);
+        assert!(line.contains("about 0 s left"), "{line}");
+    }
+
+    #[test]
+    fn a_long_first_game_shows_its_requests_before_any_time_left() {
+        let progress = Progress::new(Scoring::Wins, 300);
+        let line = progress.line(Duration::from_secs(60), 1200);
+        assert!(
+            line.starts_with(
+                "0/300 games (0.0 per second), 1200 requests (20 per second), time left \
+                 known once a game ends;"
+            ),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn time_left_reads_in_seconds_minutes_or_hours() {
+        assert_eq!(time_left(Some(59.4)), "about 59 s left");
+        assert_eq!(time_left(Some(600.0)), "about 10 min left");
+        assert_eq!(time_left(Some(5340.0)), "about 89 min left");
+        assert_eq!(time_left(Some(11_000.0)), "about 3 h 03 min left");
+        assert_eq!(time_left(None), "time left known once a game ends");
+    }
+
+    #[test]
     fn the_status_beside_the_bar_is_short() {
-        let mut progress = Progress::new(Scoring::Wins, 10, 2);
+        let mut progress = Progress::new(Scoring::Wins, 10);
         progress.record(&game(&[("a", 1), ("b", 0)]));
         progress.record(&game(&[("c", 1), ("a", 0)]));
-        assert_eq!(progress.finished(), 4);
+        assert_eq!(progress.finished(), 2);
         assert_eq!(
-            progress.status(Duration::from_secs(1)),
-            "2.0/s, 3 s left | 4 timeouts, 0 crashes, 8 invalid | a 1, c 1, b 0"
+            progress.status(Duration::from_secs(1), 20),
+            "2.0/s, 20 requests/s, about 4 s left | 4 timeouts, 0 crashes, 8 invalid | a 1, \
+             c 1, b 0"
         );
     }
 
     #[test]
     fn leaders_names_are_shown_escaped() {
-        let mut progress = Progress::new(Scoring::Wins, 1, 0);
+        let mut progress = Progress::new(Scoring::Wins, 1);
         progress.record(&game(&[("\x1b]0;title\x07", 1)]));
-        let status = progress.status(Duration::from_secs(1));
+        let status = progress.status(Duration::from_secs(1), 0);
         assert!(status.ends_with("| \\x1b]0;title\\x07 1"), "{status}");
     }
 
@@ -364,10 +492,10 @@ mod tests {
 
     #[test]
     fn mean_scores_show_three_decimals() {
-        let mut progress = Progress::new(Scoring::Mean, 4, 0);
+        let mut progress = Progress::new(Scoring::Mean, 4);
         progress.record(&game(&[("a", 3), ("b", 4)]));
         progress.record(&game(&[("a", 4), ("b", 0)]));
-        let line = progress.line(Duration::from_secs(1));
+        let line = progress.line(Duration::from_secs(1), 10);
         assert!(line.ends_with("leading: a 3.500, b 2.000"), "{line}");
     }
 }

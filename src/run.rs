@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::num::NonZeroUsize;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Context;
@@ -22,7 +23,7 @@ use crate::driver::play;
 use crate::errors::Error;
 use crate::folders::{CAP_BYTES, folder_bytes, restore, with_private_folders};
 use crate::journal::{FORMAT_VERSION, GameRecord, Header, JournalWriter, Record, Sandboxing};
-use crate::progress::{Display, Progress, Style};
+use crate::progress::{Display, Progress, Requests, Style};
 use crate::replay::Replay;
 use crate::results::{ResultsFolder, Start, replay_path, write_atomically};
 use crate::reuse::{ReusePool, bot_digest, rules_digest};
@@ -139,7 +140,7 @@ pub fn run_tournament(
         )),
         rules: Some(rules_digest(tournament)),
     };
-    let mut progress = Progress::new(kind.scoring(), total, 0);
+    let mut progress = Progress::new(kind.scoring(), total);
     let (mut journal, mut finished) = match folder.start() {
         Start::Fresh => (
             JournalWriter::create(&journal_path, header)?,
@@ -207,13 +208,14 @@ pub fn run_tournament(
         .filter(in_shard)
         .filter(|fixture| !finished.contains(&fixture.index));
     let done = finished.len() as u64;
+    let requests = Arc::new(Requests::default());
     let mut books = Books {
         out,
         tournament,
         folders: &folders,
         digests: &digests,
         journal,
-        progress: Display::start(progress, options.progress),
+        progress: Display::start(progress, options.progress, requests.clone()),
         played: 0,
     };
     let started = Instant::now();
@@ -224,6 +226,7 @@ pub fn run_tournament(
     let interrupted = play_on_lanes(
         tournament,
         &permits,
+        &requests,
         options.replays,
         games_at_once.min(left).max(1),
         pending,
@@ -265,6 +268,7 @@ type Played = Result<(GameRecord, Option<Replay>), Error>;
 fn play_on_lanes(
     tournament: &Tournament,
     permits: &Semaphore,
+    requests: &Requests,
     replays: bool,
     lanes: usize,
     pending: impl Iterator<Item = Fixture>,
@@ -296,7 +300,9 @@ fn play_on_lanes(
             };
             std::thread::Builder::new()
                 .name(format!("lane-{id}"))
-                .spawn_scoped(scope, move || lane.run(tournament, permits, replays))
+                .spawn_scoped(scope, move || {
+                    lane.run(tournament, permits, requests, replays)
+                })
                 .context("cannot start a game lane")?;
             handed.push(games);
         }
@@ -320,7 +326,7 @@ async fn dispatch(
     mut cancel: Cancel,
 ) -> Result<Option<Stop>, Error> {
     let mut idle: Vec<usize> = (0..lanes.len()).rev().collect();
-    let mut ticks = tokio::time::interval(crate::progress::LINE_EVERY);
+    let mut ticks = tokio::time::interval(crate::progress::TICK_EVERY);
     loop {
         while let Some(&lane) = idle.last() {
             if cancel.reason().is_some() {
@@ -369,13 +375,21 @@ struct Lane {
 impl Lane {
     /// Plays games until its queue closes or `stop` turns true (then the running game is
     /// dropped, which kills its bots' process groups).
-    fn run(mut self, tournament: &Tournament, permits: &Semaphore, replays: bool) {
+    fn run(
+        mut self,
+        tournament: &Tournament,
+        permits: &Semaphore,
+        requests: &Requests,
+        replays: bool,
+    ) {
         while let Ok(fixture) = self.games.recv() {
             let stop = &mut self.stop;
             let game = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 self.runtime.block_on(async {
                     tokio::select! {
-                        played = play(tournament, &fixture, permits, replays) => Some(played),
+                        played = play(tournament, &fixture, permits, requests, replays) => {
+                            Some(played)
+                        }
                         _ = stop.wait_for(|stopped| *stopped) => None,
                     }
                 })

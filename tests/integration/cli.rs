@@ -453,7 +453,19 @@ fn a_log_shows_progress_while_a_long_game_runs() {
         started.elapsed() > arena::progress::LINE_EVERY,
         "the game was too short to show it"
     );
-    assert!(stderr.contains("0/1 games, "), "{stderr}");
+    // The game's requests are counted while it runs; its length is not known yet.
+    let line = stderr
+        .lines()
+        .find(|line| line.contains("0/1 games (0.0 per second), "))
+        .unwrap_or_else(|| panic!("no progress line during the game: {stderr}"));
+    let requests: u64 = line
+        .split("), ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|count| count.parse().ok())
+        .unwrap_or_else(|| panic!("no request count in {line:?}"));
+    assert!(requests > 0, "{line}");
+    assert!(line.contains("time left known once a game ends"), "{line}");
 }
 
 #[test]
