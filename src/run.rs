@@ -219,15 +219,17 @@ pub fn run_tournament(
         played: 0,
     };
     let started = Instant::now();
-    // Shared by every lane: at most `jobs` bot requests at once, whatever the lanes.
     let permits = Semaphore::new(jobs);
     // No idle threads for a run with fewer games left than jobs.
     let left = usize::try_from(total.saturating_sub(done)).unwrap_or(usize::MAX);
-    let interrupted = play_on_lanes(
+    let shared = Shared {
         tournament,
-        &permits,
-        &requests,
-        options.replays,
+        permits: &permits,
+        requests: &requests,
+        replays: options.replays,
+    };
+    let interrupted = play_on_lanes(
+        shared,
         games_at_once.min(left).max(1),
         pending,
         &mut books,
@@ -262,14 +264,23 @@ pub fn run_tournament(
 /// an error if the game's code panicked.
 type Played = Result<(GameRecord, Option<Replay>), Error>;
 
+/// What every lane plays with.
+#[derive(Clone, Copy)]
+struct Shared<'a> {
+    tournament: &'a Tournament,
+    /// At most `jobs` bot requests at once, whatever the lanes.
+    permits: &'a Semaphore,
+    /// The requests answered so far, for the progress.
+    requests: &'a Requests,
+    /// Whether games record their replays.
+    replays: bool,
+}
+
 /// Starts `lanes` lanes, hands them the `pending` games and keeps the `books` of each result,
 /// until every game is played (`Ok(None)`) or `cancel` fires (`Ok(Some(why))`). Returns only
 /// once every lane has stopped, so the bots of interrupted games are dead by then.
 fn play_on_lanes(
-    tournament: &Tournament,
-    permits: &Semaphore,
-    requests: &Requests,
-    replays: bool,
+    shared: Shared<'_>,
     lanes: usize,
     pending: impl Iterator<Item = Fixture>,
     books: &mut Books<'_>,
@@ -300,9 +311,7 @@ fn play_on_lanes(
             };
             std::thread::Builder::new()
                 .name(format!("lane-{id}"))
-                .spawn_scoped(scope, move || {
-                    lane.run(tournament, permits, requests, replays)
-                })
+                .spawn_scoped(scope, move || lane.run(shared))
                 .context("cannot start a game lane")?;
             handed.push(games);
         }
@@ -375,13 +384,13 @@ struct Lane {
 impl Lane {
     /// Plays games until its queue closes or `stop` turns true (then the running game is
     /// dropped, which kills its bots' process groups).
-    fn run(
-        mut self,
-        tournament: &Tournament,
-        permits: &Semaphore,
-        requests: &Requests,
-        replays: bool,
-    ) {
+    fn run(mut self, shared: Shared<'_>) {
+        let Shared {
+            tournament,
+            permits,
+            requests,
+            replays,
+        } = shared;
         while let Ok(fixture) = self.games.recv() {
             let stop = &mut self.stop;
             let game = std::panic::catch_unwind(AssertUnwindSafe(|| {
