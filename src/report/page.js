@@ -141,10 +141,10 @@
     const pairs = new Map(board.pairwise.map((p) => [JSON.stringify([p.bot, p.opponent]), p]));
     chart.setAttribute("viewBox", "0 0 " + (LEFT + n * CELL + 4) + " " + (TOP + n * CELL + 4));
     chart.setAttribute("width", LEFT + n * CELL + 4);
-    bots.forEach((s, c) => svg(chart, "text", { class: "cell-text", x: LEFT + c * CELL + CELL / 2, y: TOP - 10 }, String(c + 1)));
+    bots.forEach((s, c) => svg(chart, "text", { class: "cell-text column-label", x: LEFT + c * CELL + CELL / 2, y: TOP - 10 }, String(c + 1)));
     bots.forEach((row, r) => {
       const y = TOP + r * CELL;
-      svg(chart, "text", { x: LEFT - 10, y: y + CELL / 2 + 4, "text-anchor": "end" }, (r + 1) + ". " + short(label(row), 28));
+      svg(chart, "text", { class: "row-label", x: LEFT - 10, y: y + CELL / 2 + 4, "text-anchor": "end" }, (r + 1) + ". " + short(label(row), 28));
       bots.forEach((col, c) => {
         const cell = { x: LEFT + c * CELL, y, width: CELL - 2, height: CELL - 2 };
         const p = pairs.get(JSON.stringify([row.name, col.name]));

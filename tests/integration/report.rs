@@ -193,9 +193,70 @@ fn check_rating_chart(dom: &str, board: &Value, name: &str) {
     }
 }
 
-/// Checks that the heat map of `dom` has every pair record of `board` with its results.
+/// The attributes and the text of every `text` element in `html` of which `class` is one of
+/// the classes.
+fn texts(html: &str, class: &str) -> Vec<(BTreeMap<String, String>, String)> {
+    html.match_indices("<text ")
+        .map(|(at, _)| {
+            let open = at + html[at..].find('>').unwrap();
+            let close = open + html[open..].find("</text>").unwrap();
+            (
+                attributes(&html[at..open]),
+                unescape(&html[open + 1..close]),
+            )
+        })
+        .filter(|(attrs, _)| {
+            attrs
+                .get("class")
+                .is_some_and(|classes| classes.split(' ').any(|c| c == class))
+        })
+        .collect()
+}
+
+/// Checks that each cell of the heat map in `chart` sits in the row labelled with its bot
+/// and the column numbered with its opponent's row: the labels, not only the cells' data,
+/// say who played whom.
+fn check_heat_map_labels(chart: &str, name: &str) {
+    // Row labels read "3. name", centred 4 px below their row's middle.
+    let rows: Vec<(f64, String, String)> = texts(chart, "row-label")
+        .into_iter()
+        .map(|(attrs, text)| {
+            let (rank, bot) = text.split_once(". ").expect("a row label is numbered");
+            (number(&attrs, "y") - 4.0, rank.to_owned(), bot.to_owned())
+        })
+        .collect();
+    let columns: Vec<(f64, String)> = texts(chart, "column-label")
+        .into_iter()
+        .map(|(attrs, text)| (number(&attrs, "x"), text))
+        .collect();
+    assert_eq!(rows.len(), columns.len(), "{name}: as many rows as columns");
+    let cells = tags(chart, "rect", "pair");
+    assert!(!cells.is_empty(), "{name}: no cells");
+    for cell in cells {
+        let size = number(&cell, "width") + 2.0;
+        let middle = |at: &str| number(&cell, at) + size / 2.0;
+        let row = rows.iter().find(|row| (row.0 - middle("y")).abs() < 1e-6);
+        let column = columns
+            .iter()
+            .find(|column| (column.0 - middle("x")).abs() < 1e-6);
+        let (Some((_, _, bot)), Some((_, rank))) = (row, column) else {
+            panic!("{name}: a cell outside the labelled rows and columns: {cell:?}");
+        };
+        let opponent = rows.iter().find(|row| &row.1 == rank).map(|row| &row.2);
+        assert_eq!(bot, &cell["data-bot"], "{name}: the row of {cell:?}");
+        assert_eq!(
+            opponent,
+            Some(&cell["data-opponent"]),
+            "{name}: the column of {cell:?}"
+        );
+    }
+}
+
+/// Checks that the heat map of `dom` has every pair record of `board` with its results,
+/// each where its labels say.
 fn check_heat_map(dom: &str, board: &Value, name: &str) {
     let chart = section(dom, "<svg id=\"second-chart\"", "</svg>");
+    check_heat_map_labels(chart, name);
     let cells: Vec<_> = tags(chart, "rect", "pair")
         .into_iter()
         .map(|cell| {
