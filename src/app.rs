@@ -8,8 +8,8 @@ use anyhow::Context;
 
 use crate::check::{ProbeReport, Timeouts, check_bot, render_check};
 use crate::cli::{
-    CheckArgs, Cli, Command, Format, MergeArgs, NewArgs, ReplayArgs, ReportArgs, RunArgs,
-    StandingsArgs,
+    CheckArgs, Cli, Command, Format, LogFormat, ManArgs, MergeArgs, NewArgs, ReplayArgs,
+    ReportArgs, RunArgs, StandingsArgs,
 };
 use crate::config::Tournament;
 use crate::config::standalone_bot;
@@ -38,14 +38,36 @@ use crate::templates;
 /// Runs the command line's subcommand and returns the process exit status.
 pub fn run(cli: Cli) -> Result<u8, Error> {
     match cli.command {
-        Command::Run(args) => run_command(args, cli.quiet, cli.verbose > 0),
+        Command::Run(args) => {
+            // The live bar only on a terminal that shows text: JSON lines would break it.
+            let bar_fits = std::io::stderr().is_terminal() && cli.log_format == LogFormat::Text;
+            let progress = progress::Style::choose(cli.quiet, cli.verbose > 0, bar_fits);
+            run_command(args, progress)
+        }
         Command::Standings(args) => standings_command(&args),
         Command::Replay(args) => replay_command(&args),
         Command::Merge(args) => merge_command(&args),
         Command::Check(args) => check_command(&args),
         Command::New(args) => new_command(&args),
         Command::Report(args) => report_command(&args),
+        Command::Completions(args) => {
+            write_stdout(&crate::packaging::completions(args.shell))?;
+            Ok(EXIT_OK)
+        }
+        Command::Man(args) => man_command(&args),
     }
+}
+
+fn man_command(args: &ManArgs) -> Result<u8, Error> {
+    match &args.out {
+        Some(dir) => {
+            for path in crate::packaging::write_manual_pages(dir)? {
+                tracing::info!("wrote {}", path.display());
+            }
+        }
+        None => write_stdout(&crate::packaging::manual_page()?)?,
+    }
+    Ok(EXIT_OK)
 }
 
 fn check_command(args: &CheckArgs) -> Result<u8, Error> {
@@ -105,7 +127,7 @@ fn new_command(args: &NewArgs) -> Result<u8, Error> {
     Ok(EXIT_OK)
 }
 
-fn run_command(args: RunArgs, quiet: bool, verbose: bool) -> Result<u8, Error> {
+fn run_command(args: RunArgs, progress: progress::Style) -> Result<u8, Error> {
     let mut tournament = Tournament::load(&args.file)?;
     apply_overrides(&mut tournament, &args);
     select_bots(&mut tournament, &args.selection.selection())?;
@@ -146,7 +168,7 @@ fn run_command(args: RunArgs, quiet: bool, verbose: bool) -> Result<u8, Error> {
         shard: args.shard,
         replays: args.replays,
         reuse,
-        progress: progress::Style::choose(quiet, verbose, std::io::stderr().is_terminal()),
+        progress,
     };
     let folder = ResultsFolder::claim(&out, start)?;
     let (signals, cancel) = Signals::watch()?;
@@ -157,12 +179,15 @@ fn run_command(args: RunArgs, quiet: bool, verbose: bool) -> Result<u8, Error> {
     print(&board, args.format)?;
     if let Some(stop) = report.interrupted {
         // Not a log line: `-q` must not hide how to finish the run.
-        eprintln!(
-            "stopped by {} after {} of {} games; to finish the run: {}",
-            stop.name(),
-            board.games_played,
-            board.total_games,
-            resume_command(&args, &out)
+        crate::notice::always(
+            crate::notice::Level::Info,
+            &format!(
+                "stopped by {} after {} of {} games; to finish the run: {}",
+                stop.name(),
+                board.games_played,
+                board.total_games,
+                resume_command(&args, &out)
+            ),
         );
         return Ok(stop.exit_code());
     }

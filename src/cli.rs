@@ -27,6 +27,20 @@ pub struct Cli {
     /// Only errors on stderr.
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub quiet: bool,
+    /// How log lines are written on stderr: `text` for people, `json` (one object per line,
+    /// with its time) for a cluster's log collector; `json` shows progress as lines, never
+    /// as the live bar.
+    #[arg(long, value_enum, global = true, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// One line of text per event, coloured on a terminal unless `NO_COLOR` is set.
+    Text,
+    /// One JSON object per event: `timestamp`, `level`, `message` and its fields.
+    Json,
 }
 
 /// The subcommands.
@@ -78,6 +92,16 @@ pub enum Command {
         after_help = "Examples:\n  arena report arena-results/petri-2026-11-29T13-20-00Z --html petri.html\n  arena report results --format markdown > post.md\n\nExit status: 0 done; 1 no readable journal in DIR; 2 journal lines that are not games of\nthe tournament were left out (as in standings)."
     )]
     Report(ReportArgs),
+    /// Print a completion script for a shell, generated from these definitions.
+    #[command(
+        after_help = "Examples:\n  arena completions bash > ~/.local/share/bash-completion/completions/arena\n  arena completions zsh > ~/.zfunc/_arena\n  arena completions fish > ~/.config/fish/completions/arena.fish"
+    )]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), or write one page per command into a folder.
+    #[command(
+        after_help = "Examples:\n  arena man | man -l -\n  arena man --out /usr/local/share/man/man1"
+    )]
+    Man(ManArgs),
 }
 
 /// `--bots` and `--exclude`, for `run` and `standings`.
@@ -246,6 +270,23 @@ pub struct ReportArgs {
     /// How to print the leaderboard on stdout when there is no --html.
     #[arg(long, value_enum, default_value_t = Format::Markdown, conflicts_with = "html")]
     pub format: Format,
+}
+
+/// `arena completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete `arena` in.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// `arena man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write `arena.1` and `arena-<command>.1` for every command into this folder instead
+    /// of printing `arena.1`.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 }
 
 /// The languages `arena new` writes bots in.

@@ -22,6 +22,8 @@ pub mod games;
 mod html;
 pub mod journal;
 pub mod merge;
+pub mod notice;
+pub mod packaging;
 pub mod progress;
 pub mod ratings;
 pub mod replay;

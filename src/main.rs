@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
-use arena::cli::Cli;
+use arena::cli::{Cli, LogFormat};
+use arena::notice::{self, Level};
 
 fn main() -> ExitCode {
     // The binary is also the sandbox's helper (see arena::sandbox).
@@ -26,23 +27,32 @@ fn main() -> ExitCode {
     };
     let filter = EnvFilter::try_from_env("ARENA_LOG")
         .unwrap_or_else(|_| EnvFilter::new(format!("arena={level}")));
-    tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)
         // Log lines go above the live progress bar, not through it.
         .with_writer(|| arena::progress::LogWriter)
-        .with_target(false)
-        .with_ansi(std::io::stderr().is_terminal())
-        .without_time()
-        .init();
+        .with_target(false);
+    match cli.log_format {
+        // A collector wants each event's time and its fields as keys of one object.
+        LogFormat::Json => {
+            logs.json().flatten_event(true).init();
+            arena::notice::write_json();
+        }
+        LogFormat::Text => logs.with_ansi(colours()).without_time().init(),
+    }
     match arena::app::run(cli) {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
-            for line in error.to_string().lines() {
-                eprintln!("error: {}", arena::text::escape_control(line));
-            }
+            notice::always(Level::Error, &error.to_string());
             ExitCode::from(error.exit_code())
         }
     }
+}
+
+/// Whether text logs are coloured: on a terminal, unless `NO_COLOR` is set to anything but
+/// the empty string (<https://no-color.org>).
+fn colours() -> bool {
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
 /// Raises this process's soft limit on open descriptors to its hard limit. Each bot process

@@ -97,9 +97,12 @@ fn listen(
 /// Kills every bot still running and exits with `stop`'s status.
 fn end_now(stop: Stop) -> ! {
     crate::bots::kill_every_group();
-    eprintln!(
-        "error: {}: stopped at once; the journal keeps every finished game",
-        stop.name()
+    crate::notice::always(
+        crate::notice::Level::Error,
+        &format!(
+            "{}: stopped at once; the journal keeps every finished game",
+            stop.name()
+        ),
     );
     std::process::exit(i32::from(stop.exit_code()))
 }

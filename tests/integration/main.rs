@@ -9,6 +9,7 @@ mod driver;
 mod integrity;
 mod java;
 mod mutate;
+mod packaging;
 mod preflight;
 mod process;
 mod replay;
