@@ -122,6 +122,7 @@ fn write(request: &Request) -> Result<u64, Box<dyn std::error::Error>> {
         total_games: fixture_count(format, request.bots, per_pairing),
         config_digest: "synthetic".into(),
         shard: None,
+        gauntlet: None,
         sandbox: None,
         rules: None,
     };

@@ -131,6 +131,11 @@ fn run_command(args: RunArgs, progress: progress::Style) -> Result<u8, Error> {
     let mut tournament = Tournament::load(&args.file)?;
     apply_overrides(&mut tournament, &args);
     select_bots(&mut tournament, &args.selection.selection())?;
+    if let Some(bot) = &args.gauntlet {
+        // Before the results folder is made: a refused gauntlet leaves nothing behind.
+        let names: Vec<String> = tournament.bots.iter().map(|b| b.name.clone()).collect();
+        crate::run::gauntlet_bot(&names, bot, tournament.options.format())?;
+    }
     let unstartable = crate::bots::preflight::problems(
         tournament
             .bots
@@ -166,6 +171,7 @@ fn run_command(args: RunArgs, progress: progress::Style) -> Result<u8, Error> {
     };
     let options = RunOptions {
         shard: args.shard,
+        gauntlet: args.gauntlet.clone(),
         replays: args.replays,
         reuse,
         progress,
@@ -232,6 +238,9 @@ fn resume_command(args: &RunArgs, out: &Path) -> String {
     }
     if let Some(shard) = args.shard {
         words.push(format!("--shard {shard}"));
+    }
+    if let Some(bot) = &args.gauntlet {
+        words.push(format!("--gauntlet {}", shell_word(bot)));
     }
     if args.replays {
         words.push("--replays".to_owned());

@@ -158,6 +158,11 @@ pub struct RunArgs {
     /// the whole run. Join the shards' results with `arena merge`.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<Shard>,
+    /// Play only the games of bot NAME: every pair with it (both sides) or every
+    /// combination with it, with the seeds they have in the whole tournament. Not for games
+    /// of all bots, nor with --shard.
+    #[arg(long, value_name = "NAME", conflicts_with = "shard")]
+    pub gauntlet: Option<String>,
     /// Record every game turn by turn in DIR/replays/game-<index>.jsonl, for `arena replay`.
     #[arg(long)]
     pub replays: bool,

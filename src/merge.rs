@@ -161,6 +161,7 @@ mod tests {
                 total_games: 5,
                 config_digest: "d".into(),
                 shard: shard.map(|(index, count)| Shard { index, count }),
+                gauntlet: None,
                 sandbox: None,
                 rules: None,
             },

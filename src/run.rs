@@ -22,12 +22,13 @@ use crate::config::Tournament;
 use crate::driver::play;
 use crate::errors::Error;
 use crate::folders::{CAP_BYTES, folder_bytes, restore, with_private_folders};
+use crate::games::Format;
 use crate::journal::{FORMAT_VERSION, GameRecord, Header, JournalWriter, Record, Sandboxing};
 use crate::progress::{Display, Progress, Requests, Style};
 use crate::replay::Replay;
 use crate::results::{ResultsFolder, Start, replay_path, write_atomically};
 use crate::reuse::{ReusePool, bot_digest, rules_digest};
-use crate::schedule::{Fixture, Schedule, fixture_count};
+use crate::schedule::{Fixture, Schedule, fixture_count, games_of_one};
 use crate::shard::Shard;
 
 /// How a run ended.
@@ -73,6 +74,25 @@ fn give_to_sandbox_user(folder: &Path) -> Result<(), Error> {
     Ok(())
 }
 
+/// The index of the gauntlet's bot `name` among `names`, or why a gauntlet of it cannot be
+/// played in `format`.
+pub fn gauntlet_bot(names: &[String], name: &str, format: Format) -> Result<usize, Error> {
+    if format == Format::FreeForAll {
+        return Err(Error::Usage(format!(
+            "--gauntlet: every game of this tournament already has every bot, `{}` too; \
+             a gauntlet is for games of two or of a few bots",
+            name.escape_debug()
+        )));
+    }
+    names.iter().position(|bot| bot == name).ok_or_else(|| {
+        Error::Usage(format!(
+            "--gauntlet: no bot is named `{}` (the bots: {})",
+            name.escape_debug(),
+            names.join(", ")
+        ))
+    })
+}
+
 /// The number of parallel jobs: `jobs`, or the number of cores for 0.
 pub fn effective_jobs(jobs: usize) -> usize {
     match jobs {
@@ -86,6 +106,8 @@ pub fn effective_jobs(jobs: usize) -> usize {
 pub struct RunOptions {
     /// Play only this shard's games.
     pub shard: Option<Shard>,
+    /// Play only the games of this bot (by name), against every other (`--gauntlet`).
+    pub gauntlet: Option<String>,
     /// Write each game's replay to [`replay_path`].
     pub replays: bool,
     /// How progress shows on stderr.
@@ -117,9 +139,20 @@ pub fn run_tournament(
     let format = tournament.options.format();
     let all_games = fixture_count(format, tournament.bots.len(), tournament.games);
     let shard = options.shard;
-    let total = shard.map_or(all_games, |shard| shard.games(all_games));
-    let in_shard = |fixture: &Fixture| shard.is_none_or(|shard| shard.contains(fixture.index));
     let names: Vec<String> = tournament.bots.iter().map(|bot| bot.name.clone()).collect();
+    let gauntlet = match &options.gauntlet {
+        None => None,
+        Some(bot) => Some(gauntlet_bot(&names, bot, format)?),
+    };
+    let total = match (shard, gauntlet) {
+        (_, Some(_)) => games_of_one(format, names.len(), tournament.games),
+        (Some(shard), None) => shard.games(all_games),
+        (None, None) => all_games,
+    };
+    let in_shard = |fixture: &Fixture| {
+        shard.is_none_or(|shard| shard.contains(fixture.index))
+            && gauntlet.is_none_or(|bot| fixture.seats.contains(&bot))
+    };
     let header = Header {
         format_version: FORMAT_VERSION,
         arena_version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -130,6 +163,7 @@ pub fn run_tournament(
         total_games: all_games,
         config_digest: tournament.digest(),
         shard,
+        gauntlet: options.gauntlet.clone(),
         sandbox: Some(Sandboxing::of(
             tournament
                 .bots

@@ -115,6 +115,16 @@ pub fn fixture_count(format: Format, bots: usize, games: u32) -> u64 {
     }
 }
 
+/// How many of the games of `games` rounds of `format` with `bots` bots seat one given bot
+/// (a gauntlet's): all but those the other bots play among themselves.
+pub fn games_of_one(format: Format, bots: usize, games: u32) -> u64 {
+    match (format, bots) {
+        (_, 0) => 0,
+        (Format::FreeForAll, _) => fixture_count(format, bots, games),
+        _ => fixture_count(format, bots, games) - fixture_count(format, bots - 1, games),
+    }
+}
+
 /// The `rank`-th `k`-combination of `0..n` in lexicographic order (`rank` below C(n, k)),
 /// found position by position by binary search: among the combinations of what is left,
 /// those whose first element is below `c` number C(m, j) - C(n - c, j).
@@ -196,6 +206,32 @@ mod tests {
             .fixtures()
             .map(|f| f.seats)
             .collect()
+    }
+
+    #[test]
+    fn a_gauntlets_game_count_is_that_of_the_games_seating_its_bot() {
+        let names: Vec<String> = (0..6).map(|i| format!("bot{i}")).collect();
+        for format in [
+            Format::HeadToHead,
+            Format::Combinations {
+                size: 4,
+                rotate: true,
+            },
+            Format::Combinations {
+                size: 3,
+                rotate: false,
+            },
+            Format::FreeForAll,
+        ] {
+            let schedule = Schedule::new(format, &names, 3, 1);
+            for bot in 0..names.len() {
+                let seating = schedule
+                    .fixtures()
+                    .filter(|fixture| fixture.seats.contains(&bot))
+                    .count() as u64;
+                assert_eq!(games_of_one(format, names.len(), 3), seating, "{format:?}");
+            }
+        }
     }
 
     #[test]

@@ -21,6 +21,8 @@ pub(super) struct Expected {
     seed: u64,
     total: u64,
     shard: Option<Shard>,
+    /// The index of the gauntlet's bot, whose games alone the journal holds.
+    gauntlet: Option<usize>,
     house: Vec<&'static str>,
 }
 
@@ -49,8 +51,20 @@ impl Expected {
         {
             return Err(format!("shard {shard} does not exist"));
         }
+        let gauntlet = match &header.gauntlet {
+            None => None,
+            Some(bot) => Some(header.bots.iter().position(|name| name == bot).ok_or_else(
+                || {
+                    format!(
+                        "the gauntlet's bot `{}` is not one of the bots",
+                        bot.escape_debug()
+                    )
+                },
+            )?),
+        };
         Ok(Expected {
             format,
+            gauntlet,
             bots: header.bots.clone(),
             games: header.games,
             seed: header.seed,
@@ -75,6 +89,14 @@ impl Expected {
             && !shard.contains(index)
         {
             return Err(format!("game {index} is not in shard {shard}"));
+        }
+        if let Some(bot) = self.gauntlet
+            && !fixture.seats.contains(&bot)
+        {
+            return Err(format!(
+                "game {index} is not a game of the gauntlet's bot `{}`",
+                self.bots[bot].escape_debug()
+            ));
         }
         if game.seed != fixture.seed {
             return Err(format!(

@@ -67,6 +67,9 @@ pub struct Header {
     /// The part of the tournament this journal plays (`arena run --shard`); absent for all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// The bot whose games alone this journal plays (`arena run --gauntlet`); absent for all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gauntlet: Option<String>,
     /// Whether the bots ran in sandboxes; absent in journals older than the sandbox.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<Sandboxing>,
@@ -166,6 +169,28 @@ impl Header {
             let shard = |shard: Option<Shard>| shard.map_or("all".to_owned(), |s| s.to_string());
             differs("the shard", shard(self.shard), shard(expected.shard))
         })
+        .or_else(|| {
+            let gauntlet = |bot: &Option<String>| {
+                bot.as_ref()
+                    .map_or("none".to_owned(), |bot| format!("`{}`", bot.escape_debug()))
+            };
+            differs(
+                "the gauntlet",
+                gauntlet(&self.gauntlet),
+                gauntlet(&expected.gauntlet),
+            )
+        })
+    }
+
+    /// How many games the run this journal belongs to plays: the whole tournament's, or only
+    /// those of its gauntlet's bot. (A shard's board still counts the whole tournament.)
+    pub fn planned_games(&self) -> u64 {
+        match (&self.gauntlet, self.format()) {
+            (Some(_), Ok(format)) => {
+                crate::schedule::games_of_one(format, self.bots.len(), self.games)
+            }
+            _ => self.total_games,
+        }
     }
 }
 
@@ -655,6 +680,7 @@ mod tests {
             total_games: 2,
             config_digest: "abc".into(),
             shard: None,
+            gauntlet: None,
             sandbox: None,
             rules: None,
         }

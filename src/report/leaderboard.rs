@@ -331,12 +331,13 @@ impl LeaderboardBuilder {
                 .collect(),
             Scoring::Wins | Scoring::Mean => Vec::new(),
         };
+        let total_games = header.planned_games();
         Leaderboard {
             format_version: LEADERBOARD_FORMAT_VERSION,
             game: header.game,
             seed: header.seed,
             games_played,
-            total_games: header.total_games,
+            total_games,
             sandbox: header.sandbox,
             leaderboard,
             pairwise,
@@ -474,6 +475,7 @@ mod tests {
                 total_games: 4,
                 config_digest: String::new(),
                 shard: None,
+                gauntlet: None,
                 sandbox: None,
                 rules: None,
             },

@@ -176,6 +176,7 @@ mod tests {
             total_games: 2,
             config_digest: "abc".into(),
             shard: None,
+            gauntlet: None,
             sandbox: None,
             rules: None,
         }

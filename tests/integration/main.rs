@@ -6,6 +6,7 @@ mod check;
 mod cli;
 mod config;
 mod driver;
+mod gauntlet;
 mod integrity;
 mod java;
 mod mutate;
