@@ -205,9 +205,12 @@ fn slurms_cpus_win_over_the_cgroup_quota() {
     assert!(args.windows(2).any(|w| w == ["--jobs", "2"]), "{args:?}");
 }
 
+/// Arguments, environment, and what stderr must say.
+type Refused<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
+
 #[test]
 fn bad_indexes_counts_and_cpus_exit_2_before_arena_starts() {
-    let cases: &[(&[&str], &[(&str, &str)], &str)] = &[
+    let cases: &[Refused] = &[
         (
             &["0", "4"],
             &[],
