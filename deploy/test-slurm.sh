@@ -41,6 +41,14 @@ tagged() {
     done
 }
 
+# Whether a process exists and is not a zombie (which only waits to be reaped).
+alive() {
+    local stat
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    stat=${stat##*) }
+    [ "${stat:0:1}" != Z ]
+}
+
 jobs_submitted=()
 daemons=()
 cleanup() {
@@ -53,6 +61,10 @@ cleanup() {
             sleep 0.1
         done
     fi
+    # Every process of ours now, by the tag: one that is exiting can no longer be read, so
+    # these are waited for by PID below.
+    local ours
+    ours=$(tagged)
     # Newest first: slurmd (it ends the job steps it runs), slurmctld, munged.
     for pid in "${daemons[@]}"; do
         kill -TERM "$pid" 2>/dev/null
@@ -64,16 +76,21 @@ cleanup() {
     done
     # A job step's slurmstepd may still be exiting: give it a few seconds.
     local left
-    for ((i = 0; i < 50; i++)); do
-        left=$(tagged)
+    for ((i = 0; i < 100; i++)); do
+        left=$(
+            for pid in $ours; do alive "$pid" && echo "$pid"; done
+            tagged
+        )
+        left=$(sort -un <<<"$left" | sed '/^$/d')
         [ -z "$left" ] && break
         sleep 0.1
     done
     if [ -n "$left" ]; then
-        log "left running, now killed: $(paste -sd ' ' <<<"$left")"
+        log "left running: $(paste -sd ' ' <<<"$left")"
         ps -o pid,args -p "$(paste -sd , <<<"$left")" >&2
-        # shellcheck disable=SC2086 # one PID a word
-        kill -KILL $left 2>/dev/null
+        # Killed only if they still carry the tag: a PID alone may have been reused.
+        # shellcheck disable=SC2046 # one PID a word
+        kill -KILL $(tagged) 2>/dev/null
         [ "$status" = 0 ] && status=1
     fi
     if [ "$status" != 0 ]; then
