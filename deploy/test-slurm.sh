@@ -2,8 +2,10 @@
 # A sharded run on a real Slurm cluster: a one-node cluster on this machine (munged,
 # slurmctld, slurmd, all from Debian's slurm-wlm and munge, installed when missing), a
 # tournament submitted as deploy/slurm-array.sh with 4 array tasks, task 3 cancelled once it
-# has played a game, resubmitted with the documented command, and the 4 shards merged: the
-# merged leaderboard must be byte for byte that of the same tournament run on one machine.
+# has played a game, resubmitted with the documented command (`SHARDS=4 sbatch --array=3
+# deploy/slurm-array.sh`, plus the --cpus-per-task=1 both submissions get: the node has 2
+# CPUs, the script asks for 4), and the 4 shards merged: the merged leaderboard must be byte
+# for byte that of the same tournament run on one machine.
 #
 #   deploy/test-slurm.sh        # as root (the daemons run as root); .ci/run runs it
 #
@@ -28,7 +30,7 @@ fi
 cargo build --release --locked
 arena=$repo/target/release/arena
 
-tmp=$(mktemp -d /tmp/arena-slurm.XXXXXX)
+tmp=$(mktemp -d -t arena-slurm.XXXXXX)
 # Every process this test starts carries this variable (the daemons, and through them
 # slurmstepd; the jobs through sbatch), so the leftovers check finds them, and only them.
 tag=ARENA_SLURM_TEST=$tmp
@@ -160,6 +162,7 @@ ReturnToService=2
 KillWait=5
 # Finished jobs stay visible to scontrol long enough to read their states.
 MinJobAge=600
+# Two CPUs: this machine's and CI's cores, so two tasks run at once.
 NodeName=localhost NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
 PartitionName=test Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 EOF
