@@ -5,6 +5,7 @@ mod cave;
 mod check;
 mod cli;
 mod config;
+mod deploy;
 mod driver;
 mod gauntlet;
 mod integrity;
