@@ -8,8 +8,8 @@ use anyhow::Context;
 
 use crate::check::{ProbeReport, Timeouts, check_bot, render_check};
 use crate::cli::{
-    CheckArgs, Cli, Command, Format, LogFormat, ManArgs, MergeArgs, NewArgs, ReplayArgs,
-    ReportArgs, RunArgs, StandingsArgs,
+    CheckArgs, Cli, Command, Format, LogFormat, ManArgs, MatchArgs, MergeArgs, NewArgs, ReplayArgs,
+    ReportArgs, RunArgs, SelectionArgs, StandingsArgs,
 };
 use crate::config::Tournament;
 use crate::config::standalone_bot;
@@ -18,6 +18,7 @@ use crate::games::GameKind;
 use crate::journal::{Header, Journal, JournalError, JournalReader};
 use crate::merge::merge_paths;
 use crate::progress;
+use crate::quick_match::{MATCH_FILE, tournament_text};
 use crate::replay::Replay;
 use crate::replay::html::render_html;
 use crate::replay::text::{TextOptions, render_text};
@@ -37,13 +38,12 @@ use crate::templates;
 
 /// Runs the command line's subcommand and returns the process exit status.
 pub fn run(cli: Cli) -> Result<u8, Error> {
+    // The live bar only on a terminal that shows text: JSON lines would break it.
+    let bar_fits = std::io::stderr().is_terminal() && cli.log_format == LogFormat::Text;
+    let progress = progress::Style::choose(cli.quiet, cli.verbose > 0, bar_fits);
     match cli.command {
-        Command::Run(args) => {
-            // The live bar only on a terminal that shows text: JSON lines would break it.
-            let bar_fits = std::io::stderr().is_terminal() && cli.log_format == LogFormat::Text;
-            let progress = progress::Style::choose(cli.quiet, cli.verbose > 0, bar_fits);
-            run_command(args, progress)
-        }
+        Command::Run(args) => run_command(args, progress),
+        Command::Match(args) => match_command(args, progress),
         Command::Standings(args) => standings_command(&args),
         Command::Replay(args) => replay_command(&args),
         Command::Merge(args) => merge_command(&args),
@@ -128,7 +128,55 @@ fn new_command(args: &NewArgs) -> Result<u8, Error> {
 }
 
 fn run_command(args: RunArgs, progress: progress::Style) -> Result<u8, Error> {
-    let mut tournament = Tournament::load(&args.file)?;
+    let tournament = Tournament::load(&args.file)?;
+    play(tournament, args, progress, None)
+}
+
+/// `arena match`: the tournament of its `--bot`s, played as `arena run` of its text would,
+/// and that text kept as the results folder's [`MATCH_FILE`].
+fn match_command(args: MatchArgs, progress: progress::Style) -> Result<u8, Error> {
+    let here = std::env::current_dir().context("cannot read the current folder")?;
+    let out = args
+        .out
+        .unwrap_or_else(|| default_results_dir(Path::new(&format!("{}-match", args.game))));
+    let text = tournament_text(args.game, &args.bots, &here, args.games);
+    let file = out.join(MATCH_FILE);
+    // No file yet to point into: the problems are the command line's.
+    let tournament = Tournament::from_toml_str(&text, &file).map_err(|error| {
+        let problems: Vec<String> = error
+            .problems
+            .iter()
+            .map(|problem| format!("arena match: {}", problem.message))
+            .collect();
+        Error::Usage(problems.join("\n"))
+    })?;
+    let args = RunArgs {
+        file,
+        games: None,
+        seed: args.seed,
+        jobs: args.jobs,
+        out: Some(out),
+        resume: None,
+        strict: args.strict,
+        format: args.format,
+        shard: None,
+        gauntlet: None,
+        replays: args.replays,
+        reuse: Vec::new(),
+        selection: SelectionArgs::default(),
+        no_sandbox: args.no_sandbox,
+    };
+    play(tournament, args, progress, Some(&text))
+}
+
+/// Plays `tournament` as `args` say. With `keep`, a tournament made on the command line:
+/// its text is written to `args.file` once the results folder is this run's.
+fn play(
+    mut tournament: Tournament,
+    args: RunArgs,
+    progress: progress::Style,
+    keep: Option<&str>,
+) -> Result<u8, Error> {
     apply_overrides(&mut tournament, &args);
     select_bots(&mut tournament, &args.selection.selection())?;
     if let Some(bot) = &args.gauntlet {
@@ -177,6 +225,10 @@ fn run_command(args: RunArgs, progress: progress::Style) -> Result<u8, Error> {
         progress,
     };
     let folder = ResultsFolder::claim(&out, start)?;
+    if let Some(text) = keep {
+        write_atomically(&args.file, text.as_bytes())
+            .with_context(|| format!("cannot write {}", args.file.display()))?;
+    }
     let (signals, cancel) = Signals::watch()?;
     let report = run_tournament(&tournament, &folder, options, &cancel);
     signals.games_over();

@@ -92,6 +92,13 @@ pub enum Command {
         after_help = "Examples:\n  arena report arena-results/petri-2026-11-29T13-20-00Z --html petri.html\n  arena report results --format markdown > post.md\n\nExit status: 0 done; 1 no readable journal in DIR; 2 journal lines that are not games of\nthe tournament were left out (as in standings)."
     )]
     Report(ReportArgs),
+    /// Play a quick match of bots given on the command line, without a tournament file: the
+    /// same checks, journal and leaderboard as `run`. The match's tournament file is kept in
+    /// the results folder (match.toml) to resume or rerun it.
+    #[command(
+        after_help = "Examples:\n  arena match petri --bot v1='/usr/bin/python3 -S -I v1.py' --bot v2='/usr/bin/python3 -S -I v2.py' --games 20\n  arena match slime --bot a=./a --bot b=./b --bot c=./c --bot d=./d --games 1 --replays"
+    )]
+    Match(MatchArgs),
     /// Print a completion script for a shell, generated from these definitions.
     #[command(
         after_help = "Examples:\n  arena completions bash > ~/.local/share/bash-completion/completions/arena\n  arena completions zsh > ~/.zfunc/_arena\n  arena completions fish > ~/.config/fish/completions/arena.fish"
@@ -275,6 +282,42 @@ pub struct ReportArgs {
     /// How to print the leaderboard on stdout when there is no --html.
     #[arg(long, value_enum, default_value_t = Format::Markdown, conflicts_with = "html")]
     pub format: Format,
+}
+
+/// `arena match`.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// The game (alienwar, cave, eggs, petri, slime).
+    #[arg(value_parser = game_kind)]
+    pub game: GameKind,
+    /// A bot: its name, `=`, and its command line (split like a tournament file's `command`
+    /// string, run in the current folder). Give one per bot, as many as the game needs.
+    #[arg(long = "bot", value_name = "NAME=COMMAND", required = true, value_parser = crate::quick_match::parse_bot)]
+    pub bots: Vec<crate::quick_match::MatchBot>,
+    /// Games per pairing (or runs) [default: the game's, as in a tournament file].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: Option<u32>,
+    /// Master seed [default: 1].
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Games in parallel; 0 = number of cores [default: 0].
+    #[arg(long, value_name = "N", value_parser = jobs)]
+    pub jobs: Option<usize>,
+    /// Results folder [default: arena-results/<game>-match-<time>].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Exit with status 3 if any bot timed out, crashed or sent an invalid reply.
+    #[arg(long)]
+    pub strict: bool,
+    /// How to print the leaderboard on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Record every game's replay in the results folder.
+    #[arg(long)]
+    pub replays: bool,
+    /// Run the bots without their sandbox.
+    #[arg(long)]
+    pub no_sandbox: bool,
 }
 
 /// `arena completions`.

@@ -25,6 +25,7 @@ pub mod merge;
 pub mod notice;
 pub mod packaging;
 pub mod progress;
+pub mod quick_match;
 pub mod ratings;
 pub mod replay;
 pub mod report;

@@ -14,6 +14,7 @@ mod mutate;
 mod packaging;
 mod preflight;
 mod process;
+mod quick_match;
 mod replay;
 mod report;
 mod resume;

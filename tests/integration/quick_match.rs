@@ -1,0 +1,73 @@
+//! `arena match`: a tournament from the command line, played and kept like a file's.
+
+use crate::support::{arena, repo, write_toml};
+
+#[test]
+fn a_match_plays_as_the_same_tournament_file_would_and_keeps_that_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = repo().join("bots/petri");
+    let command = |bot: &str| format!("/usr/bin/python3 -S -I {}/{bot}.py", bots.display());
+    let output = arena(
+        dir.path(),
+        &[
+            "match",
+            "petri",
+            "--bot",
+            &format!("hunter={}", command("hunter")),
+            "--bot",
+            &format!("grower={}", command("grower")),
+            "--games",
+            "2",
+            "--out",
+            "m",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("hunter"));
+
+    let text = format!(
+        "game = \"petri\"\ngames = 2\n\
+         [[bots]]\nname = \"hunter\"\ncommand = {:?}\n\
+         [[bots]]\nname = \"grower\"\ncommand = {:?}\n",
+        command("hunter"),
+        command("grower")
+    );
+    let file = write_toml(dir.path(), "t.toml", &text);
+    let output = arena(dir.path(), &["run", file.to_str().unwrap(), "--out", "f"]);
+    assert!(output.status.success());
+    let board = |folder: &str| std::fs::read(dir.path().join(folder).join("leaderboard.json"));
+    assert_eq!(board("m").unwrap(), board("f").unwrap());
+
+    // The kept file plays the match again.
+    let kept = dir.path().join("m/match.toml");
+    let output = arena(
+        dir.path(),
+        &["run", kept.to_str().unwrap(), "--out", "again"],
+    );
+    assert!(output.status.success());
+    assert_eq!(board("again").unwrap(), board("m").unwrap());
+}
+
+#[test]
+fn every_problem_of_a_match_is_said_at_once_and_nothing_is_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = arena(
+        dir.path(),
+        &["match", "petri", "--bot", "a=no-such-program", "--out", "m"],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("arena match: petri needs at least 2 bots"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("arena match: bot `a`: program `no-such-program` not found"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("m").exists());
+    let output = arena(dir.path(), &["match", "petri", "--bot", "nameless"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("expected NAME=COMMAND"));
+}
