@@ -123,6 +123,7 @@ fn write(request: &Request) -> Result<u64, Box<dyn std::error::Error>> {
         config_digest: "synthetic".into(),
         shard: None,
         gauntlet: None,
+        sprt: None,
         sandbox: None,
         rules: None,
     };

@@ -13,7 +13,7 @@ use crate::cli::{
 };
 use crate::config::Tournament;
 use crate::config::standalone_bot;
-use crate::errors::{EXIT_OK, EXIT_STRICT, EXIT_USAGE, Error};
+use crate::errors::{EXIT_OK, EXIT_SPRT_H0, EXIT_SPRT_UNDECIDED, EXIT_STRICT, EXIT_USAGE, Error};
 use crate::games::GameKind;
 use crate::journal::{Header, Journal, JournalError, JournalReader};
 use crate::merge::merge_paths;
@@ -34,6 +34,7 @@ use crate::run::{RunOptions, run_tournament};
 use crate::sandbox::check_support;
 use crate::selection::Selection;
 use crate::signals::Signals;
+use crate::sprt::{Sprt, SprtBounds, Verdict};
 use crate::templates;
 
 /// Runs the command line's subcommand and returns the process exit status.
@@ -161,6 +162,7 @@ fn match_command(args: MatchArgs, progress: progress::Style) -> Result<u8, Error
         format: args.format,
         shard: None,
         gauntlet: None,
+        sprt: args.sprt,
         replays: args.replays,
         reuse: Vec::new(),
         selection: SelectionArgs::default(),
@@ -179,11 +181,20 @@ fn play(
 ) -> Result<u8, Error> {
     apply_overrides(&mut tournament, &args);
     select_bots(&mut tournament, &args.selection.selection())?;
+    // Before the results folder is made: a refused gauntlet or test leaves nothing behind.
+    let names: Vec<String> = tournament.bots.iter().map(|b| b.name.clone()).collect();
     if let Some(bot) = &args.gauntlet {
-        // Before the results folder is made: a refused gauntlet leaves nothing behind.
-        let names: Vec<String> = tournament.bots.iter().map(|b| b.name.clone()).collect();
         crate::run::gauntlet_bot(&names, bot, tournament.options.format())?;
     }
+    let sprt = match args.sprt {
+        None => None,
+        Some(bounds) => Some(sprt_of(
+            &tournament,
+            &names,
+            args.gauntlet.as_deref(),
+            bounds,
+        )?),
+    };
     let unstartable = crate::bots::preflight::problems(
         tournament
             .bots
@@ -220,6 +231,7 @@ fn play(
     let options = RunOptions {
         shard: args.shard,
         gauntlet: args.gauntlet.clone(),
+        sprt,
         replays: args.replays,
         reuse,
         progress,
@@ -252,6 +264,9 @@ fn play(
     let path = out.join(LEADERBOARD_FILE);
     write_atomically(&path, render_json(&board).as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))?;
+    if let Some(status) = &board.sprt {
+        tracing::info!("SPRT: {}", status.line());
+    }
     if args.strict {
         let failing: Vec<String> = board
             .leaderboard
@@ -271,7 +286,43 @@ fn play(
             return Ok(EXIT_STRICT);
         }
     }
-    Ok(EXIT_OK)
+    Ok(match board.sprt.map(|status| status.verdict) {
+        None | Some(Some(Verdict::H1)) => EXIT_OK,
+        Some(Some(Verdict::H0)) => EXIT_SPRT_H0,
+        Some(None) => EXIT_SPRT_UNDECIDED,
+    })
+}
+
+/// The test `--sprt` asks for in `tournament` of the bots `names`: of the `--gauntlet` bot
+/// if given, else of the first, against the other; or why it cannot be run.
+fn sprt_of(
+    tournament: &Tournament,
+    names: &[String],
+    gauntlet: Option<&str>,
+    bounds: SprtBounds,
+) -> Result<Sprt, Error> {
+    if tournament.options.format() != crate::games::Format::HeadToHead {
+        return Err(Error::Usage(format!(
+            "--sprt: {} is no game of two bots; the test compares two",
+            tournament.kind()
+        )));
+    }
+    if names.len() != 2 {
+        return Err(Error::Usage(format!(
+            "--sprt: the test compares two bots, and the tournament has {} ({}); choose two \
+             with --bots",
+            names.len(),
+            names.join(", ")
+        )));
+    }
+    if tournament.games % 2 == 1 {
+        return Err(Error::Usage(format!(
+            "--sprt: games come in pairs (the sides swapped), so `games` must be even, not {}",
+            tournament.games
+        )));
+    }
+    let candidate = gauntlet.unwrap_or(&names[0]).to_owned();
+    Ok(Sprt::new(candidate, bounds))
 }
 
 /// The command that continues an interrupted run with the same settings.
@@ -293,6 +344,9 @@ fn resume_command(args: &RunArgs, out: &Path) -> String {
     }
     if let Some(bot) = &args.gauntlet {
         words.push(format!("--gauntlet {}", shell_word(bot)));
+    }
+    if let Some(bounds) = &args.sprt {
+        words.push(format!("--sprt {bounds}"));
     }
     if args.replays {
         words.push("--replays".to_owned());

@@ -15,7 +15,7 @@ use crate::shard::Shard;
 #[command(
     name = "arena",
     version,
-    after_help = "Games: alienwar, cave, eggs, petri, slime (rules and protocols in games/<game>.md).\n\nExamples:\n  arena run tournaments/petri.toml\n  arena run tournaments/petri.toml --games 10 --jobs 2 --format json\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl\n  arena run tournaments/slime.toml --replays --out results && arena replay results/replays/game-0.jsonl --html game-0.html\n  arena check petri -- python3 my-bot.py\n  arena new slime --lang python my-slime-bot\n  arena run tournaments/petri.toml --shard 1/4 --out shard-1   (one per machine), then\n  arena merge shard-1 shard-2 shard-3 shard-4 --out merged\n\nExit status: 0 success, 1 run failed (I/O), 2 bad command line, tournament file, journal,\nreplay file or shards to merge, results folder in use, 3 bot failures under --strict or in\ncheck, 130, 143, 129 stopped by Ctrl-C, SIGTERM, SIGHUP (finished games are kept; the\nresume command is printed)."
+    after_help = "Games: alienwar, cave, eggs, petri, slime (rules and protocols in games/<game>.md).\n\nExamples:\n  arena run tournaments/petri.toml\n  arena run tournaments/petri.toml --games 10 --jobs 2 --format json\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl\n  arena run tournaments/slime.toml --replays --out results && arena replay results/replays/game-0.jsonl --html game-0.html\n  arena check petri -- python3 my-bot.py\n  arena new slime --lang python my-slime-bot\n  arena run tournaments/petri.toml --shard 1/4 --out shard-1   (one per machine), then\n  arena merge shard-1 shard-2 shard-3 shard-4 --out merged\n\nExit status: 0 success, 1 run failed (I/O), 2 bad command line, tournament file, journal,\nreplay file or shards to merge, results folder in use, 3 bot failures under --strict or in\ncheck, 4 and 5 H0 accepted and no verdict under --sprt, 130, 143, 129 stopped by Ctrl-C, SIGTERM, SIGHUP (finished games are kept; the\nresume command is printed)."
 )]
 pub struct Cli {
     /// What to do.
@@ -170,6 +170,13 @@ pub struct RunArgs {
     /// of all bots, nor with --shard.
     #[arg(long, value_name = "NAME", conflicts_with = "shard")]
     pub gauntlet: Option<String>,
+    /// Stop a match of two bots once it is decided whether the candidate (the --gauntlet
+    /// bot, or the first bot) is elo0 or elo1 stronger (logistic Elo; alpha and beta 0.05
+    /// unless given): games come in pairs with one seed and the sides swapped, `--games` is
+    /// the most that are played. Exit status 0 when H1 is accepted, 4 when H0 is, 5 when
+    /// the games ran out first. Head-to-head games (Petri) only.
+    #[arg(long, value_name = "elo0=E0,elo1=E1[,alpha=A,beta=B]", conflicts_with_all = ["shard", "reuse"])]
+    pub sprt: Option<crate::sprt::SprtBounds>,
     /// Record every game turn by turn in DIR/replays/game-<index>.jsonl, for `arena replay`.
     #[arg(long)]
     pub replays: bool,
@@ -318,6 +325,10 @@ pub struct MatchArgs {
     /// Run the bots without their sandbox.
     #[arg(long)]
     pub no_sandbox: bool,
+    /// Stop once it is decided whether the first bot is elo0 or elo1 stronger than the
+    /// second (see `arena run --help`).
+    #[arg(long, value_name = "elo0=E0,elo1=E1[,alpha=A,beta=B]")]
+    pub sprt: Option<crate::sprt::SprtBounds>,
 }
 
 /// `arena completions`.

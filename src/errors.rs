@@ -18,6 +18,10 @@ pub const EXIT_USAGE: u8 = 2;
 /// Exit status under `--strict` when a bot timed out, crashed or sent an invalid reply, and of
 /// `arena check` when a reply was not valid.
 pub const EXIT_STRICT: u8 = 3;
+/// Exit status of an `--sprt` run that accepted H0 (the candidate is not elo1 stronger).
+pub const EXIT_SPRT_H0: u8 = 4;
+/// Exit status of an `--sprt` run whose games ran out before either bound was reached.
+pub const EXIT_SPRT_UNDECIDED: u8 = 5;
 
 /// Why a command failed.
 #[derive(Debug, Error)]

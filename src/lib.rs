@@ -37,5 +37,6 @@ pub mod schedule;
 pub mod selection;
 pub mod shard;
 pub mod signals;
+pub mod sprt;
 pub mod templates;
 pub mod text;

@@ -162,6 +162,7 @@ mod tests {
                 config_digest: "d".into(),
                 shard: shard.map(|(index, count)| Shard { index, count }),
                 gauntlet: None,
+                sprt: None,
                 sandbox: None,
                 rules: None,
             },

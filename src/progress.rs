@@ -36,6 +36,8 @@ pub struct Progress {
     requests_finished: u64,
     /// Per bot, the same tally the leaderboard keeps.
     tallies: BTreeMap<String, Tally>,
+    /// More to show at the end of the line (an SPRT's ratio).
+    note: Option<String>,
 }
 
 /// Requests answered so far by a run's games, finished or not; every lane counts its own.
@@ -65,6 +67,7 @@ impl Progress {
             requests_done: 0,
             requests_finished: 0,
             tallies: BTreeMap::new(),
+            note: None,
         }
     }
 
@@ -81,6 +84,18 @@ impl Progress {
     pub fn record_earlier(&mut self, game: &GameRecord) {
         self.earlier += 1;
         self.tally(game);
+    }
+
+    /// Shows `note` at the end of the line from now on.
+    pub fn note(&mut self, note: String) {
+        self.note = Some(note);
+    }
+
+    /// `; note` for the line, ` | note` for the bar, or nothing.
+    fn noted(&self, separator: &str) -> String {
+        self.note
+            .as_ref()
+            .map_or_else(String::new, |note| format!("{separator}{note}"))
     }
 
     /// Adds `game`'s seats to the standings and its requests to the mean.
@@ -101,13 +116,14 @@ impl Progress {
         format!(
             "{}/{} games ({:.1} per second), {requests} requests ({:.0} per second), {}; \
              failures: {timeouts} timeouts, {crashes} crashes, {invalid} invalid replies; \
-             leading: {}",
+             leading: {}{}",
             now.finished,
             self.total,
             now.game_rate,
             now.request_rate,
             time_left(now.left),
-            now.leaders.join(", ")
+            now.leaders.join(", "),
+            self.noted("; ")
         )
     }
 
@@ -119,11 +135,12 @@ impl Progress {
         let [timeouts, crashes, invalid] = now.failures;
         format!(
             "{:.1}/s, {:.0} requests/s, {} | {timeouts} timeouts, {crashes} crashes, \
-             {invalid} invalid | {}",
+             {invalid} invalid | {}{}",
             now.game_rate,
             now.request_rate,
             time_left(now.left),
-            now.leaders.join(", ")
+            now.leaders.join(", "),
+            self.noted(" | ")
         )
     }
 
@@ -326,6 +343,11 @@ impl Display {
             bar.set_position(self.progress.finished());
         }
         self.tick();
+    }
+
+    /// Shows `note` at the end of the progress line from now on.
+    pub fn note(&mut self, note: String) {
+        self.progress.note(note);
     }
 
     /// Refreshes the bar's figures, and logs the progress line if [`LINE_EVERY`] has passed

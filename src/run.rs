@@ -30,6 +30,7 @@ use crate::results::{ResultsFolder, Start, replay_path, write_atomically};
 use crate::reuse::{ReusePool, bot_digest, rules_digest};
 use crate::schedule::{Fixture, Schedule, fixture_count, games_of_one};
 use crate::shard::Shard;
+use crate::sprt::{Sprt, SprtTracker};
 
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,6 +109,8 @@ pub struct RunOptions {
     pub shard: Option<Shard>,
     /// Play only the games of this bot (by name), against every other (`--gauntlet`).
     pub gauntlet: Option<String>,
+    /// Play the games in pairs with one seed and stop once this test is decided (`--sprt`).
+    pub sprt: Option<Sprt>,
     /// Write each game's replay to [`replay_path`].
     pub replays: bool,
     /// How progress shows on stderr.
@@ -164,6 +167,7 @@ pub fn run_tournament(
         config_digest: tournament.digest(),
         shard,
         gauntlet: options.gauntlet.clone(),
+        sprt: options.sprt.clone(),
         sandbox: Some(Sandboxing::of(
             tournament
                 .bots
@@ -175,6 +179,7 @@ pub fn run_tournament(
         rules: Some(rules_digest(tournament)),
     };
     let mut progress = Progress::new(kind.scoring(), total);
+    let mut sprt = options.sprt.clone().map(SprtTracker::new);
     let (mut journal, mut finished) = match folder.start() {
         Start::Fresh => (
             JournalWriter::create(&journal_path, header)?,
@@ -182,6 +187,9 @@ pub fn run_tournament(
         ),
         Start::Resume => JournalWriter::resume(&journal_path, &header, |game| {
             progress.record_earlier(game);
+            if let Some(sprt) = &mut sprt {
+                sprt.record(game);
+            }
         })?,
     };
     // Only now: a refused resume creates nothing.
@@ -190,7 +198,8 @@ pub fn run_tournament(
         std::fs::create_dir_all(&dir)
             .with_context(|| format!("cannot create the replays folder {}", dir.display()))?;
     }
-    let schedule = Schedule::new(format, &names, tournament.games, tournament.seed);
+    let schedule = Schedule::new(format, &names, tournament.games, tournament.seed)
+        .paired(options.sprt.is_some());
     let digests: BTreeMap<String, String> = tournament
         .bots
         .iter()
@@ -251,6 +260,7 @@ pub fn run_tournament(
         journal,
         progress: Display::start(progress, options.progress, requests.clone()),
         played: 0,
+        sprt,
     };
     let started = Instant::now();
     let permits = Semaphore::new(jobs);
@@ -372,7 +382,7 @@ async fn dispatch(
     let mut ticks = tokio::time::interval(crate::progress::TICK_EVERY);
     loop {
         while let Some(&lane) = idle.last() {
-            if cancel.reason().is_some() {
+            if cancel.reason().is_some() || books.decided() {
                 break;
             }
             let Some(fixture) = pending.next() else { break };
@@ -466,9 +476,18 @@ struct Books<'a> {
     progress: Display,
     /// Games played by this run (not those it resumed or reused).
     played: u64,
+    /// The early-stopping test, with every game journaled so far.
+    sprt: Option<SprtTracker>,
 }
 
 impl Books<'_> {
+    /// Whether the run's test is decided, so that no more games are started.
+    fn decided(&self) -> bool {
+        self.sprt
+            .as_ref()
+            .is_some_and(|sprt| sprt.status().verdict.is_some())
+    }
+
     fn keep(&mut self, mut record: GameRecord, replay: Option<Replay>) -> Result<(), Error> {
         for seat in record.seats.iter_mut().filter(|seat| !seat.built_in) {
             seat.digest = self.digests.get(&seat.bot).cloned();
@@ -478,6 +497,15 @@ impl Books<'_> {
             write_replay(&replay_path(self.out, record.index), &replay)?;
         }
         tracing::debug!(game = record.index, "{}", record.summary);
+        if let Some(sprt) = &mut self.sprt {
+            let undecided = sprt.status().verdict.is_none();
+            sprt.record(&record);
+            let line = format!("SPRT: {}", sprt.status().line());
+            if undecided && sprt.status().verdict.is_some() {
+                tracing::info!("{line}; no more games are started");
+            }
+            self.progress.note(line);
+        }
         self.progress.record(&record);
         check_folders(self.tournament, self.folders, record.index)?;
         self.journal.append(&Record::Game(record))?;

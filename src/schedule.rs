@@ -33,6 +33,8 @@ pub struct Schedule<'a> {
     names: &'a [String],
     games: u32,
     master_seed: u64,
+    /// Whether the games of a pair come in twos with one seed (`--sprt`).
+    paired: bool,
 }
 
 impl<'a> Schedule<'a> {
@@ -43,7 +45,14 @@ impl<'a> Schedule<'a> {
             names,
             games,
             master_seed,
+            paired: false,
         }
+    }
+
+    /// With `paired`, a head-to-head game of an odd round gets the seed of the round before
+    /// it, whose game it replays with the sides swapped: `--sprt` scores such pairs.
+    pub fn paired(self, paired: bool) -> Self {
+        Schedule { paired, ..self }
     }
 
     /// How many games the schedule has (saturating at `u64::MAX`).
@@ -86,11 +95,16 @@ impl<'a> Schedule<'a> {
         if self.format == Format::HeadToHead && round % 2 == 1 {
             seats.reverse();
         }
-        let seated: Vec<&str> = seats.iter().map(|&bot| self.names[bot].as_str()).collect();
+        let mut seated: Vec<&str> = seats.iter().map(|&bot| self.names[bot].as_str()).collect();
+        let mut seed_round = round;
+        if self.paired && self.format == Format::HeadToHead && round % 2 == 1 {
+            seated.reverse();
+            seed_round -= 1;
+        }
         Some(Fixture {
             index,
             round,
-            seed: game_seed(self.master_seed, &seated, round),
+            seed: game_seed(self.master_seed, &seated, seed_round),
             seats,
         })
     }
@@ -206,6 +220,34 @@ mod tests {
             .fixtures()
             .map(|f| f.seats)
             .collect()
+    }
+
+    #[test]
+    fn paired_games_share_the_seed_of_their_pair_with_the_sides_swapped() {
+        let names = names(3);
+        let plain = Schedule::new(Format::HeadToHead, &names, 4, 9);
+        let paired = plain.paired(true);
+        let per_round = fixture_count(Format::HeadToHead, 3, 1);
+        for index in 0..plain.len() {
+            let (game, seeded) = (
+                paired.fixture(index).unwrap(),
+                plain.fixture(index).unwrap(),
+            );
+            assert_eq!(game.seats, seeded.seats, "the same games");
+            if game.round % 2 == 0 {
+                assert_eq!(game.seed, seeded.seed, "an even round keeps its seed");
+            } else {
+                let first = paired.fixture(index - per_round).unwrap();
+                assert_eq!(
+                    game.seed, first.seed,
+                    "game {index} replays its pair's seed"
+                );
+                assert_eq!(
+                    game.seats,
+                    first.seats.iter().rev().copied().collect::<Vec<_>>()
+                );
+            }
+        }
     }
 
     #[test]

@@ -23,6 +23,8 @@ pub(super) struct Expected {
     shard: Option<Shard>,
     /// The index of the gauntlet's bot, whose games alone the journal holds.
     gauntlet: Option<usize>,
+    /// Whether games come in pairs with one seed (`--sprt`).
+    paired: bool,
     house: Vec<&'static str>,
 }
 
@@ -65,6 +67,7 @@ impl Expected {
         Ok(Expected {
             format,
             gauntlet,
+            paired: header.sprt.is_some(),
             bots: header.bots.clone(),
             games: header.games,
             seed: header.seed,
@@ -78,6 +81,7 @@ impl Expected {
     pub(super) fn check(&self, game: &GameRecord) -> Result<(), String> {
         let index = game.index;
         let fixture = Schedule::new(self.format, &self.bots, self.games, self.seed)
+            .paired(self.paired)
             .fixture(index)
             .ok_or_else(|| {
                 format!(

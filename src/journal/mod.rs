@@ -70,6 +70,10 @@ pub struct Header {
     /// The bot whose games alone this journal plays (`arena run --gauntlet`); absent for all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gauntlet: Option<String>,
+    /// The early-stopping test this journal's games are played for (`arena run --sprt`):
+    /// its games come in pairs with one seed ([`crate::schedule::Schedule::paired`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<crate::sprt::Sprt>,
     /// Whether the bots ran in sandboxes; absent in journals older than the sandbox.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<Sandboxing>,
@@ -179,6 +183,12 @@ impl Header {
                 gauntlet(&self.gauntlet),
                 gauntlet(&expected.gauntlet),
             )
+        })
+        .or_else(|| {
+            let sprt = |sprt: &Option<crate::sprt::Sprt>| {
+                sprt.as_ref().map_or("none".to_owned(), |s| s.to_string())
+            };
+            differs("the SPRT", sprt(&self.sprt), sprt(&expected.sprt))
         })
     }
 
@@ -681,6 +691,7 @@ mod tests {
             config_digest: "abc".into(),
             shard: None,
             gauntlet: None,
+            sprt: None,
             sandbox: None,
             rules: None,
         }

@@ -9,6 +9,7 @@ use crate::engine::GameResult;
 use crate::games::{Aggregate, Scoring, StatColumn};
 use crate::journal::{GameRecord, Header, Journal, Sandboxing, SeatRecord};
 use crate::ratings::{EXACT_LIMIT, Rater, Rating};
+use crate::sprt::{SprtStatus, SprtTracker};
 
 /// Version of the JSON leaderboard document; bumped when a field changes meaning.
 pub const LEADERBOARD_FORMAT_VERSION: u32 = 1;
@@ -36,6 +37,9 @@ pub struct Leaderboard {
     /// matrices the tables draw of them `k²` cells).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pairwise: Vec<PairRecord>,
+    /// The early-stopping test of the run (`--sprt`), with its verdict if it was reached.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtStatus>,
     /// The game's extra columns, in display order (each standing's `stats` has their values).
     #[serde(skip)]
     pub stat_columns: Vec<StatColumn>,
@@ -243,6 +247,8 @@ pub struct LeaderboardBuilder {
     pairs: BTreeMap<(String, String), [u32; 3]>,
     games_played: u64,
     rater: Rater,
+    /// The journal's early-stopping test, if it has one.
+    sprt: Option<SprtTracker>,
 }
 
 impl LeaderboardBuilder {
@@ -259,6 +265,7 @@ impl LeaderboardBuilder {
             pairs: BTreeMap::new(),
             games_played: 0,
             rater: Rater::new(scoring, &header.bots),
+            sprt: header.sprt.clone().map(SprtTracker::new),
             header,
         }
     }
@@ -276,6 +283,9 @@ impl LeaderboardBuilder {
             }
         }
         self.rater.add(game);
+        if let Some(sprt) = &mut self.sprt {
+            sprt.record(game);
+        }
     }
 
     /// Whether the field is small enough for its leaderboard to list the pairs. The field
@@ -295,6 +305,7 @@ impl LeaderboardBuilder {
             pairs,
             games_played,
             rater,
+            sprt,
         } = self;
         let mut leaderboard: Vec<Standing> = tallies
             .into_iter()
@@ -341,6 +352,7 @@ impl LeaderboardBuilder {
             sandbox: header.sandbox,
             leaderboard,
             pairwise,
+            sprt: sprt.map(|sprt| sprt.status().clone()),
             stat_columns: columns,
         }
     }
@@ -476,6 +488,7 @@ mod tests {
                 config_digest: String::new(),
                 shard: None,
                 gauntlet: None,
+                sprt: None,
                 sandbox: None,
                 rules: None,
             },

@@ -10,6 +10,9 @@ use crate::text::escape_control;
 pub fn render_markdown(board: &Leaderboard) -> String {
     let grid = board.grid();
     let mut out = format!("**{}**: {}\n\n", cell(&grid.game), grid.played);
+    if let Some(sprt) = &board.sprt {
+        let _ = writeln!(out, "SPRT: {}\n", cell(&sprt.to_string()));
+    }
     let _ = writeln!(out, "| {} |", grid.header.join(" | "));
     let align: Vec<&str> = (0..grid.header.len())
         .map(|c| {

@@ -53,6 +53,7 @@ mod fixtures {
             sandbox: None,
             leaderboard,
             pairwise,
+            sprt: None,
             stat_columns: Vec::new(),
         }
     }

@@ -177,6 +177,7 @@ mod tests {
             config_digest: "abc".into(),
             shard: None,
             gauntlet: None,
+            sprt: None,
             sandbox: None,
             rules: None,
         }

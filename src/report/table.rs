@@ -11,7 +11,11 @@ use crate::text::escape_control;
 /// Renders `board` for a terminal.
 pub fn render_table(board: &Leaderboard) -> String {
     let grid = board.grid();
-    let mut out = format!("{}: {}\n\n", escape_control(&grid.game), grid.played);
+    let mut out = format!("{}: {}\n", escape_control(&grid.game), grid.played);
+    if let Some(sprt) = &board.sprt {
+        let _ = writeln!(out, "SPRT: {}", escape_control(&sprt.to_string()));
+    }
+    out.push('\n');
     let header: Vec<String> = grid.header.iter().map(|h| h.to_string()).collect();
     write_aligned(&mut out, &header, &grid.rows, &[Grid::NAME_COLUMN]);
     if !board.pairwise.is_empty() {

@@ -21,4 +21,5 @@ mod resume;
 mod reuse;
 mod sandbox;
 mod shard;
+mod sprt;
 mod support;
