@@ -43,10 +43,8 @@ pub(crate) fn probes(_answers: &[Answer]) -> Plan {
 
 fn judge(reply: &[u8]) -> Verdict {
     let parsed = protocol::parse_reply(reply);
-    if parsed.invalid {
-        return Verdict::Unparsed(
-            "a direction line other than 1 to 9, or an action line other than A, C or N".into(),
-        );
+    if let Some(why) = parsed.invalid {
+        return Verdict::Unparsed(why.into());
     }
     Verdict::Legal(format!(
         "{:?}, {:?}, memory of {} characters",
