@@ -3,6 +3,7 @@
 //! every bot failure, and closes all sessions when the game ends. A failure of the runner's
 //! own ([`RunnerFault`]) is no bot's: it ends the game as an error.
 
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 use futures_util::future::join_all;
@@ -15,7 +16,7 @@ pub(crate) use connection::{Connection, Limit};
 
 use crate::bots::{CallEnv, CallResult, CallStatus, Exit, RunnerFault};
 use crate::config::{Bot, Tournament};
-use crate::engine::{Answer, Game, Input, Query, Step};
+use crate::engine::{Answer, Game, Input, Query, Rejection, Step};
 use crate::journal::{GameRecord, SeatRecord};
 use crate::replay::{Recorder, Replay};
 use crate::schedule::Fixture;
@@ -29,6 +30,8 @@ struct Seat<'a> {
     /// Whether its session requests go to the game's [`SharedHost`] instead.
     in_host: bool,
     tally: Tally,
+    /// Its invalid replies by reason, for the journal.
+    invalid_reasons: BTreeMap<String, u32>,
 }
 
 /// What went wrong for one seat, counted per game.
@@ -69,6 +72,7 @@ pub async fn play(
             connection: Connection::default(),
             in_host: false,
             tally: Tally::default(),
+            invalid_reasons: BTreeMap::new(),
         })
         .collect();
     let mut host = SharedHost::for_game(tournament, &mut seats);
@@ -84,11 +88,13 @@ pub async fn play(
             Step::Done(outcome) => break outcome,
             Step::Ask(queries) => {
                 let answers = ask(tournament, &mut seats, host.as_mut(), &queries, permits).await?;
-                if let Some(recorder) = &mut recorder {
-                    recorder.exchange(&queries, &answers);
+                game.handle_answers(answers.clone());
+                let rejections = game.take_rejections();
+                for rejection in &rejections {
+                    note_rejection(fixture.index, &mut seats, &queries, &answers, rejection);
                 }
-                game.handle_answers(answers);
                 if let Some(recorder) = &mut recorder {
+                    recorder.exchange(&queries, &answers, &rejections);
                     recorder.observe(game.snapshot());
                 }
             }
@@ -111,6 +117,7 @@ pub async fn play(
             .iter()
             .zip(outcome.seats)
             .map(|(seat, result)| SeatRecord {
+                invalid_reasons: seat.invalid_reasons_with_oversized(),
                 bot: seat.bot.name.clone(),
                 score: result.score,
                 result: result.result,
@@ -131,14 +138,59 @@ pub async fn play(
                 timeouts: 0,
                 crashes: 0,
                 invalid_replies: 0,
+                invalid_reasons: BTreeMap::new(),
                 built_in: true,
-                stats: std::collections::BTreeMap::new(),
+                stats: BTreeMap::new(),
                 digest: None,
             }))
             .collect(),
     };
     Ok((record, replay))
 }
+
+/// Counts `rejection` for its seat and logs it (`-v`): the bot, the game, the turn, the
+/// start of the reply and the game's reason.
+fn note_rejection(
+    game: u64,
+    seats: &mut [Seat<'_>],
+    queries: &[Query],
+    answers: &[Answer],
+    rejection: &Rejection,
+) {
+    let seat = &mut seats[queries[rejection.answer].seat];
+    *seat
+        .invalid_reasons
+        .entry(rejection.reason.to_owned())
+        .or_default() += rejection.count;
+    let reply = match &answers[rejection.answer] {
+        Answer::Reply(bytes) => crate::text::one_line(bytes, REPLY_IN_LOG_CHARS),
+        Answer::NoReply => String::new(),
+    };
+    tracing::debug!(
+        "invalid reply from {} in game {game}, turn {}: `{reply}`: {}",
+        seat.bot.name,
+        rejection.turn,
+        rejection.reason
+    );
+}
+
+/// How much of an invalid reply its log line shows.
+const REPLY_IN_LOG_CHARS: usize = 80;
+
+impl Seat<'_> {
+    /// The reasons for the journal, replies over the size cap included (the driver, not the
+    /// engine, rejects those).
+    fn invalid_reasons_with_oversized(&self) -> BTreeMap<String, u32> {
+        let mut reasons = self.invalid_reasons.clone();
+        if self.tally.oversized > 0 {
+            *reasons.entry(OVERSIZED.to_owned()).or_default() += self.tally.oversized;
+        }
+        reasons
+    }
+}
+
+/// The reason the journal gives for replies over `max_reply_bytes`.
+const OVERSIZED: &str = "reply over the size cap";
 
 /// Sends one batch of queries, concurrently when there are several (the session requests
 /// to bots in `host` as one exchange), and returns the answers in query order.
@@ -242,7 +294,7 @@ fn record(
         }
         CallStatus::TooLong => {
             tally.oversized += 1;
-            (Answer::NoReply, Some("reply over the size cap".to_owned()))
+            (Answer::NoReply, Some(OVERSIZED.to_owned()))
         }
         CallStatus::SpawnFailed(error) => {
             tally.crashes += 1;

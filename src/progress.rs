@@ -298,6 +298,7 @@ mod tests {
                     timeouts: 1,
                     crashes: 0,
                     invalid_replies: 2,
+                    invalid_reasons: std::collections::BTreeMap::new(),
                     built_in: false,
                     stats: std::collections::BTreeMap::new(),
                     digest: None,

@@ -108,7 +108,19 @@ fn render_frame(
     for event in &frame.events {
         let _ = writeln!(out, "  * {}", escape_control(event));
     }
-    if messages {
+    if !messages {
+        // Invalid replies show without `--messages` too: they are what a bot's author looks for.
+        for message in frame.messages.iter().filter(|m| m.invalid.is_some()) {
+            let reply = message.reply.as_deref().unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "  ! {}: invalid reply \"{}\": {}",
+                message.seat + 1,
+                reply.escape_debug(),
+                escape_control(message.invalid.as_deref().unwrap_or_default())
+            );
+        }
+    } else {
         for message in &frame.messages {
             let _ = writeln!(
                 out,
@@ -123,6 +135,14 @@ fn render_frame(
                 None => {
                     let _ = writeln!(out, "  < {}: (no reply)", message.seat + 1);
                 }
+            }
+            if let Some(reason) = &message.invalid {
+                let _ = writeln!(
+                    out,
+                    "  ! {}: invalid: {}",
+                    message.seat + 1,
+                    escape_control(reason)
+                );
             }
         }
     }

@@ -456,6 +456,7 @@ mod tests {
             timeouts: 1,
             crashes: 0,
             invalid_replies: 2,
+            invalid_reasons: BTreeMap::new(),
             built_in: false,
             stats: BTreeMap::new(),
             digest: None,

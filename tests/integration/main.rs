@@ -6,6 +6,7 @@ mod check;
 mod cli;
 mod config;
 mod driver;
+mod failures;
 mod integrity;
 mod java;
 mod mutate;

@@ -1,0 +1,101 @@
+//! Failures a contestant can see: every invalid reply with its reason in `-v`, the journal
+//! and the replay.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::support::{arena, write_toml};
+
+/// The Petri reason for `ATTACK N 9`.
+pub(crate) const STRENGTH: &str = "the attack strength is not 1, 2 or 3";
+
+/// A Petri tournament of `bad`, which attacks with strength 9 in every turn, against
+/// `rests`, which rests, in 3 turns each on a small dish: `bad` sends 3 invalid replies.
+pub(crate) fn invalid_every_turn(dir: &Path) -> PathBuf {
+    let bot = |action: &str| {
+        format!(
+            "[\"/bin/sh\", \"-c\", 'read -r l; if [ \"$l\" = BEGIN ]; then echo 4 4 4; \
+             else echo {action}; fi']"
+        )
+    };
+    let text = format!(
+        "game = \"petri\"\ngames = 1\n[options]\nwidth = 5\nheight = 3\nturns = 3\n\
+         [[bots]]\nname = \"bad\"\ncommand = {}\n\
+         [[bots]]\nname = \"rests\"\ncommand = {}\n",
+        bot("ATTACK N 9"),
+        bot("REST"),
+    );
+    write_toml(dir, "t.toml", &text)
+}
+
+/// The first game's seats in `dir/journal.jsonl`.
+fn journal_seats(dir: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(dir.join("journal.jsonl")).unwrap();
+    let game: Value = serde_json::from_str(text.lines().nth(1).expect("a game line")).unwrap();
+    game["data"]["seats"].as_array().unwrap().clone()
+}
+
+#[test]
+fn a_bot_invalid_in_every_turn_gets_one_log_line_per_invalid_reply_with_its_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    invalid_every_turn(dir.path());
+    let output = arena(dir.path(), &["-v", "run", "t.toml", "--out", "r"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.contains("invalid reply"))
+        .collect();
+    let expected: Vec<String> = [1, 3, 5]
+        .map(|turn| {
+            format!("invalid reply from bad in game 0, turn {turn}: `ATTACK N 9\\n`: {STRENGTH}")
+        })
+        .to_vec();
+    assert_eq!(lines.len(), expected.len(), "{stderr}");
+    for (line, want) in lines.iter().zip(&expected) {
+        assert!(line.ends_with(want.as_str()), "{line:?} is not {want:?}");
+    }
+
+    let seats = journal_seats(&dir.path().join("r"));
+    assert_eq!(seats[0]["invalid_replies"], 3, "{seats:?}");
+    assert_eq!(
+        seats[0]["invalid_reasons"],
+        serde_json::json!({ STRENGTH: 3 }),
+        "{seats:?}"
+    );
+    assert!(seats[1].get("invalid_reasons").is_none(), "{seats:?}");
+}
+
+#[test]
+fn a_long_invalid_reply_is_logged_cut_to_80_characters_and_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    // An escape sequence, then 100 `!`: not a Slime move.
+    let bang = "!".repeat(100);
+    let text = format!(
+        "game = \"slime\"\ngames = 1\n[options]\nmax_turns = 4\n\
+         [[bots]]\nname = \"a\"\n\
+         command = [\"/bin/sh\", \"-c\", \"printf '\\\\033[2J%s\\\\n' {bang}\"]\n\
+         [[bots]]\nname = \"b\"\ncommand = [\"/bin/sh\", \"-c\", \"echo x\"]\n\
+         [[bots]]\nname = \"c\"\ncommand = [\"/bin/sh\", \"-c\", \"echo x\"]\n\
+         [[bots]]\nname = \"d\"\ncommand = [\"/bin/sh\", \"-c\", \"echo x\"]\n"
+    );
+    write_toml(dir.path(), "t.toml", &text);
+    let output = arena(dir.path(), &["-v", "run", "t.toml", "--out", "r"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let line = stderr
+        .lines()
+        .find(|line| line.contains("invalid reply from a "))
+        .unwrap_or_else(|| panic!("no line for a: {stderr}"));
+    let shown = format!("`\\x1b[2J{}…`", "!".repeat(76));
+    assert!(line.contains(&shown), "{line}");
+    assert!(
+        line.ends_with("the first line is not four integers"),
+        "{line}"
+    );
+    assert!(
+        !output.stderr.contains(&0x1b),
+        "a raw escape reached stderr"
+    );
+}
