@@ -29,7 +29,7 @@ use crate::results::{
     JOURNAL_FILE, LEADERBOARD_FILE, REPLAYS_DIR, ResultsFolder, Start, write_atomically,
 };
 use crate::reuse::{ReusePool, rules_digest};
-use crate::run::{RunOptions, run_tournament};
+use crate::run::{RunOptions, RunReport, run_tournament};
 use crate::sandbox::check_support;
 use crate::selection::Selection;
 use crate::signals::Signals;
@@ -155,6 +155,7 @@ fn run_command(args: RunArgs, quiet: bool, verbose: bool) -> Result<u8, Error> {
     let report = report?;
     let (board, _) = standings(&report.journal, Reading::Strict)?;
     print(&board, args.format)?;
+    warn_of_failing_bots(&report)?;
     if let Some(stop) = report.interrupted {
         // Not a log line: `-q` must not hide how to finish the run.
         eprintln!(
@@ -189,6 +190,16 @@ fn run_command(args: RunArgs, quiet: bool, verbose: bool) -> Result<u8, Error> {
         }
     }
     Ok(EXIT_OK)
+}
+
+/// Prints a paragraph per bot that failed often ([`crate::summary`]) on stderr. Not log
+/// lines: `-q` must not hide a bot that never worked.
+fn warn_of_failing_bots(report: &RunReport) -> Result<(), Error> {
+    let journal = Journal::read(&report.journal)?;
+    for paragraph in crate::summary::failing_bots(&journal.games, &report.stderr) {
+        eprintln!("warning: {paragraph}");
+    }
+    Ok(())
 }
 
 /// The command that continues an interrupted run with the same settings.

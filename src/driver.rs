@@ -32,6 +32,20 @@ struct Seat<'a> {
     tally: Tally,
     /// Its invalid replies by reason, for the journal.
     invalid_reasons: BTreeMap<String, u32>,
+    /// The end of its stderr in its last failed request that wrote any.
+    last_stderr: Vec<u8>,
+}
+
+/// A game played: its journal record, its replay if recorded, and for each bot whose
+/// requests failed with something on stderr the end of it, for the run's summary.
+#[derive(Debug)]
+pub struct Played {
+    /// The game's journal record.
+    pub record: GameRecord,
+    /// The game's replay, when recorded.
+    pub replay: Option<Replay>,
+    /// Bot name and the end of its stderr in its last failed request that wrote any.
+    pub stderr: Vec<(String, Vec<u8>)>,
 }
 
 /// What went wrong for one seat, counted per game.
@@ -52,7 +66,7 @@ pub async fn play(
     fixture: &Fixture,
     permits: &Semaphore,
     replay: bool,
-) -> Result<(GameRecord, Option<Replay>), RunnerFault> {
+) -> Result<Played, RunnerFault> {
     let started = Instant::now();
     let kind = tournament.kind();
     let mut game = tournament
@@ -73,6 +87,7 @@ pub async fn play(
             in_host: false,
             tally: Tally::default(),
             invalid_reasons: BTreeMap::new(),
+            last_stderr: Vec::new(),
         })
         .collect();
     let mut host = SharedHost::for_game(tournament, &mut seats);
@@ -145,7 +160,16 @@ pub async fn play(
             }))
             .collect(),
     };
-    Ok((record, replay))
+    let stderr = seats
+        .into_iter()
+        .filter(|seat| !seat.last_stderr.is_empty())
+        .map(|seat| (seat.bot.name.clone(), seat.last_stderr))
+        .collect();
+    Ok(Played {
+        record,
+        replay,
+        stderr,
+    })
 }
 
 /// Counts `rejection` for its seat and logs it (`-v`): the bot, the game, the turn, the
@@ -323,6 +347,9 @@ fn record(
             stderr = %crate::text::escape_control(String::from_utf8_lossy(&result.stderr).trim_end()),
             "{failure}"
         );
+        if !result.stderr.is_empty() {
+            seat.last_stderr = result.stderr;
+        }
     }
     Ok(answer)
 }

@@ -34,5 +34,6 @@ pub mod schedule;
 pub mod selection;
 pub mod shard;
 pub mod signals;
+pub mod summary;
 pub mod templates;
 pub mod text;

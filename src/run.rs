@@ -18,7 +18,7 @@ use tokio::sync::{Semaphore, watch};
 
 use crate::cancel::{Cancel, Stop};
 use crate::config::Tournament;
-use crate::driver::play;
+use crate::driver::{Played, play};
 use crate::errors::Error;
 use crate::folders::{CAP_BYTES, folder_bytes, restore, with_private_folders};
 use crate::journal::{FORMAT_VERSION, GameRecord, Header, JournalWriter, Record, Sandboxing};
@@ -36,6 +36,9 @@ pub struct RunReport {
     pub journal: PathBuf,
     /// What cut the run short, if anything did.
     pub interrupted: Option<Stop>,
+    /// For each bot whose requests failed with something on stderr in a game this run
+    /// played, the end of its stderr in the last such request.
+    pub stderr: BTreeMap<String, Vec<u8>>,
 }
 
 /// The tournament whose sandboxed bots cannot see the results folder `out`. Their private
@@ -215,6 +218,7 @@ pub fn run_tournament(
         journal,
         progress: Display::start(progress, options.progress),
         played: 0,
+        stderr: BTreeMap::new(),
     };
     let started = Instant::now();
     // Shared by every lane: at most `jobs` bot requests at once, whatever the lanes.
@@ -235,6 +239,7 @@ pub fn run_tournament(
         return Ok(RunReport {
             journal: journal_path,
             interrupted,
+            stderr: books.stderr,
         });
     }
     books.progress.finish();
@@ -252,12 +257,12 @@ pub fn run_tournament(
     Ok(RunReport {
         journal: journal_path,
         interrupted: None,
+        stderr: books.stderr,
     })
 }
 
-/// A finished game as a lane hands it back: its journal record and its replay, if recorded;
-/// an error if the game's code panicked.
-type Played = Result<(GameRecord, Option<Replay>), Error>;
+/// A finished game as a lane hands it back, or an error if the game's code panicked.
+type LaneResult = Result<Played, Error>;
 
 /// Starts `lanes` lanes, hands them the `pending` games and keeps the `books` of each result,
 /// until every game is played (`Ok(None)`) or `cancel` fires (`Ok(Some(why))`). Returns only
@@ -314,7 +319,7 @@ fn play_on_lanes(
 /// arrives, until no game is left or running (`Ok(None)`) or `cancel` fires.
 async fn dispatch(
     lanes: &[std::sync::mpsc::Sender<Fixture>],
-    played: &mut UnboundedReceiver<(usize, Played)>,
+    played: &mut UnboundedReceiver<(usize, LaneResult)>,
     mut pending: impl Iterator<Item = Fixture>,
     books: &mut Books<'_>,
     mut cancel: Cancel,
@@ -350,8 +355,7 @@ async fn dispatch(
                 continue;
             }
         };
-        let (record, replay) = game?;
-        books.keep(record, replay)?;
+        books.keep(game?)?;
         // After the books: a game's private-folder check sees no later game's files.
         idle.push(lane);
     }
@@ -362,7 +366,7 @@ struct Lane {
     id: usize,
     runtime: Runtime,
     games: std::sync::mpsc::Receiver<Fixture>,
-    results: UnboundedSender<(usize, Played)>,
+    results: UnboundedSender<(usize, LaneResult)>,
     stop: watch::Receiver<bool>,
 }
 
@@ -409,10 +413,18 @@ struct Books<'a> {
     progress: Display,
     /// Games played by this run (not those it resumed or reused).
     played: u64,
+    /// The end of each bot's stderr in its last failed request that wrote any.
+    stderr: BTreeMap<String, Vec<u8>>,
 }
 
 impl Books<'_> {
-    fn keep(&mut self, mut record: GameRecord, replay: Option<Replay>) -> Result<(), Error> {
+    fn keep(&mut self, played: Played) -> Result<(), Error> {
+        let Played {
+            mut record,
+            replay,
+            stderr,
+        } = played;
+        self.stderr.extend(stderr);
         for seat in record.seats.iter_mut().filter(|seat| !seat.built_in) {
             seat.digest = self.digests.get(&seat.bot).cloned();
         }

@@ -99,3 +99,28 @@ fn a_long_invalid_reply_is_logged_cut_to_80_characters_and_escaped() {
         "a raw escape reached stderr"
     );
 }
+
+#[test]
+fn a_bot_crashing_in_every_request_is_named_with_its_last_stderr_line_even_with_q() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "game = \"petri\"\ngames = 2\n[options]\nwidth = 5\nheight = 3\nturns = 3\n\
+        [[bots]]\nname = \"crasher\"\n\
+        command = [\"/bin/sh\", \"-c\", 'echo starting >&2; echo \"NameError: x\" >&2; exit 1']\n\
+        [[bots]]\nname = \"rests\"\n\
+        command = [\"/bin/sh\", \"-c\", 'read -r l; if [ \"$l\" = BEGIN ]; then echo 4 4 4; \
+        else echo REST; fi']\n";
+    write_toml(dir.path(), "t.toml", text);
+    for (quiet, out) in [(false, "r1"), (true, "r2")] {
+        let mut args = vec!["run", "t.toml", "--out", out];
+        if quiet {
+            args.insert(0, "-q");
+        }
+        let output = arena(dir.path(), &args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{stderr}");
+        let warning = "warning: bot crasher crashed in every one of its 2 requests; last \
+                       stderr:\n    starting\n    NameError: x\n";
+        assert!(stderr.contains(warning), "quiet {quiet}: {stderr}");
+        assert!(!stderr.contains("bot rests"), "{stderr}");
+    }
+}
