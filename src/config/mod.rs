@@ -1,6 +1,7 @@
 //! The tournament file: parsed by serde into raw types, then checked into a [`Tournament`].
 //! Every problem is collected and reported at once, each with its file, line and column.
 
+mod document;
 mod error;
 mod raw;
 mod source;
