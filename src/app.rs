@@ -20,7 +20,7 @@ use crate::merge::merge_paths;
 use crate::progress;
 use crate::replay::Replay;
 use crate::replay::html::render_html;
-use crate::replay::text::{TextOptions, render_text};
+use crate::replay::text::{TextOptions, missing_turn, render_text};
 use crate::report::{
     Leaderboard, LeaderboardBuilder, render_csv, render_json, render_markdown, render_page,
     render_table, write_replay_pages,
@@ -145,6 +145,7 @@ fn run_command(args: RunArgs, quiet: bool, verbose: bool) -> Result<u8, Error> {
     let options = RunOptions {
         shard: args.shard,
         replays: args.replays,
+        io_log: args.log_io.clone(),
         reuse,
         progress: progress::Style::choose(quiet, verbose, std::io::stderr().is_terminal()),
     };
@@ -159,10 +160,10 @@ fn run_command(args: RunArgs, quiet: bool, verbose: bool) -> Result<u8, Error> {
     if let Some(stop) = report.interrupted {
         // Not a log line: `-q` must not hide how to finish the run.
         eprintln!(
-            "stopped by {} after {} of {} games; to finish the run: {}",
+            "stopped by {} after {} of {}; to finish the run: {}",
             stop.name(),
             board.games_played,
-            board.total_games,
+            crate::text::plural(board.total_games, "game", "games"),
             resume_command(&args, &out)
         );
         return Ok(stop.exit_code());
@@ -221,6 +222,12 @@ fn resume_command(args: &RunArgs, out: &Path) -> String {
     }
     if args.replays {
         words.push("--replays".to_owned());
+    }
+    if let Some(dir) = &args.log_io {
+        words.push(format!(
+            "--log-io {}",
+            shell_word(&dir.display().to_string())
+        ));
     }
     if args.no_sandbox {
         words.push("--no-sandbox".to_owned());
@@ -302,6 +309,9 @@ fn replay_command(args: &ReplayArgs) -> Result<u8, Error> {
             tracing::info!("wrote {}", path.display());
         }
         None => {
+            if let Some(why) = args.turn.and_then(|turn| missing_turn(&replay, turn)) {
+                return Err(Error::Usage(why));
+            }
             let options = TextOptions {
                 turn: args.turn,
                 every: args.every,

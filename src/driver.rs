@@ -10,9 +10,12 @@ use futures_util::future::join_all;
 use tokio::sync::Semaphore;
 
 mod connection;
+mod io_log;
 mod shared_host;
 
 pub(crate) use connection::{Connection, Limit};
+use io_log::IoLog;
+pub use io_log::MAX_LOG_BYTES;
 
 use crate::bots::{CallEnv, CallResult, CallStatus, Exit, RunnerFault};
 use crate::config::{Bot, Tournament};
@@ -34,6 +37,8 @@ struct Seat<'a> {
     invalid_reasons: BTreeMap<String, u32>,
     /// The end of its stderr in its last failed request that wrote any.
     last_stderr: Vec<u8>,
+    /// Its requests and replies written out (`--log-io`).
+    io_log: Option<IoLog>,
 }
 
 /// A game played: its journal record, its replay if recorded, and for each bot whose
@@ -57,15 +62,24 @@ struct Tally {
     oversized: u32,
 }
 
+/// What a game keeps besides its result.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Recording<'a> {
+    /// Record the game's [`Replay`].
+    pub replay: bool,
+    /// Write each bot's requests, replies and stderr under this folder (`--log-io`).
+    pub io_log: Option<&'a std::path::Path>,
+}
+
 /// Plays `fixture` with `tournament`'s bots. `permits` bounds how many bot processes work at
 /// once across all games; each request holds one permit, so a timeout is never caused by
-/// waiting for a core. With `replay`, also records the game's [`Replay`]. A [`RunnerFault`]
+/// waiting for a core. `recording` says what to keep besides the result. A [`RunnerFault`]
 /// ends the game unplayed: it is no bot's failure, and every later game would meet it too.
 pub async fn play(
     tournament: &Tournament,
     fixture: &Fixture,
     permits: &Semaphore,
-    replay: bool,
+    recording: Recording<'_>,
 ) -> Result<Played, RunnerFault> {
     let started = Instant::now();
     let kind = tournament.kind();
@@ -88,10 +102,18 @@ pub async fn play(
             tally: Tally::default(),
             invalid_reasons: BTreeMap::new(),
             last_stderr: Vec::new(),
+            io_log: recording.io_log.and_then(|dir| {
+                let name = &tournament.bots[bot].name;
+                IoLog::create(dir, fixture.index, seat, name)
+                    .inspect_err(|error| {
+                        tracing::warn!("cannot write the --log-io file of {name}: {error}");
+                    })
+                    .ok()
+            }),
         })
         .collect();
     let mut host = SharedHost::for_game(tournament, &mut seats);
-    let mut recorder = replay.then(|| {
+    let mut recorder = recording.replay.then(|| {
         let bots = seats.iter().map(|seat| seat.bot.name.clone()).collect();
         Recorder::new(kind.name(), fixture.index, fixture.seed, bots)
     });
@@ -288,6 +310,9 @@ async fn call(
             &tournament.limits,
         )
         .await;
+    if let Some(log) = &mut seat.io_log {
+        log.record(&query.input, &result);
+    }
     record(seat, result, matches!(query.input, Input::Session(_)))
 }
 

@@ -67,10 +67,11 @@ impl Progress {
         let now = self.snapshot(elapsed);
         let [timeouts, crashes, invalid] = now.failures;
         format!(
-            "{}/{} games, {:.1} per second, about {:.0} s left; failures: {timeouts} \
+            "{}/{} {}, {:.1} per second, about {:.0} s left; failures: {timeouts} \
              timeouts, {crashes} crashes, {invalid} invalid replies; leading: {}",
             now.finished,
             self.total,
+            if self.total == 1 { "game" } else { "games" },
             now.rate,
             now.left,
             now.leaders.join(", ")
@@ -213,8 +214,11 @@ impl Display {
     pub fn start(progress: Progress, style: Style) -> Display {
         let bar = (style == Style::Live).then(|| {
             let bar = ProgressBar::new(progress.total).with_style(
-                ProgressStyle::with_template("{bar:24} {pos}/{len} games, {msg}")
-                    .expect("the template is valid"),
+                ProgressStyle::with_template(&format!(
+                    "{{bar:24}} {{pos}}/{{len}} {}, {{msg}}",
+                    if progress.total == 1 { "game" } else { "games" }
+                ))
+                .expect("the template is valid"),
             );
             bar.set_position(progress.finished());
             bar.set_message("starting");

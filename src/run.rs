@@ -18,7 +18,7 @@ use tokio::sync::{Semaphore, watch};
 
 use crate::cancel::{Cancel, Stop};
 use crate::config::Tournament;
-use crate::driver::{Played, play};
+use crate::driver::{Played, Recording, play};
 use crate::errors::Error;
 use crate::folders::{CAP_BYTES, folder_bytes, restore, with_private_folders};
 use crate::journal::{FORMAT_VERSION, GameRecord, Header, JournalWriter, Record, Sandboxing};
@@ -28,6 +28,7 @@ use crate::results::{ResultsFolder, Start, replay_path, write_atomically};
 use crate::reuse::{ReusePool, bot_digest, rules_digest};
 use crate::schedule::{Fixture, Schedule, fixture_count};
 use crate::shard::Shard;
+use crate::text::plural;
 
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,6 +91,8 @@ pub struct RunOptions {
     pub shard: Option<Shard>,
     /// Write each game's replay to [`replay_path`].
     pub replays: bool,
+    /// Write each bot's requests, replies and stderr per game under this folder.
+    pub io_log: Option<PathBuf>,
     /// How progress shows on stderr.
     pub progress: Style,
     /// Earlier games that stand for this run's games they match (`--reuse`).
@@ -113,6 +116,12 @@ pub fn run_tournament(
     mut options: RunOptions,
     cancel: &Cancel,
 ) -> Result<RunReport, Error> {
+    // What this process and its children used before the run: under `cargo run`, cargo
+    // execs arena, and its own time and the compilers it waited for would count otherwise.
+    let cpu_before = (
+        cpu_seconds(libc::RUSAGE_SELF),
+        cpu_seconds(libc::RUSAGE_CHILDREN),
+    );
     let out = folder.path();
     let journal_path = folder.journal();
     let kind = tournament.kind();
@@ -185,10 +194,14 @@ pub fn run_tournament(
     };
     let playing = total.saturating_sub(finished.len() as u64);
     if resumed > 0 {
-        tracing::info!("resuming: {resumed} of {total} games already played");
+        let all = plural(total, "game", "games");
+        tracing::info!("resuming: {resumed} of {all} already played");
     }
     if reusing {
-        tracing::info!("reused {reused} games, playing {playing}");
+        tracing::info!(
+            "reused {}, playing {playing}",
+            plural(reused as u64, "game", "games")
+        );
     }
     // A bot's private folder carries state from one game to the next, so such games are
     // played one at a time in index order: results then do not depend on `jobs`.
@@ -202,7 +215,8 @@ pub fn run_tournament(
     let games_at_once = if kind.private_folders() { 1 } else { jobs };
     let part = shard.map_or_else(String::new, |shard| format!(" (shard {shard})"));
     tracing::info!(
-        "{kind}: {total} games{part}, {games_at_once} at a time; results in {}",
+        "{kind}: {}{part}, {games_at_once} at a time; results in {}",
+        plural(total, "game", "games"),
         out.display()
     );
     let pending = schedule
@@ -228,7 +242,10 @@ pub fn run_tournament(
     let interrupted = play_on_lanes(
         tournament,
         &permits,
-        options.replays,
+        Recording {
+            replay: options.replays,
+            io_log: options.io_log.as_deref(),
+        },
         games_at_once.min(left).max(1),
         pending,
         &mut books,
@@ -244,13 +261,13 @@ pub fn run_tournament(
     }
     books.progress.finish();
     let (runner, bots) = (
-        cpu_seconds(libc::RUSAGE_SELF),
-        cpu_seconds(libc::RUSAGE_CHILDREN),
+        cpu_seconds(libc::RUSAGE_SELF) - cpu_before.0,
+        cpu_seconds(libc::RUSAGE_CHILDREN) - cpu_before.1,
     );
     tracing::info!(
-        "{} games in {:.1} s; CPU time: runner {runner:.2} s, bots {bots:.2} s; \
+        "{} in {:.1} s; CPU time: runner {runner:.2} s, bots {bots:.2} s; \
          runner peak memory {} MiB",
-        books.played,
+        plural(books.played, "game", "games"),
         started.elapsed().as_secs_f64(),
         peak_memory_kib() / 1024
     );
@@ -270,7 +287,7 @@ type LaneResult = Result<Played, Error>;
 fn play_on_lanes(
     tournament: &Tournament,
     permits: &Semaphore,
-    replays: bool,
+    recording: Recording<'_>,
     lanes: usize,
     pending: impl Iterator<Item = Fixture>,
     books: &mut Books<'_>,
@@ -301,7 +318,7 @@ fn play_on_lanes(
             };
             std::thread::Builder::new()
                 .name(format!("lane-{id}"))
-                .spawn_scoped(scope, move || lane.run(tournament, permits, replays))
+                .spawn_scoped(scope, move || lane.run(tournament, permits, recording))
                 .context("cannot start a game lane")?;
             handed.push(games);
         }
@@ -373,13 +390,13 @@ struct Lane {
 impl Lane {
     /// Plays games until its queue closes or `stop` turns true (then the running game is
     /// dropped, which kills its bots' process groups).
-    fn run(mut self, tournament: &Tournament, permits: &Semaphore, replays: bool) {
+    fn run(mut self, tournament: &Tournament, permits: &Semaphore, recording: Recording<'_>) {
         while let Ok(fixture) = self.games.recv() {
             let stop = &mut self.stop;
             let game = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 self.runtime.block_on(async {
                     tokio::select! {
-                        played = play(tournament, &fixture, permits, replays) => Some(played),
+                        played = play(tournament, &fixture, permits, recording) => Some(played),
                         _ = stop.wait_for(|stopped| *stopped) => None,
                     }
                 })
@@ -432,7 +449,18 @@ impl Books<'_> {
         if let Some(replay) = replay {
             write_replay(&replay_path(self.out, record.index), &replay)?;
         }
-        tracing::debug!(game = record.index, "{}", record.summary);
+        let bots: Vec<&str> = record
+            .seats
+            .iter()
+            .filter(|seat| !seat.built_in)
+            .map(|seat| seat.bot.as_str())
+            .collect();
+        tracing::debug!(
+            "game {} ({}): {}",
+            record.index,
+            bots.join(", "),
+            record.summary
+        );
         self.progress.record(&record);
         check_folders(self.tournament, self.folders, record.index)?;
         self.journal.append(&Record::Game(record))?;
@@ -536,9 +564,17 @@ fn write_replay(path: &Path, replay: &Replay) -> Result<(), Error> {
     Ok(())
 }
 
-/// The runner's peak resident memory in KiB.
+/// The runner's peak resident memory in KiB: `VmHWM` of its own address space, which starts
+/// afresh at `exec` (`ru_maxrss` keeps the peak of whatever ran in the process before, cargo
+/// under `cargo run`); `ru_maxrss` only where `/proc` cannot tell.
 fn peak_memory_kib() -> i64 {
-    usage(libc::RUSAGE_SELF).ru_maxrss
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+            line.split_whitespace().nth(1)?.parse().ok()
+        })
+        .unwrap_or_else(|| usage(libc::RUSAGE_SELF).ru_maxrss)
 }
 
 /// User plus system CPU seconds of this process (`RUSAGE_SELF`) or of its finished children

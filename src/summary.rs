@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use crate::journal::GameRecord;
-use crate::text::escape_control;
+use crate::text::{escape_control, plural};
 
 /// How many of the last lines of a bot's stderr the summary shows.
 pub const STDERR_LINES: usize = 5;
@@ -74,13 +74,13 @@ fn paragraph(name: &str, failures: &Failures, stderr: Option<&Vec<u8>>) -> Strin
     let mut text = if crashes == requests {
         format!("bot {name} crashed in every one of its {requests} requests")
     } else {
-        let games = plural(*games, "game");
+        let games = plural(*games, "game", "games");
         format!(
             "bot {name} failed in {} of its {requests} requests in {games}: {}, {}, {}",
             failures.failed(),
-            plural(*timeouts, "timeout"),
-            plural(*crashes, "crash"),
-            plural(*invalid, "invalid reply"),
+            plural(*timeouts, "timeout", "timeouts"),
+            plural(*crashes, "crash", "crashes"),
+            plural(*invalid, "invalid reply", "invalid replies"),
         )
     };
     if !failures.invalid_reasons.is_empty() {
@@ -116,17 +116,6 @@ fn last_lines(tail: &[u8]) -> Vec<String> {
         .iter()
         .map(|line| escape_control(line).into_owned())
         .collect()
-}
-
-/// `count` and `noun`, plural for any count but 1 ("1 game", "2 games", "0 crashes").
-pub fn plural(count: impl Into<u64>, noun: &str) -> String {
-    let count = count.into();
-    match (count, noun) {
-        (1, _) => format!("1 {noun}"),
-        (_, "crash") => format!("{count} crashes"),
-        (_, "invalid reply") => format!("{count} invalid replies"),
-        _ => format!("{count} {noun}s"),
-    }
 }
 
 #[cfg(test)]
@@ -198,12 +187,5 @@ mod tests {
                  0 invalid replies; no stderr kept",
             ]
         );
-    }
-
-    #[test]
-    fn plurals_are_singular_for_one() {
-        assert_eq!(plural(1_u32, "game"), "1 game");
-        assert_eq!(plural(0_u32, "game"), "0 games");
-        assert_eq!(plural(3_u64, "crash"), "3 crashes");
     }
 }

@@ -50,6 +50,12 @@ pub fn escape_control(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `count` with `one` or `many` after it: "1 game", "0 games", "3 crashes".
+pub fn plural(count: impl Into<u64>, one: &str, many: &str) -> String {
+    let count = count.into();
+    format!("{count} {}", if count == 1 { one } else { many })
+}
+
 /// `bytes` as text for one log line: lossy UTF-8, cut after `max_chars` characters (an
 /// ellipsis says so), then [escaped](escape_control), so a reply of many lines stays one line.
 pub fn one_line(bytes: &[u8], max_chars: usize) -> String {

@@ -118,8 +118,10 @@ impl Leaderboard {
         Grid {
             game: self.game.clone(),
             played: format!(
-                "{} of {} games played, seed {}",
-                self.games_played, self.total_games, self.seed
+                "{} of {} played, seed {}",
+                self.games_played,
+                crate::text::plural(self.total_games, "game", "games"),
+                self.seed
             ),
             header,
             rows,

@@ -124,3 +124,23 @@ fn a_bot_crashing_in_every_request_is_named_with_its_last_stderr_line_even_with_
         assert!(!stderr.contains("bot rests"), "{stderr}");
     }
 }
+
+#[test]
+fn log_io_writes_each_bots_requests_and_replies_per_game() {
+    let dir = tempfile::tempdir().unwrap();
+    invalid_every_turn(dir.path());
+    let output = arena(
+        dir.path(),
+        &["run", "t.toml", "--out", "r", "--log-io", "io"],
+    );
+    assert!(output.status.success(), "{output:?}");
+    let log = std::fs::read_to_string(dir.path().join("io/game-0/seat-0-bad.log")).unwrap();
+    assert!(
+        log.starts_with("=== request 1 (on stdin, then end of input, 5 bytes)\nBEGIN\n"),
+        "{log}"
+    );
+    assert_eq!(log.matches("=== request ").count(), 4, "{log}");
+    assert_eq!(log.matches("\nATTACK N 9\n").count(), 3, "{log}");
+    let other = std::fs::read_to_string(dir.path().join("io/game-0/seat-1-rests.log")).unwrap();
+    assert_eq!(other.matches("\nREST\n").count(), 3, "{other}");
+}

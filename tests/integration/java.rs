@@ -11,7 +11,7 @@ use crate::support::{repo, write_toml};
 
 /// Runs `arena` in `dir` with its Java build cache under `dir/cache`.
 fn arena_cached(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
+    crate::support::arena_command()
         .args(args)
         .current_dir(dir)
         .env_remove("ARENA_LOG")

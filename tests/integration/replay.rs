@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::io;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use arena::replay::Replay;
 use arena::replay::file::decode_cells;
@@ -425,7 +425,7 @@ fn the_viewer_and_the_text_replay_agree_on_a_cave_of_12_bots() {
 /// of crowding the machine.
 fn replay_in_bounded_memory(dir: &Path, file: &Path) -> Output {
     const LIMIT: libc::rlim_t = 512 << 20;
-    let mut command = Command::new(env!("CARGO_BIN_EXE_arena"));
+    let mut command = crate::support::arena_command();
     command
         .arg("replay")
         .arg(file)
@@ -590,4 +590,27 @@ fn the_viewer_marks_each_invalid_reply_with_its_reason() {
         text.contains(&format!("! 1: invalid reply \"ATTACK N 9\\n\": {strength}")),
         "{text}"
     );
+}
+
+#[test]
+fn a_turn_past_the_end_of_a_replay_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::failures::invalid_every_turn(dir.path());
+    run_ok(
+        dir.path(),
+        &dir.path().join("t.toml"),
+        &["--replays", "--out", "out"],
+    );
+    let replay = dir.path().join("out/replays/game-0.jsonl");
+    let output = arena(
+        dir.path(),
+        &["replay", replay.to_str().unwrap(), "--turn", "99"],
+    );
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("no turn 99: the replay has turns 0 to 6"),
+        "{stderr}"
+    );
+    assert!(output.stdout.is_empty(), "{output:?}");
 }
