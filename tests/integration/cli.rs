@@ -453,7 +453,7 @@ fn a_log_shows_progress_while_a_long_game_runs() {
         started.elapsed() > arena::progress::LINE_EVERY,
         "the game was too short to show it"
     );
-    assert!(stderr.contains("0/1 games, "), "{stderr}");
+    assert!(stderr.contains("0/1 game, "), "{stderr}");
 }
 
 #[test]
