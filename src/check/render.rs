@@ -311,7 +311,10 @@ sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
             text.contains("     | Traceback\n     |   NameError: café \\x1b[2J\n"),
             "{text}"
         );
-        assert!(text.contains("earlier bytes\n     | noise line\n"), "{text}");
+        assert!(
+            text.contains("earlier bytes\n     | noise line\n"),
+            "{text}"
+        );
         let shown: usize = text
             .lines()
             .filter(|line| line.starts_with("     | noise"))
