@@ -12,7 +12,7 @@ use crate::cli::{
     StandingsArgs,
 };
 use crate::config::Tournament;
-use crate::config::standalone_bot;
+use crate::config::{standalone_bot, standalone_java_bot};
 use crate::errors::{EXIT_OK, EXIT_STRICT, EXIT_USAGE, Error};
 use crate::games::GameKind;
 use crate::journal::{Header, Journal, JournalError, JournalReader};
@@ -55,7 +55,17 @@ fn check_command(args: &CheckArgs) -> Result<u8, Error> {
     };
     // Canonical, as a tournament file's folders are (see `config`).
     let dir = dir.canonicalize().unwrap_or(dir);
-    let (mut program, limits) = standalone_bot(&args.command, &dir).map_err(Error::Usage)?;
+    let (mut program, limits) = if args.java.is_empty() {
+        standalone_bot(&args.command, &dir)
+    } else {
+        let sources: Vec<PathBuf> = args
+            .java
+            .iter()
+            .map(|source| std::path::absolute(source).unwrap_or_else(|_| source.clone()))
+            .collect();
+        standalone_java_bot(args.game, &sources, &dir)
+    }
+    .map_err(Error::Usage)?;
     if let Some(why) = crate::bots::preflight::problem(&program) {
         return Err(Error::Usage(why));
     }
@@ -75,12 +85,16 @@ fn check_command(args: &CheckArgs) -> Result<u8, Error> {
         .build()
         .context("cannot start the async runtime")?;
     let reports = runtime.block_on(check_bot(args.game, &program, &limits, timeouts));
-    let command = args
-        .command
-        .iter()
-        .map(|word| shell_word(word))
-        .collect::<Vec<_>>()
-        .join(" ");
+    let command = if args.java.is_empty() {
+        args.command
+            .iter()
+            .map(|word| shell_word(word))
+            .collect::<Vec<_>>()
+            .join(" ")
+    } else {
+        let sources: Vec<String> = args.java.iter().map(|s| s.display().to_string()).collect();
+        format!("--java {}", sources.join(" "))
+    };
     write_stdout(&render_check(
         args.game.name(),
         &command,

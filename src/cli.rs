@@ -210,8 +210,18 @@ pub struct CheckArgs {
     #[arg(value_parser = game_kind)]
     pub game: GameKind,
     /// The bot's command and its arguments, after `--`.
-    #[arg(last = true, required = true, value_name = "COMMAND")]
+    #[arg(
+        last = true,
+        required_unless_present = "java",
+        conflicts_with = "java",
+        value_name = "COMMAND"
+    )]
     pub command: Vec<String>,
+    /// Instead of a command: a Java bot's source files (the first naming the class), compiled
+    /// with the game's Java host as a tournament compiles them and run in a JVM of its own
+    /// (AlienWar's original aliens; repeat for several files).
+    #[arg(long, value_name = "FILE")]
+    pub java: Vec<PathBuf>,
     /// Time for one request, in milliseconds [default: the game's own, as in a tournament:
     /// 2000 for cave, 5000 for the others].
     #[arg(long, value_name = "MS")]

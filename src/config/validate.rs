@@ -504,12 +504,39 @@ fn hide_from_each_other(bots: &mut [Bot], tournament_folder: &Path) {
 pub(crate) fn standalone_bot(words: &[String], dir: &Path) -> Result<(BotProgram, Limits), String> {
     let (program, args) = words.split_first().ok_or("the command is empty")?;
     let program = resolve_program(program, dir)?;
+    Ok(standalone(program, args, dir, None))
+}
+
+/// A Java bot outside any tournament file (`arena check --java`): its `sources` compiled by
+/// `kind`'s Java host into the cache, as a tournament compiles them, and run alone in its
+/// own JVM in `dir`, with the default limits, in the default sandbox.
+pub(crate) fn standalone_java_bot(
+    kind: GameKind,
+    sources: &[PathBuf],
+    dir: &Path,
+) -> Result<(BotProgram, Limits), String> {
+    let Some(host) = kind.java_host() else {
+        return Err(format!("--java: {kind} has no Java host"));
+    };
+    let build = host.build(sources, &cache_root())?;
+    let java = resolve_program("java", dir)?;
+    let args = host.solo_args(&build, megabytes(DEFAULT_MEMORY_MB));
+    Ok(standalone(java, &args, dir, Some(&build)))
+}
+
+/// `program` with `args` run in `dir` with the default limits and sandbox.
+fn standalone(
+    program: PathBuf,
+    args: &[String],
+    dir: &Path,
+    java: Option<&JavaBuild>,
+) -> (BotProgram, Limits) {
     let rlimits = ResourceLimits {
         memory_bytes: megabytes(DEFAULT_MEMORY_MB),
         cpu_seconds: nonzero(DEFAULT_CPU_SECONDS),
     };
     let sandbox = BoxSpec {
-        readable: readable_folders(dir, &program, args, None),
+        readable: readable_folders(dir, &program, args, java),
         max_processes: DEFAULT_MAX_PROCESSES,
         ..BoxSpec::default()
     };
@@ -526,7 +553,7 @@ pub(crate) fn standalone_bot(words: &[String], dir: &Path) -> Result<(BotProgram
         max_reply_bytes: DEFAULT_MAX_REPLY_BYTES,
         max_stderr_bytes: DEFAULT_MAX_STDERR_BYTES,
     };
-    Ok((program, limits))
+    (program, limits)
 }
 
 /// The program and arguments of a `command`.
