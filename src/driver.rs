@@ -15,7 +15,6 @@ mod shared_host;
 
 pub(crate) use connection::{Connection, Limit};
 use io_log::IoLog;
-pub use io_log::MAX_LOG_BYTES;
 
 use crate::bots::{CallEnv, CallResult, CallStatus, Exit, RunnerFault};
 use crate::config::{Bot, Tournament};

@@ -13,7 +13,7 @@ use crate::folders::folder_name;
 
 /// The most bytes one bot's log of one game takes; what would go past it is left out, with
 /// a last line that says so.
-pub const MAX_LOG_BYTES: u64 = 1 << 20;
+pub(crate) const MAX_LOG_BYTES: u64 = 1 << 20;
 
 /// One bot's log file for one game.
 #[derive(Debug)]
