@@ -220,6 +220,7 @@ fn seat(bot: &str, score: i64, result: Option<GameResult>) -> SeatRecord {
         timeouts: 0,
         crashes: 0,
         invalid_replies: 0,
+        invalid_reasons: Default::default(),
         built_in: false,
         stats: Default::default(),
         digest: None,

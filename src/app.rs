@@ -12,7 +12,7 @@ use crate::cli::{
     ReportArgs, RunArgs, SelectionArgs, StandingsArgs,
 };
 use crate::config::Tournament;
-use crate::config::standalone_bot;
+use crate::config::{standalone_bot, standalone_java_bot};
 use crate::errors::{EXIT_OK, EXIT_SPRT_H0, EXIT_SPRT_UNDECIDED, EXIT_STRICT, EXIT_USAGE, Error};
 use crate::games::GameKind;
 use crate::journal::{Header, Journal, JournalError, JournalReader};
@@ -21,7 +21,7 @@ use crate::progress;
 use crate::quick_match::{MATCH_FILE, tournament_text};
 use crate::replay::Replay;
 use crate::replay::html::render_html;
-use crate::replay::text::{TextOptions, render_text};
+use crate::replay::text::{TextOptions, missing_turn, render_text};
 use crate::report::{
     Leaderboard, LeaderboardBuilder, render_csv, render_json, render_markdown, render_page,
     render_table, write_replay_pages,
@@ -30,7 +30,7 @@ use crate::results::{
     JOURNAL_FILE, LEADERBOARD_FILE, REPLAYS_DIR, ResultsFolder, Start, write_atomically,
 };
 use crate::reuse::{ReusePool, rules_digest};
-use crate::run::{RunOptions, run_tournament};
+use crate::run::{RunOptions, RunReport, run_tournament};
 use crate::sandbox::check_support;
 use crate::selection::Selection;
 use crate::signals::Signals;
@@ -78,7 +78,17 @@ fn check_command(args: &CheckArgs) -> Result<u8, Error> {
     };
     // Canonical, as a tournament file's folders are (see `config`).
     let dir = dir.canonicalize().unwrap_or(dir);
-    let (mut program, limits) = standalone_bot(&args.command, &dir).map_err(Error::Usage)?;
+    let (mut program, limits) = if args.java.is_empty() {
+        standalone_bot(&args.command, &dir)
+    } else {
+        let sources: Vec<PathBuf> = args
+            .java
+            .iter()
+            .map(|source| std::path::absolute(source).unwrap_or_else(|_| source.clone()))
+            .collect();
+        standalone_java_bot(args.game, &sources, &dir)
+    }
+    .map_err(Error::Usage)?;
     if let Some(why) = crate::bots::preflight::problem(&program) {
         return Err(Error::Usage(why));
     }
@@ -98,12 +108,16 @@ fn check_command(args: &CheckArgs) -> Result<u8, Error> {
         .build()
         .context("cannot start the async runtime")?;
     let reports = runtime.block_on(check_bot(args.game, &program, &limits, timeouts));
-    let command = args
-        .command
-        .iter()
-        .map(|word| shell_word(word))
-        .collect::<Vec<_>>()
-        .join(" ");
+    let command = if args.java.is_empty() {
+        args.command
+            .iter()
+            .map(|word| shell_word(word))
+            .collect::<Vec<_>>()
+            .join(" ")
+    } else {
+        let sources: Vec<String> = args.java.iter().map(|s| s.display().to_string()).collect();
+        format!("--java {}", sources.join(" "))
+    };
     write_stdout(&render_check(
         args.game.name(),
         &command,
@@ -164,6 +178,7 @@ fn match_command(args: MatchArgs, progress: progress::Style) -> Result<u8, Error
         gauntlet: None,
         sprt: args.sprt,
         replays: args.replays,
+        log_io: None,
         reuse: Vec::new(),
         selection: SelectionArgs::default(),
         no_sandbox: args.no_sandbox,
@@ -233,6 +248,7 @@ fn play(
         gauntlet: args.gauntlet.clone(),
         sprt,
         replays: args.replays,
+        io_log: args.log_io.clone(),
         reuse,
         progress,
     };
@@ -247,15 +263,16 @@ fn play(
     let report = report?;
     let (board, _) = standings(&report.journal, Reading::Strict)?;
     print(&board, args.format)?;
+    warn_of_failing_bots(&report)?;
     if let Some(stop) = report.interrupted {
         // Not a log line: `-q` must not hide how to finish the run.
         crate::notice::always(
             crate::notice::Level::Info,
             &format!(
-                "stopped by {} after {} of {} games; to finish the run: {}",
+                "stopped by {} after {} of {}; to finish the run: {}",
                 stop.name(),
                 board.games_played,
-                board.total_games,
+                crate::text::plural(board.total_games, "game", "games"),
                 resume_command(&args, &out)
             ),
         );
@@ -325,6 +342,16 @@ fn sprt_of(
     Ok(Sprt::new(candidate, bounds))
 }
 
+/// Prints a paragraph per bot that failed often ([`crate::summary`]) on stderr. Not log
+/// lines: `-q` must not hide a bot that never worked.
+fn warn_of_failing_bots(report: &RunReport) -> Result<(), Error> {
+    let journal = Journal::read(&report.journal)?;
+    for paragraph in crate::summary::failing_bots(&journal.games, &report.stderr) {
+        crate::notice::always(crate::notice::Level::Warning, &paragraph);
+    }
+    Ok(())
+}
+
 /// The command that continues an interrupted run with the same settings.
 fn resume_command(args: &RunArgs, out: &Path) -> String {
     let mut words = vec![
@@ -350,6 +377,12 @@ fn resume_command(args: &RunArgs, out: &Path) -> String {
     }
     if args.replays {
         words.push("--replays".to_owned());
+    }
+    if let Some(dir) = &args.log_io {
+        words.push(format!(
+            "--log-io {}",
+            shell_word(&dir.display().to_string())
+        ));
     }
     if args.no_sandbox {
         words.push("--no-sandbox".to_owned());
@@ -431,6 +464,9 @@ fn replay_command(args: &ReplayArgs) -> Result<u8, Error> {
             tracing::info!("wrote {}", path.display());
         }
         None => {
+            if let Some(why) = args.turn.and_then(|turn| missing_turn(&replay, turn)) {
+                return Err(Error::Usage(why));
+            }
             let options = TextOptions {
                 turn: args.turn,
                 every: args.every,

@@ -15,7 +15,7 @@ use crate::shard::Shard;
 #[command(
     name = "arena",
     version,
-    after_help = "Games: alienwar, cave, eggs, petri, slime (rules and protocols in games/<game>.md).\n\nExamples:\n  arena run tournaments/petri.toml\n  arena run tournaments/petri.toml --games 10 --jobs 2 --format json\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl\n  arena run tournaments/slime.toml --replays --out results && arena replay results/replays/game-0.jsonl --html game-0.html\n  arena check petri -- python3 my-bot.py\n  arena new slime --lang python my-slime-bot\n  arena run tournaments/petri.toml --shard 1/4 --out shard-1   (one per machine), then\n  arena merge shard-1 shard-2 shard-3 shard-4 --out merged\n\nExit status: 0 success, 1 run failed (I/O), 2 bad command line, tournament file, journal,\nreplay file or shards to merge, results folder in use, 3 bot failures under --strict or in\ncheck, 4 and 5 H0 accepted and no verdict under --sprt, 130, 143, 129 stopped by Ctrl-C, SIGTERM, SIGHUP (finished games are kept; the\nresume command is printed)."
+    after_help = "Games: alienwar, cave, eggs, petri, slime (rules and protocols in games/<game>.md).\n\nExamples:\n  arena run tournaments/petri.toml\n  arena run tournaments/petri.toml --games 10 --jobs 2 --format json\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl\n  arena run tournaments/slime.toml --replays --out results\n  arena replay results/replays/game-0.jsonl --html game-0.html\n  arena check petri -- /usr/bin/python3 -S -I my-bot.py\n  arena new slime --lang python my-slime-bot\n  arena run tournaments/petri.toml --shard 1/4 --out shard-1   # one per machine, then:\n  arena merge shard-1 shard-2 shard-3 shard-4 --out merged\n\nExit status: 0 success, 1 run failed (I/O), 2 bad command line, tournament file, journal,\nreplay file or shards to merge, results folder in use, 3 bot failures under --strict or in\ncheck, 4 and 5 H0 accepted and no verdict under --sprt, 130, 143, 129 stopped by Ctrl-C, SIGTERM, SIGHUP (finished games are kept; the\nresume command is printed)."
 )]
 pub struct Cli {
     /// What to do.
@@ -180,6 +180,11 @@ pub struct RunArgs {
     /// Record every game turn by turn in DIR/replays/game-<index>.jsonl, for `arena replay`.
     #[arg(long)]
     pub replays: bool,
+    /// Write every request, reply and stderr of each bot in each game to
+    /// LOGDIR/game-<index>/seat-<seat>-<name>.log (each file cut at 1 MiB), to debug a bot
+    /// offline.
+    #[arg(long, value_name = "LOGDIR")]
+    pub log_io: Option<PathBuf>,
     /// Keep the games of earlier runs (results folders or journals; the folder being resumed
     /// too) whose bots and settings are unchanged, and play only the others: a new bot's
     /// games, a changed bot's games, more games per pairing.
@@ -248,8 +253,18 @@ pub struct CheckArgs {
     #[arg(value_parser = game_kind)]
     pub game: GameKind,
     /// The bot's command and its arguments, after `--`.
-    #[arg(last = true, required = true, value_name = "COMMAND")]
+    #[arg(
+        last = true,
+        required_unless_present = "java",
+        conflicts_with = "java",
+        value_name = "COMMAND"
+    )]
     pub command: Vec<String>,
+    /// Instead of a command: a Java bot's source files (the first naming the class), compiled
+    /// with the game's Java host as a tournament compiles them and run in a JVM of its own
+    /// (AlienWar's original aliens; repeat for several files).
+    #[arg(long, value_name = "FILE")]
+    pub java: Vec<PathBuf>,
     /// Time for one request, in milliseconds [default: the game's own, as in a tournament:
     /// 2000 for cave, 5000 for the others].
     #[arg(long, value_name = "MS")]
@@ -410,6 +425,19 @@ mod tests {
             help.contains(&format!("Games: {} (", names.join(", "))),
             "{help}"
         );
+    }
+
+    #[test]
+    fn every_example_of_the_top_level_help_is_one_line() {
+        let help = Cli::command()
+            .term_width(100)
+            .render_long_help()
+            .to_string();
+        let examples = help.split("Examples:\n").nth(1).expect("examples");
+        let examples = examples.split("\n\n").next().unwrap();
+        for line in examples.lines() {
+            assert!(line.starts_with("  arena "), "a broken example: {line:?}");
+        }
     }
 
     #[test]

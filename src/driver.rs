@@ -3,19 +3,22 @@
 //! every bot failure, and closes all sessions when the game ends. A failure of the runner's
 //! own ([`RunnerFault`]) is no bot's: it ends the game as an error.
 
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 use futures_util::future::join_all;
 use tokio::sync::Semaphore;
 
 mod connection;
+mod io_log;
 mod shared_host;
 
 pub(crate) use connection::{Connection, Limit};
+use io_log::IoLog;
 
 use crate::bots::{CallEnv, CallResult, CallStatus, Exit, RunnerFault};
 use crate::config::{Bot, Tournament};
-use crate::engine::{Answer, Game, Input, Query, Step};
+use crate::engine::{Answer, Game, Input, Query, Rejection, Step};
 use crate::journal::{GameRecord, SeatRecord};
 use crate::progress::Requests;
 use crate::replay::{Recorder, Replay};
@@ -30,6 +33,24 @@ struct Seat<'a> {
     /// Whether its session requests go to the game's [`SharedHost`] instead.
     in_host: bool,
     tally: Tally,
+    /// Its invalid replies by reason, for the journal.
+    invalid_reasons: BTreeMap<String, u32>,
+    /// The end of its stderr in its last failed request that wrote any.
+    last_stderr: Vec<u8>,
+    /// Its requests and replies written out (`--log-io`).
+    io_log: Option<IoLog>,
+}
+
+/// A game played: its journal record, its replay if recorded, and for each bot whose
+/// requests failed with something on stderr the end of it, for the run's summary.
+#[derive(Debug)]
+pub struct Played {
+    /// The game's journal record.
+    pub record: GameRecord,
+    /// The game's replay, when recorded.
+    pub replay: Option<Replay>,
+    /// Bot name and the end of its stderr in its last failed request that wrote any.
+    pub stderr: Vec<(String, Vec<u8>)>,
 }
 
 /// What went wrong for one seat, counted per game.
@@ -41,17 +62,27 @@ struct Tally {
     oversized: u32,
 }
 
+/// What a game keeps besides its result.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Recording<'a> {
+    /// Record the game's [`Replay`].
+    pub replay: bool,
+    /// Write each bot's requests, replies and stderr under this folder (`--log-io`).
+    pub io_log: Option<&'a std::path::Path>,
+}
+
 /// Plays `fixture` with `tournament`'s bots. `permits` bounds how many bot processes work at
 /// once across all games; each request holds one permit, so a timeout is never caused by
-/// waiting for a core. Every answered request is added to `requests` as it comes. With `replay`, also records the game's [`Replay`]. A [`RunnerFault`]
+/// waiting for a core. Every answered request is added to `requests` as it comes.
+/// `recording` says what to keep besides the result. A [`RunnerFault`]
 /// ends the game unplayed: it is no bot's failure, and every later game would meet it too.
 pub async fn play(
     tournament: &Tournament,
     fixture: &Fixture,
     permits: &Semaphore,
     requests: &Requests,
-    replay: bool,
-) -> Result<(GameRecord, Option<Replay>), RunnerFault> {
+    recording: Recording<'_>,
+) -> Result<Played, RunnerFault> {
     let started = Instant::now();
     let kind = tournament.kind();
     let mut game = tournament
@@ -71,10 +102,20 @@ pub async fn play(
             connection: Connection::default(),
             in_host: false,
             tally: Tally::default(),
+            invalid_reasons: BTreeMap::new(),
+            last_stderr: Vec::new(),
+            io_log: recording.io_log.and_then(|dir| {
+                let name = &tournament.bots[bot].name;
+                IoLog::create(dir, fixture.index, seat, name)
+                    .inspect_err(|error| {
+                        tracing::warn!("cannot write the --log-io file of {name}: {error}");
+                    })
+                    .ok()
+            }),
         })
         .collect();
     let mut host = SharedHost::for_game(tournament, &mut seats);
-    let mut recorder = replay.then(|| {
+    let mut recorder = recording.replay.then(|| {
         let bots = seats.iter().map(|seat| seat.bot.name.clone()).collect();
         Recorder::new(kind.name(), fixture.index, fixture.seed, bots)
     });
@@ -87,11 +128,13 @@ pub async fn play(
             Step::Ask(queries) => {
                 let answers = ask(tournament, &mut seats, host.as_mut(), &queries, permits).await?;
                 requests.add(answers.len());
-                if let Some(recorder) = &mut recorder {
-                    recorder.exchange(&queries, &answers);
+                game.handle_answers(answers.clone());
+                let rejections = game.take_rejections();
+                for rejection in &rejections {
+                    note_rejection(fixture.index, &mut seats, &queries, &answers, rejection);
                 }
-                game.handle_answers(answers);
                 if let Some(recorder) = &mut recorder {
+                    recorder.exchange(&queries, &answers, &rejections);
                     recorder.observe(game.snapshot());
                 }
             }
@@ -114,6 +157,7 @@ pub async fn play(
             .iter()
             .zip(outcome.seats)
             .map(|(seat, result)| SeatRecord {
+                invalid_reasons: seat.invalid_reasons_with_oversized(),
                 bot: seat.bot.name.clone(),
                 score: result.score,
                 result: result.result,
@@ -134,14 +178,68 @@ pub async fn play(
                 timeouts: 0,
                 crashes: 0,
                 invalid_replies: 0,
+                invalid_reasons: BTreeMap::new(),
                 built_in: true,
-                stats: std::collections::BTreeMap::new(),
+                stats: BTreeMap::new(),
                 digest: None,
             }))
             .collect(),
     };
-    Ok((record, replay))
+    let stderr = seats
+        .into_iter()
+        .filter(|seat| !seat.last_stderr.is_empty())
+        .map(|seat| (seat.bot.name.clone(), seat.last_stderr))
+        .collect();
+    Ok(Played {
+        record,
+        replay,
+        stderr,
+    })
 }
+
+/// Counts `rejection` for its seat and logs it (`-v`): the bot, the game, the turn, the
+/// start of the reply and the game's reason.
+fn note_rejection(
+    game: u64,
+    seats: &mut [Seat<'_>],
+    queries: &[Query],
+    answers: &[Answer],
+    rejection: &Rejection,
+) {
+    let seat = &mut seats[queries[rejection.answer].seat];
+    *seat
+        .invalid_reasons
+        .entry(rejection.reason.to_owned())
+        .or_default() += rejection.count;
+    let reply = match &answers[rejection.answer] {
+        Answer::Reply(bytes) => crate::text::one_line(bytes, REPLY_IN_LOG_CHARS),
+        Answer::NoReply => String::new(),
+    };
+    tracing::debug!(
+        "invalid reply from {} in game {game}, turn {}: `{reply}`: {}",
+        seat.bot.name,
+        rejection.turn,
+        rejection.reason
+    );
+}
+
+/// How much of an invalid reply its log line shows.
+const REPLY_IN_LOG_CHARS: usize = 80;
+
+impl Seat<'_> {
+    /// The reasons for the journal, replies over the size cap included (the driver, not the
+    /// engine, rejects those).
+    fn invalid_reasons_with_oversized(&self) -> BTreeMap<String, u32> {
+        let mut reasons = self.invalid_reasons.clone();
+        if self.tally.oversized > 0 {
+            *reasons.entry(OVERSIZED.to_owned()).or_default() += self.tally.oversized;
+        }
+        reasons
+    }
+}
+
+/// The reason the journal gives for replies over `max_reply_bytes`.
+const OVERSIZED: &str = "reply over the size cap";
 
 /// Sends one batch of queries, concurrently when there are several (the session requests
 /// to bots in `host` as one exchange), and returns the answers in query order.
@@ -215,6 +313,9 @@ async fn call(
             &tournament.limits,
         )
         .await;
+    if let Some(log) = &mut seat.io_log {
+        log.record(&query.input, &result);
+    }
     record(seat, result, matches!(query.input, Input::Session(_)))
 }
 
@@ -245,7 +346,7 @@ fn record(
         }
         CallStatus::TooLong => {
             tally.oversized += 1;
-            (Answer::NoReply, Some("reply over the size cap".to_owned()))
+            (Answer::NoReply, Some(OVERSIZED.to_owned()))
         }
         CallStatus::SpawnFailed(error) => {
             tally.crashes += 1;
@@ -274,6 +375,9 @@ fn record(
             stderr = %crate::text::escape_control(String::from_utf8_lossy(&result.stderr).trim_end()),
             "{failure}"
         );
+        if !result.stderr.is_empty() {
+            seat.last_stderr = result.stderr;
+        }
     }
     Ok(answer)
 }

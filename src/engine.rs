@@ -27,6 +27,10 @@ pub trait Game {
     /// The answers to the requests of the last [`Step::Ask`], in the same order.
     fn handle_answers(&mut self, answers: Vec<Answer>);
 
+    /// The replies the rules rejected in the last [`Game::handle_answers`], emptied by the
+    /// call: the engine only says why, the driver logs, journals and records them.
+    fn take_rejections(&mut self) -> Vec<Rejection>;
+
     /// Bytes written to every still-running persistent bot process when the game ends, before
     /// its stdin is closed (Petri's LOOP mode expects `END\n`).
     fn session_farewell(&self) -> &'static [u8] {
@@ -92,6 +96,72 @@ pub enum Answer {
     /// No usable reply: timeout, no process, or a reply over the size cap. The driver counts
     /// the reason; the engine applies the game's fallback.
     NoReply,
+}
+
+/// A reply the rules rejected and replaced by the game's fallback.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejection {
+    /// The position of the rejected answer in its batch (and of its query in the `Ask`).
+    pub answer: usize,
+    /// The turn as a replay counts it: the reply led to the position after `turn` turns
+    /// (0 for a setup request before the first position).
+    pub turn: u32,
+    /// How many invalid replies it counts as: 1, except where a game counts each part of a
+    /// reply (AlienWar: one word per instance).
+    pub count: u32,
+    /// Why, in a short sentence. It names the rule broken, never the reply's own bytes, so
+    /// it also serves as the key the journal counts rejections by.
+    pub reason: &'static str,
+}
+
+/// An engine's record of rejected replies: counts per seat for the [`Outcome`], and the
+/// rejections of the current batch for [`Game::take_rejections`].
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Rejections {
+    counts: Vec<u32>,
+    batch: Vec<Rejection>,
+}
+
+impl Rejections {
+    /// No rejections yet for `seats` seats.
+    pub(crate) fn new(seats: usize) -> Rejections {
+        Rejections {
+            counts: vec![0; seats],
+            batch: Vec::new(),
+        }
+    }
+
+    /// Counts the rejection of `seat`'s answer at position `answer` of the batch, as `count`
+    /// invalid replies (nothing for 0).
+    pub(crate) fn reject(
+        &mut self,
+        seat: usize,
+        answer: usize,
+        turn: u32,
+        count: u32,
+        reason: &'static str,
+    ) {
+        if count == 0 {
+            return;
+        }
+        self.counts[seat] += count;
+        self.batch.push(Rejection {
+            answer,
+            turn,
+            count,
+            reason,
+        });
+    }
+
+    /// Invalid replies of `seat` so far.
+    pub(crate) fn count(&self, seat: usize) -> u32 {
+        self.counts[seat]
+    }
+
+    /// The rejections since the last call.
+    pub(crate) fn take(&mut self) -> Vec<Rejection> {
+        std::mem::take(&mut self.batch)
+    }
 }
 
 /// How one game ended.

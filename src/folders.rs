@@ -59,7 +59,7 @@ pub fn with_private_folders(
 /// `..`). Every character becomes one byte and a name has at most
 /// [`MAX_NAME_CHARS`](crate::config::MAX_NAME_CHARS) (checked when the tournament file is loaded), so with a `-N` suffix for a clash the
 /// folder name stays far below the 255 bytes a file system allows.
-fn folder_name(name: &str) -> String {
+pub(crate) fn folder_name(name: &str) -> String {
     let mut folder: String = name
         .chars()
         .map(|c| {

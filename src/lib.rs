@@ -38,5 +38,6 @@ pub mod selection;
 pub mod shard;
 pub mod signals;
 pub mod sprt;
+pub mod summary;
 pub mod templates;
 pub mod text;

@@ -19,6 +19,8 @@ pub fn write_json() {
 pub enum Level {
     /// Something failed: `error: …` as text.
     Error,
+    /// Something is wrong but the run went on: `warning: …` as text.
+    Warning,
     /// Something to act on: the line as it is, as text.
     Info,
 }
@@ -35,6 +37,7 @@ fn render(level: Level, message: &str, json: bool) -> String {
             "timestamp": humantime::format_rfc3339_micros(SystemTime::now()).to_string(),
             "level": match level {
                 Level::Error => "ERROR",
+                Level::Warning => "WARN",
                 Level::Info => "INFO",
             },
             "message": message,
@@ -43,6 +46,7 @@ fn render(level: Level, message: &str, json: bool) -> String {
     }
     let prefix = match level {
         Level::Error => "error: ",
+        Level::Warning => "warning: ",
         Level::Info => "",
     };
     message

@@ -83,7 +83,7 @@ mod tests {
         for option in ["\\-\\-format", "\\-\\-resume", "\\-\\-reuse", "\\-\\-shard"] {
             assert!(run.contains(option), "{option} is missing from arena-run.1");
         }
-        assert!(run.contains(".TH arena\\-run 1"), "{run:.200}");
+        assert!(run.contains(".TH arena-run 1"), "{run:.200}");
         assert!(written.len() > 5, "{written:?}");
     }
 

@@ -114,11 +114,12 @@ impl Progress {
         let now = self.snapshot(elapsed, requests);
         let [timeouts, crashes, invalid] = now.failures;
         format!(
-            "{}/{} games ({:.1} per second), {requests} requests ({:.0} per second), {}; \
+            "{}/{} {} ({:.1} per second), {requests} requests ({:.0} per second), {}; \
              failures: {timeouts} timeouts, {crashes} crashes, {invalid} invalid replies; \
              leading: {}{}",
             now.finished,
             self.total,
+            if self.total == 1 { "game" } else { "games" },
             now.game_rate,
             now.request_rate,
             time_left(now.left),
@@ -314,8 +315,11 @@ impl Display {
     pub fn start(progress: Progress, style: Style, requests: Arc<Requests>) -> Display {
         let bar = (style == Style::Live).then(|| {
             let bar = ProgressBar::new(progress.total).with_style(
-                ProgressStyle::with_template("{bar:24} {pos}/{len} games, {msg}")
-                    .expect("the template is valid"),
+                ProgressStyle::with_template(&format!(
+                    "{{bar:24}} {{pos}}/{{len}} {}, {{msg}}",
+                    if progress.total == 1 { "game" } else { "games" }
+                ))
+                .expect("the template is valid"),
             );
             bar.set_position(progress.finished());
             bar.set_message("starting");
@@ -408,6 +412,7 @@ mod tests {
                     timeouts: 1,
                     crashes: 0,
                     invalid_replies: 2,
+                    invalid_reasons: std::collections::BTreeMap::new(),
                     built_in: false,
                     stats: std::collections::BTreeMap::new(),
                     digest: None,

@@ -19,7 +19,7 @@ use tokio::sync::{Semaphore, watch};
 
 use crate::cancel::{Cancel, Stop};
 use crate::config::Tournament;
-use crate::driver::play;
+use crate::driver::{Played, Recording, play};
 use crate::errors::Error;
 use crate::folders::{CAP_BYTES, folder_bytes, restore, with_private_folders};
 use crate::games::Format;
@@ -31,6 +31,7 @@ use crate::reuse::{ReusePool, bot_digest, rules_digest};
 use crate::schedule::{Fixture, Schedule, fixture_count, games_of_one};
 use crate::shard::Shard;
 use crate::sprt::{Sprt, SprtTracker};
+use crate::text::plural;
 
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,6 +40,9 @@ pub struct RunReport {
     pub journal: PathBuf,
     /// What cut the run short, if anything did.
     pub interrupted: Option<Stop>,
+    /// For each bot whose requests failed with something on stderr in a game this run
+    /// played, the end of its stderr in the last such request.
+    pub stderr: BTreeMap<String, Vec<u8>>,
 }
 
 /// The tournament whose sandboxed bots cannot see the results folder `out`. Their private
@@ -113,6 +117,8 @@ pub struct RunOptions {
     pub sprt: Option<Sprt>,
     /// Write each game's replay to [`replay_path`].
     pub replays: bool,
+    /// Write each bot's requests, replies and stderr per game under this folder.
+    pub io_log: Option<PathBuf>,
     /// How progress shows on stderr.
     pub progress: Style,
     /// Earlier games that stand for this run's games they match (`--reuse`).
@@ -136,6 +142,12 @@ pub fn run_tournament(
     mut options: RunOptions,
     cancel: &Cancel,
 ) -> Result<RunReport, Error> {
+    // What this process and its children used before the run: under `cargo run`, cargo
+    // execs arena, and its own time and the compilers it waited for would count otherwise.
+    let cpu_before = (
+        cpu_seconds(libc::RUSAGE_SELF),
+        cpu_seconds(libc::RUSAGE_CHILDREN),
+    );
     let out = folder.path();
     let journal_path = folder.journal();
     let kind = tournament.kind();
@@ -226,10 +238,14 @@ pub fn run_tournament(
     };
     let playing = total.saturating_sub(finished.len() as u64);
     if resumed > 0 {
-        tracing::info!("resuming: {resumed} of {total} games already played");
+        let all = plural(total, "game", "games");
+        tracing::info!("resuming: {resumed} of {all} already played");
     }
     if reusing {
-        tracing::info!("reused {reused} games, playing {playing}");
+        tracing::info!(
+            "reused {}, playing {playing}",
+            plural(reused as u64, "game", "games")
+        );
     }
     // A bot's private folder carries state from one game to the next, so such games are
     // played one at a time in index order: results then do not depend on `jobs`.
@@ -243,7 +259,8 @@ pub fn run_tournament(
     let games_at_once = if kind.private_folders() { 1 } else { jobs };
     let part = shard.map_or_else(String::new, |shard| format!(" (shard {shard})"));
     tracing::info!(
-        "{kind}: {total} games{part}, {games_at_once} at a time; results in {}",
+        "{kind}: {}{part}, {games_at_once} at a time; results in {}",
+        plural(total, "game", "games"),
         out.display()
     );
     let pending = schedule
@@ -261,6 +278,7 @@ pub fn run_tournament(
         progress: Display::start(progress, options.progress, requests.clone()),
         played: 0,
         sprt,
+        stderr: BTreeMap::new(),
     };
     let started = Instant::now();
     let permits = Semaphore::new(jobs);
@@ -270,7 +288,10 @@ pub fn run_tournament(
         tournament,
         permits: &permits,
         requests: &requests,
-        replays: options.replays,
+        recording: Recording {
+            replay: options.replays,
+            io_log: options.io_log.as_deref(),
+        },
     };
     let interrupted = play_on_lanes(
         shared,
@@ -284,29 +305,30 @@ pub fn run_tournament(
         return Ok(RunReport {
             journal: journal_path,
             interrupted,
+            stderr: books.stderr,
         });
     }
     books.progress.finish();
     let (runner, bots) = (
-        cpu_seconds(libc::RUSAGE_SELF),
-        cpu_seconds(libc::RUSAGE_CHILDREN),
+        cpu_seconds(libc::RUSAGE_SELF) - cpu_before.0,
+        cpu_seconds(libc::RUSAGE_CHILDREN) - cpu_before.1,
     );
     tracing::info!(
-        "{} games in {:.1} s; CPU time: runner {runner:.2} s, bots {bots:.2} s; \
+        "{} in {:.1} s; CPU time: runner {runner:.2} s, bots {bots:.2} s; \
          runner peak memory {} MiB",
-        books.played,
+        plural(books.played, "game", "games"),
         started.elapsed().as_secs_f64(),
         peak_memory_kib() / 1024
     );
     Ok(RunReport {
         journal: journal_path,
         interrupted: None,
+        stderr: books.stderr,
     })
 }
 
-/// A finished game as a lane hands it back: its journal record and its replay, if recorded;
-/// an error if the game's code panicked.
-type Played = Result<(GameRecord, Option<Replay>), Error>;
+/// A finished game as a lane hands it back, or an error if the game's code panicked.
+type LaneResult = Result<Played, Error>;
 
 /// What every lane plays with.
 #[derive(Clone, Copy)]
@@ -316,8 +338,8 @@ struct Shared<'a> {
     permits: &'a Semaphore,
     /// The requests answered so far, for the progress.
     requests: &'a Requests,
-    /// Whether games record their replays.
-    replays: bool,
+    /// What games keep besides their results.
+    recording: Recording<'a>,
 }
 
 /// Starts `lanes` lanes, hands them the `pending` games and keeps the `books` of each result,
@@ -373,7 +395,7 @@ fn play_on_lanes(
 /// arrives, until no game is left or running (`Ok(None)`) or `cancel` fires.
 async fn dispatch(
     lanes: &[std::sync::mpsc::Sender<Fixture>],
-    played: &mut UnboundedReceiver<(usize, Played)>,
+    played: &mut UnboundedReceiver<(usize, LaneResult)>,
     mut pending: impl Iterator<Item = Fixture>,
     books: &mut Books<'_>,
     mut cancel: Cancel,
@@ -409,8 +431,7 @@ async fn dispatch(
                 continue;
             }
         };
-        let (record, replay) = game?;
-        books.keep(record, replay)?;
+        books.keep(game?)?;
         // After the books: a game's private-folder check sees no later game's files.
         idle.push(lane);
     }
@@ -421,7 +442,7 @@ struct Lane {
     id: usize,
     runtime: Runtime,
     games: std::sync::mpsc::Receiver<Fixture>,
-    results: UnboundedSender<(usize, Played)>,
+    results: UnboundedSender<(usize, LaneResult)>,
     stop: watch::Receiver<bool>,
 }
 
@@ -433,14 +454,14 @@ impl Lane {
             tournament,
             permits,
             requests,
-            replays,
+            recording,
         } = shared;
         while let Ok(fixture) = self.games.recv() {
             let stop = &mut self.stop;
             let game = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 self.runtime.block_on(async {
                     tokio::select! {
-                        played = play(tournament, &fixture, permits, requests, replays) => {
+                        played = play(tournament, &fixture, permits, requests, recording) => {
                             Some(played)
                         }
                         _ = stop.wait_for(|stopped| *stopped) => None,
@@ -478,6 +499,8 @@ struct Books<'a> {
     played: u64,
     /// The early-stopping test, with every game journaled so far.
     sprt: Option<SprtTracker>,
+    /// The end of each bot's stderr in its last failed request that wrote any.
+    stderr: BTreeMap<String, Vec<u8>>,
 }
 
 impl Books<'_> {
@@ -488,7 +511,13 @@ impl Books<'_> {
             .is_some_and(|sprt| sprt.status().verdict.is_some())
     }
 
-    fn keep(&mut self, mut record: GameRecord, replay: Option<Replay>) -> Result<(), Error> {
+    fn keep(&mut self, played: Played) -> Result<(), Error> {
+        let Played {
+            mut record,
+            replay,
+            stderr,
+        } = played;
+        self.stderr.extend(stderr);
         for seat in record.seats.iter_mut().filter(|seat| !seat.built_in) {
             seat.digest = self.digests.get(&seat.bot).cloned();
         }
@@ -496,7 +525,18 @@ impl Books<'_> {
         if let Some(replay) = replay {
             write_replay(&replay_path(self.out, record.index), &replay)?;
         }
-        tracing::debug!(game = record.index, "{}", record.summary);
+        let bots: Vec<&str> = record
+            .seats
+            .iter()
+            .filter(|seat| !seat.built_in)
+            .map(|seat| seat.bot.as_str())
+            .collect();
+        tracing::debug!(
+            "game {} ({}): {}",
+            record.index,
+            bots.join(", "),
+            record.summary
+        );
         if let Some(sprt) = &mut self.sprt {
             let undecided = sprt.status().verdict.is_none();
             sprt.record(&record);
@@ -609,9 +649,17 @@ fn write_replay(path: &Path, replay: &Replay) -> Result<(), Error> {
     Ok(())
 }
 
-/// The runner's peak resident memory in KiB.
+/// The runner's peak resident memory in KiB: `VmHWM` of its own address space, which starts
+/// afresh at `exec` (`ru_maxrss` keeps the peak of whatever ran in the process before, cargo
+/// under `cargo run`); `ru_maxrss` only where `/proc` cannot tell.
 fn peak_memory_kib() -> i64 {
-    usage(libc::RUSAGE_SELF).ru_maxrss
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+            line.split_whitespace().nth(1)?.parse().ok()
+        })
+        .unwrap_or_else(|| usage(libc::RUSAGE_SELF).ru_maxrss)
 }
 
 /// User plus system CPU seconds of this process (`RUSAGE_SELF`) or of its finished children

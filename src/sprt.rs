@@ -424,6 +424,7 @@ mod tests {
             timeouts: 0,
             crashes: 0,
             invalid_replies: 0,
+            invalid_reasons: BTreeMap::new(),
             built_in: false,
             stats: BTreeMap::new(),
             digest: None,

@@ -50,9 +50,33 @@ pub fn escape_control(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `count` with `one` or `many` after it: "1 game", "0 games", "3 crashes".
+pub fn plural(count: impl Into<u64>, one: &str, many: &str) -> String {
+    let count = count.into();
+    format!("{count} {}", if count == 1 { one } else { many })
+}
+
+/// `bytes` as text for one log line: lossy UTF-8, cut after `max_chars` characters (an
+/// ellipsis says so), then [escaped](escape_control), so a reply of many lines stays one line.
+pub fn one_line(bytes: &[u8], max_chars: usize) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let mut cut: String = text.chars().take(max_chars).collect();
+    if text.chars().nth(max_chars).is_some() {
+        cut.push('…');
+    }
+    escape_control(&cut).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_line_cuts_and_escapes() {
+        assert_eq!(one_line(b"ATTACK N 9\n", 80), "ATTACK N 9\\n");
+        assert_eq!(one_line("ééé\x1bx".as_bytes(), 4), "ééé\\x1b…");
+        assert_eq!(one_line(b"\xffok", 80), "\u{fffd}ok");
+    }
 
     #[test]
     fn terminal_commands_are_shown_not_obeyed() {

@@ -6,6 +6,7 @@ use std::fmt::Write;
 use crate::bots::{BotProgram, CallStatus};
 use crate::engine::Input;
 use crate::sandbox::{Enforced, NOBODY, TMP_BYTES};
+use crate::text::escape_control;
 
 use super::probe::Verdict;
 use super::runner::ProbeReport;
@@ -42,8 +43,12 @@ pub fn render_check(
                 };
                 let _ = writeln!(out, "   {what} in {elapsed} ({} bytes):", output.len());
                 write_bytes(&mut out, output);
-                if exit.is_abnormal() {
-                    let _ = writeln!(out, "   then the process ended with {exit} (a crash)");
+                if report.crashed_after_replying() {
+                    let _ = writeln!(
+                        out,
+                        "   then the process ended with {exit}: a tournament plays the reply \
+                         and counts a crash"
+                    );
                 }
             }
             CallStatus::TimedOut => {
@@ -80,11 +85,7 @@ pub fn render_check(
             }
             None => {}
         }
-        let stderr = String::from_utf8_lossy(&report.result.stderr);
-        if !stderr.trim().is_empty() {
-            let _ = writeln!(out, "   stderr (end):");
-            write_bytes(&mut out, stderr.trim_end().as_bytes());
-        }
+        write_stderr(&mut out, &report.result.stderr);
         let _ = writeln!(
             out,
             "   => {}",
@@ -109,6 +110,35 @@ fn write_bytes(out: &mut String, bytes: &[u8]) {
     }
     if bytes.len() > shown.len() {
         let _ = writeln!(out, "     ... {} more bytes", bytes.len() - shown.len());
+    }
+}
+
+/// Writes the end of `stderr` as text, indented: the last [`SHOWN_BYTES`] from the start of
+/// a line (where Python and Java put the error), lossy UTF-8 with control characters
+/// escaped, so a message in any language reads as written.
+fn write_stderr(out: &mut String, stderr: &[u8]) {
+    let text = String::from_utf8_lossy(stderr);
+    let text = text.trim_end();
+    if text.trim().is_empty() {
+        return;
+    }
+    let mut start = text.len().saturating_sub(SHOWN_BYTES);
+    if start > 0 {
+        // From the next line on, unless the last line alone is longer than the window.
+        let mut window_start = start;
+        while !text.is_char_boundary(window_start) {
+            window_start += 1;
+        }
+        start = text[window_start..]
+            .find('\n')
+            .map_or(window_start, |newline| window_start + newline + 1);
+    }
+    let _ = writeln!(out, "   stderr (end):");
+    if start > 0 {
+        let _ = writeln!(out, "     ... {start} earlier bytes");
+    }
+    for line in text[start..].lines() {
+        let _ = writeln!(out, "     | {}", escape_control(line));
     }
 }
 
@@ -256,5 +286,39 @@ sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
 1 of 2 replies valid
 ";
         assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn a_reply_then_a_crash_is_valid_and_the_end_of_stderr_shows_as_text() {
+        let mut crashed = report(
+            Input::Stdin(b"BEGIN".to_vec()),
+            CallStatus::Replied {
+                exit: Exit::Code(1),
+            },
+            b"4 4 4\n",
+            Some(Verdict::Legal("HP 4".into())),
+        );
+        let mut stderr = "noise line\n".repeat(300).into_bytes();
+        stderr.extend_from_slice("Traceback\n  NameError: café \x1b[2J\n".as_bytes());
+        crashed.result.stderr = stderr;
+        let text = render_check("petri", "bot", None, &[crashed]);
+        assert!(
+            text.contains("ended with exit status 1: a tournament plays the reply and counts"),
+            "{text}"
+        );
+        assert!(text.contains("   => valid\n"), "{text}");
+        assert!(
+            text.contains("     | Traceback\n     |   NameError: café \\x1b[2J\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("earlier bytes\n     | noise line\n"),
+            "{text}"
+        );
+        let shown: usize = text
+            .lines()
+            .filter(|line| line.starts_with("     | noise"))
+            .count();
+        assert!(shown > 150 && shown < 190, "the last 2 KiB: {shown} lines");
     }
 }

@@ -49,16 +49,24 @@ pub struct ProbeReport {
 }
 
 impl ProbeReport {
-    /// Whether the bot answered in time, without crashing, with a legal reply.
+    /// Whether a tournament plays the reply as sent: the bot answered in time with a legal
+    /// reply. A process that crashed after replying still replied (the crash is counted, see
+    /// [`ProbeReport::crashed_after_replying`]), as in a game.
     pub fn is_valid(&self) -> bool {
-        let clean_exit = match self.result.status {
+        matches!(self.result.status, CallStatus::Replied { .. })
+            && self.verdict.as_ref().is_some_and(Verdict::is_valid)
+    }
+
+    /// Whether the process ended abnormally after replying (or, for a persistent process,
+    /// ended at all): a tournament plays the reply and counts a crash.
+    pub fn crashed_after_replying(&self) -> bool {
+        match self.result.status {
             CallStatus::Replied { exit } => match self.input {
-                Input::Session(_) => exit == Exit::Running,
-                Input::Stdin(_) | Input::Args(_) => !exit.is_abnormal(),
+                Input::Session(_) => exit != Exit::Running,
+                Input::Stdin(_) | Input::Args(_) => exit.is_abnormal(),
             },
             _ => false,
-        };
-        clean_exit && self.verdict.as_ref().is_some_and(Verdict::is_valid)
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! The tournament file: parsed by serde into raw types, then checked into a [`Tournament`].
 //! Every problem is collected and reported at once, each with its file, line and column.
 
+mod document;
 mod error;
 mod raw;
 mod source;
@@ -9,4 +10,6 @@ mod validate;
 pub use error::{ConfigError, Problem};
 pub use source::MAX_FILE_BYTES;
 pub use validate::{Bot, JavaHostMode, MAX_JOBS, MAX_NAME_CHARS, Tournament};
-pub(crate) use validate::{DEFAULT_SETUP_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, standalone_bot};
+pub(crate) use validate::{
+    DEFAULT_SETUP_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, standalone_bot, standalone_java_bot,
+};

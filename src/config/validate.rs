@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use serde::de::DeserializeOwned;
 
+use super::document::Document;
 use super::error::{ConfigError, Problem};
 use super::raw::{RawBot, RawCommand, RawTournament, SandboxMode};
 use super::source::read_bounded;
@@ -111,8 +112,11 @@ impl Tournament {
     /// paths (its folder is where bot folders and programs are looked up).
     pub fn from_toml_str(source: &str, path: &Path) -> Result<Tournament, ConfigError> {
         let fail = |problems| ConfigError::new(path, problems);
-        let first: RawTournament<toml::Table> =
-            toml::from_str(source).map_err(|e| fail(vec![toml_problem(source, &e)]))?;
+        let mut document = Document::parse(source).map_err(fail)?;
+        let mut problems = Vec::new();
+        let Some(first) = document.deserialize::<RawTournament<toml::Table>>(&mut problems) else {
+            return Err(fail(problems));
+        };
         let Some(kind) = GameKind::from_name(first.game.get_ref()) else {
             let names: Vec<_> = GameKind::ALL.iter().map(|k| k.name()).collect();
             let message = format!(
@@ -120,19 +124,18 @@ impl Tournament {
                 first.game.get_ref(),
                 names.join(", ")
             );
-            return Err(fail(vec![Problem::at(
-                source,
-                Some(first.game.span()),
-                message,
-            )]));
+            problems.push(Problem::at(source, Some(first.game.span()), message));
+            return Err(fail(problems));
         };
         let mut reparse = Reparse {
-            source,
+            document: &mut document,
+            problems: &mut problems,
             options_span: None,
         };
-        let mut options = kind
-            .parse_options(&mut reparse)
-            .map_err(|e| fail(vec![toml_problem(source, &e)]))?;
+        let Ok(mut options) = kind.parse_options(&mut reparse) else {
+            return Err(fail(problems));
+        };
+        let option_span = reparse.options_span.clone().or(Some(first.game.span()));
         // Absolute, because a bot runs in its own folder: a relative program path would
         // otherwise be ambiguous between the runner's folder and the bot's.
         let folder = match path.parent() {
@@ -141,8 +144,6 @@ impl Tournament {
         };
         let base = std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf());
         let base = base.canonicalize().unwrap_or(base);
-        let mut problems = Vec::new();
-        let option_span = reparse.options_span.clone().or(Some(first.game.span()));
         for message in options.validate() {
             problems.push(Problem::at(
                 source,
@@ -280,17 +281,22 @@ impl Tournament {
 }
 
 /// Parses the whole file again with the game's own options type, so that an unknown or
-/// mistyped option is reported by the TOML parser at its exact place.
-struct Reparse<'a> {
-    source: &'a str,
+/// mistyped option is reported by the TOML parser at its exact place (added to `problems`,
+/// the option dropped).
+struct Reparse<'a, 's> {
+    document: &'a mut Document<'s>,
+    problems: &'a mut Vec<Problem>,
     options_span: Option<std::ops::Range<usize>>,
 }
 
-impl OptionsParser for Reparse<'_> {
-    type Error = toml::de::Error;
+/// Options that could not be read at all (the problems say why).
+struct Unreadable;
 
-    fn parse<T: DeserializeOwned + Default>(&mut self) -> Result<T, toml::de::Error> {
-        let raw: RawTournament<T> = toml::from_str(self.source)?;
+impl OptionsParser for Reparse<'_, '_> {
+    type Error = Unreadable;
+
+    fn parse<T: DeserializeOwned + Default>(&mut self) -> Result<T, Unreadable> {
+        let raw: RawTournament<T> = self.document.deserialize(self.problems).ok_or(Unreadable)?;
         Ok(match raw.options {
             Some(options) => {
                 self.options_span = Some(options.span());
@@ -299,10 +305,6 @@ impl OptionsParser for Reparse<'_> {
             None => T::default(),
         })
     }
-}
-
-fn toml_problem(source: &str, error: &toml::de::Error) -> Problem {
-    Problem::at(source, error.span(), error.message().trim_end().to_owned())
 }
 
 /// What the bots need from the game: the names its built-in players take, and its Java
@@ -502,12 +504,39 @@ fn hide_from_each_other(bots: &mut [Bot], tournament_folder: &Path) {
 pub(crate) fn standalone_bot(words: &[String], dir: &Path) -> Result<(BotProgram, Limits), String> {
     let (program, args) = words.split_first().ok_or("the command is empty")?;
     let program = resolve_program(program, dir)?;
+    Ok(standalone(program, args, dir, None))
+}
+
+/// A Java bot outside any tournament file (`arena check --java`): its `sources` compiled by
+/// `kind`'s Java host into the cache, as a tournament compiles them, and run alone in its
+/// own JVM in `dir`, with the default limits, in the default sandbox.
+pub(crate) fn standalone_java_bot(
+    kind: GameKind,
+    sources: &[PathBuf],
+    dir: &Path,
+) -> Result<(BotProgram, Limits), String> {
+    let Some(host) = kind.java_host() else {
+        return Err(format!("--java: {kind} has no Java host"));
+    };
+    let build = host.build(sources, &cache_root())?;
+    let java = resolve_program("java", dir)?;
+    let args = host.solo_args(&build, megabytes(DEFAULT_MEMORY_MB));
+    Ok(standalone(java, &args, dir, Some(&build)))
+}
+
+/// `program` with `args` run in `dir` with the default limits and sandbox.
+fn standalone(
+    program: PathBuf,
+    args: &[String],
+    dir: &Path,
+    java: Option<&JavaBuild>,
+) -> (BotProgram, Limits) {
     let rlimits = ResourceLimits {
         memory_bytes: megabytes(DEFAULT_MEMORY_MB),
         cpu_seconds: nonzero(DEFAULT_CPU_SECONDS),
     };
     let sandbox = BoxSpec {
-        readable: readable_folders(dir, &program, args, None),
+        readable: readable_folders(dir, &program, args, java),
         max_processes: DEFAULT_MAX_PROCESSES,
         ..BoxSpec::default()
     };
@@ -524,7 +553,7 @@ pub(crate) fn standalone_bot(words: &[String], dir: &Path) -> Result<(BotProgram
         max_reply_bytes: DEFAULT_MAX_REPLY_BYTES,
         max_stderr_bytes: DEFAULT_MAX_STDERR_BYTES,
     };
-    Ok((program, limits))
+    (program, limits)
 }
 
 /// The program and arguments of a `command`.

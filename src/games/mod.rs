@@ -17,7 +17,7 @@ use serde::de::DeserializeOwned;
 
 use crate::bots::JavaHost;
 use crate::check::Plan;
-use crate::engine::{Answer, Game, Step};
+use crate::engine::{Answer, Game, Rejection, Step};
 use crate::replay::Snapshot;
 
 /// A game's name, as written in a tournament file (`game = "petri"`).
@@ -422,6 +422,16 @@ impl Game for AnyGame {
         }
     }
 
+    fn take_rejections(&mut self) -> Vec<Rejection> {
+        match self {
+            AnyGame::AlienWar(game) => game.take_rejections(),
+            AnyGame::Cave(game) => game.take_rejections(),
+            AnyGame::Eggs(game) => game.take_rejections(),
+            AnyGame::Petri(game) => game.take_rejections(),
+            AnyGame::Slime(game) => game.take_rejections(),
+        }
+    }
+
     fn session_farewell(&self) -> &'static [u8] {
         match self {
             AnyGame::AlienWar(game) => game.session_farewell(),
@@ -439,6 +449,71 @@ impl Game for AnyGame {
             AnyGame::Eggs(game) => game.snapshot(),
             AnyGame::Petri(game) => game.snapshot(),
             AnyGame::Slime(game) => game.snapshot(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::engine::{Answer, Rejection};
+
+    /// Every game's options at their defaults.
+    fn default_options() -> Vec<GameOptions> {
+        vec![
+            GameOptions::AlienWar(alienwar::AlienWarOptions::default()),
+            GameOptions::Cave(cave::CaveOptions::default()),
+            GameOptions::Eggs(eggs::EggsOptions::default()),
+            GameOptions::Petri(petri::PetriOptions::default()),
+            GameOptions::Slime(slime::SlimeOptions::default()),
+        ]
+    }
+
+    #[test]
+    fn every_game_gives_a_reason_for_each_invalid_reply_it_counts() {
+        for options in default_options() {
+            let kind = options.kind();
+            let seats = options.min_bots();
+            let mut game = options.new_game(7, seats);
+            let mut rejections: Vec<Rejection> = Vec::new();
+            let mut batches = 0;
+            let outcome = loop {
+                match game.poll() {
+                    Step::Done(outcome) => break outcome,
+                    Step::Ask(queries) => {
+                        let answers: Vec<Answer> = queries
+                            .iter()
+                            .map(|_| Answer::Reply(b"? ?\n".to_vec()))
+                            .collect();
+                        game.handle_answers(answers);
+                        let batch = game.take_rejections();
+                        assert!(
+                            batch
+                                .iter()
+                                .all(|r| r.answer < queries.len() && r.count > 0),
+                            "{kind}: {batch:?}"
+                        );
+                        rejections.extend(batch);
+                        batches += 1;
+                        assert!(batches < 100_000, "{kind} did not end");
+                    }
+                }
+            };
+            assert!(game.take_rejections().is_empty(), "{kind}: taken once");
+            let counted: u32 = outcome.seats.iter().map(|seat| seat.invalid_replies).sum();
+            let reported: u32 = rejections.iter().map(|r| r.count).sum();
+            assert!(counted > 0, "{kind}: garbage is invalid");
+            assert_eq!(
+                reported, counted,
+                "{kind}: every invalid reply has a reason"
+            );
+            let reasons: BTreeSet<&str> = rejections.iter().map(|r| r.reason).collect();
+            assert!(
+                reasons.iter().all(|reason| reason.len() > 10),
+                "{kind}: {reasons:?}"
+            );
         }
     }
 }

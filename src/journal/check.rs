@@ -85,8 +85,8 @@ impl Expected {
             .fixture(index)
             .ok_or_else(|| {
                 format!(
-                    "game {index} does not exist: the tournament has {} games",
-                    self.total
+                    "game {index} does not exist: the tournament has {}",
+                    crate::text::plural(self.total, "game", "games")
                 )
             })?;
         if let Some(shard) = self.shard

@@ -10,7 +10,9 @@
 //! {"type":"game","data":{"index":0,"seed":123,"summary":"...","duration_ms":84,"seats":[{"bot":"a","score":1,"result":"win","requests":40,"timeouts":0,"crashes":0,"invalid_replies":0},{"bot":"b",...}]}}
 //! ```
 //!
-//! Games with figures beyond the score add them per seat as `"stats":{"gold":3,...}`.
+//! Games with figures beyond the score add them per seat as `"stats":{"gold":3,...}`, and a
+//! seat with invalid replies counts them by reason as
+//! `"invalid_reasons":{"the attack strength is not 1, 2 or 3":4}`.
 //!
 //! Game lines appear in completion order; readers order them by `index`. Players built into
 //! a game (AlienWar's prey) follow the bots' seats, marked `"built_in":true`.
@@ -237,6 +239,11 @@ pub struct SeatRecord {
     pub crashes: u32,
     /// Replies the game rejected, including replies over the size cap.
     pub invalid_replies: u32,
+    /// The invalid replies by the game's reason (`reply over the size cap` for those), adding
+    /// up to `invalid_replies`; absent when there were none, and in journals written before
+    /// it existed.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub invalid_reasons: BTreeMap<String, u32>,
     /// A player built into the engine (AlienWar's prey), not a bot: it has no process and
     /// is not in the header's bot list.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -710,6 +717,7 @@ mod tests {
             timeouts: 0,
             crashes: 0,
             invalid_replies: 1,
+            invalid_reasons: BTreeMap::from([("the first word is none of ...".to_owned(), 1)]),
             built_in: false,
             stats: BTreeMap::from([("gold".to_owned(), score)]),
             digest: None,
@@ -874,6 +882,17 @@ mod tests {
         let journal = Journal::read(&path).unwrap();
         assert_eq!(journal.header, header());
         assert_eq!(journal.games, vec![game(0), game(1)]);
+    }
+
+    #[test]
+    fn a_seat_written_before_invalid_reasons_existed_still_reads() {
+        let line =
+            r#"{"bot":"a","score":1,"requests":3,"timeouts":0,"crashes":0,"invalid_replies":2}"#;
+        let seat: SeatRecord = serde_json::from_str(line).unwrap();
+        assert_eq!(seat.invalid_replies, 2);
+        assert!(seat.invalid_reasons.is_empty());
+        let written = serde_json::to_string(&seat).unwrap();
+        assert!(!written.contains("invalid_reasons"), "{written}");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! ```text
 //! {"type":"header","data":{"format_version":1,"game":"slime","index":0,"seed":7,"bots":["a","b","c","d"],"width":6,"height":6,"legend":[...],"message_cap":512}}
 //! {"type":"frame","data":{"turn":0,"cells":"A4.B24.C4.D","scores":[1,1,1,1]}}
-//! {"type":"frame","data":{"turn":1,"cells":"2A3.B...","scores":[2,1,1,1],"events":["1 spreads 0,0 → 1,1"],"messages":[{"seat":0,"request":"...","reply":"0 0 1 1"}]}}
+//! {"type":"frame","data":{"turn":1,"cells":"2A3.B...","scores":[2,1,1,1],"events":["1 spreads 0,0 → 1,1"],"messages":[{"seat":0,"request":"...","reply":"0 0 1 1"},{"seat":1,"request":"...","reply":"9 9 9 9","invalid":"a cell is off the board"}]}}
 //! {"type":"end","data":{"summary":"board full after 412 turns; cells 9-8-10-9","scores":[9,8,10,9]}}
 //! ```
 //!
@@ -117,6 +117,10 @@ pub struct Message {
     pub request: String,
     /// What it replied, cut to the cap; `None` for no reply (timeout, crash, too long).
     pub reply: Option<String>,
+    /// Why the rules rejected the reply (several reasons joined by `; `); absent for a
+    /// reply played as sent, and in replays written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invalid: Option<String>,
 }
 
 /// How the game ended.
@@ -360,7 +364,8 @@ mod tests {
                 messages: vec![Message {
                     seat: 0,
                     request: "x".into(),
-                    reply: None,
+                    reply: Some("9".into()),
+                    invalid: Some("a cell is off the board".into()),
                 }],
             }],
             end: Some(ReplayEnd {

@@ -45,6 +45,7 @@ mod tests {
                     seat: 0,
                     request: "x".into(),
                     reply: Some("</script><script>alert(1)</script>".into()),
+                    invalid: None,
                 }],
             }],
             end: None,

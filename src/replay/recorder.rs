@@ -1,7 +1,7 @@
 //! Builds a game's [`Replay`] while the driver plays it: one frame per turn from the
 //! engine's snapshots, and every request and reply, cut to [`MESSAGE_CAP`] bytes.
 
-use crate::engine::{Answer, Input, Outcome, Query};
+use crate::engine::{Answer, Input, Outcome, Query, Rejection};
 
 use super::file::{
     Frame, Message, REPLAY_FORMAT_VERSION, Replay, ReplayEnd, ReplayHeader, encode_cells, excerpt,
@@ -48,24 +48,39 @@ impl Recorder {
         }
     }
 
-    /// Records one batch of requests and their answers, in query order.
-    pub fn exchange(&mut self, queries: &[Query], answers: &[Answer]) {
+    /// Records one batch of requests and their answers, in query order, with the engine's
+    /// rejections of those answers.
+    pub fn exchange(&mut self, queries: &[Query], answers: &[Answer], rejections: &[Rejection]) {
         self.messages
-            .extend(queries.iter().zip(answers).map(|(query, answer)| {
-                let request = match &query.input {
-                    Input::Stdin(bytes) | Input::Session(bytes) => excerpt(bytes, MESSAGE_CAP),
-                    Input::Args(args) => excerpt(args.join(" ").as_bytes(), MESSAGE_CAP),
-                };
-                let reply = match answer {
-                    Answer::Reply(bytes) => Some(excerpt(bytes, MESSAGE_CAP)),
-                    Answer::NoReply => None,
-                };
-                Message {
-                    seat: query.seat,
-                    request,
-                    reply,
-                }
-            }));
+            .extend(
+                queries
+                    .iter()
+                    .zip(answers)
+                    .enumerate()
+                    .map(|(index, (query, answer))| {
+                        let request = match &query.input {
+                            Input::Stdin(bytes) | Input::Session(bytes) => {
+                                excerpt(bytes, MESSAGE_CAP)
+                            }
+                            Input::Args(args) => excerpt(args.join(" ").as_bytes(), MESSAGE_CAP),
+                        };
+                        let reply = match answer {
+                            Answer::Reply(bytes) => Some(excerpt(bytes, MESSAGE_CAP)),
+                            Answer::NoReply => None,
+                        };
+                        let reasons: Vec<&str> = rejections
+                            .iter()
+                            .filter(|rejection| rejection.answer == index)
+                            .map(|rejection| rejection.reason)
+                            .collect();
+                        Message {
+                            seat: query.seat,
+                            request,
+                            reply,
+                            invalid: (!reasons.is_empty()).then(|| reasons.join("; ")),
+                        }
+                    }),
+            );
     }
 
     /// Takes the engine's position after the last answers (`None`: nothing to draw yet). The
@@ -152,7 +167,7 @@ mod tests {
             input: Input::Stdin(request.as_bytes().to_vec()),
             phase: Phase::Play,
         };
-        recorder.exchange(&[query], &[answer]);
+        recorder.exchange(&[query], &[answer], &[]);
     }
 
     fn outcome() -> Outcome {

@@ -69,16 +69,20 @@ pub fn render_text(replay: &Replay, options: TextOptions) -> String {
             render_frame(&mut out, frame, header, &glyphs, options.messages);
         }
     }
-    if let Some(turn) = options.turn {
-        if !replay.frames.iter().any(|frame| frame.turn == turn) {
-            let last = replay.frames.last().map_or(0, |frame| frame.turn);
-            let _ = writeln!(out, "\nno turn {turn}: the replay has turns 0 to {last}");
-        }
-    }
     if let Some(end) = &replay.end {
         let _ = writeln!(out, "\nend: {}", escape_control(&end.summary));
     }
     out
+}
+
+/// Why `replay` cannot show `turn`, if it has no frame of that turn (past the end): `arena
+/// replay --turn` refuses it rather than print nothing.
+pub fn missing_turn(replay: &Replay, turn: u32) -> Option<String> {
+    if replay.frames.iter().any(|frame| frame.turn == turn) {
+        return None;
+    }
+    let last = replay.frames.last().map_or(0, |frame| frame.turn);
+    Some(format!("no turn {turn}: the replay has turns 0 to {last}"))
 }
 
 /// `glyph`, or `?` for a character that could drive the terminal.
@@ -108,7 +112,19 @@ fn render_frame(
     for event in &frame.events {
         let _ = writeln!(out, "  * {}", escape_control(event));
     }
-    if messages {
+    if !messages {
+        // Invalid replies show without `--messages` too: they are what a bot's author looks for.
+        for message in frame.messages.iter().filter(|m| m.invalid.is_some()) {
+            let reply = message.reply.as_deref().unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "  ! {}: invalid reply \"{}\": {}",
+                message.seat + 1,
+                reply.escape_debug(),
+                escape_control(message.invalid.as_deref().unwrap_or_default())
+            );
+        }
+    } else {
         for message in &frame.messages {
             let _ = writeln!(
                 out,
@@ -123,6 +139,14 @@ fn render_frame(
                 None => {
                     let _ = writeln!(out, "  < {}: (no reply)", message.seat + 1);
                 }
+            }
+            if let Some(reason) = &message.invalid {
+                let _ = writeln!(
+                    out,
+                    "  ! {}: invalid: {}",
+                    message.seat + 1,
+                    escape_control(reason)
+                );
             }
         }
     }
@@ -220,16 +244,10 @@ mod tests {
 
     #[test]
     fn a_missing_turn_is_said_so() {
-        let options = TextOptions {
-            turn: Some(9),
-            every: 1,
-            messages: true,
-        };
-        let text = render_text(&replay(), options);
-        assert!(
-            text.contains("\nno turn 9: the replay has turns 0 to 4\n"),
-            "{text}"
+        assert_eq!(
+            missing_turn(&replay(), 9).as_deref(),
+            Some("no turn 9: the replay has turns 0 to 4")
         );
-        assert!(!text.contains("scores"), "{text}");
+        assert_eq!(missing_turn(&replay(), 4), None);
     }
 }

@@ -216,12 +216,30 @@
       li.textContent = e;
       return li;
     }));
+    showInvalid(frame);
     if ($("messages-box").open) showMessages(frame);
     const state = $("state");
     state.dataset.frame = String(current);
     state.dataset.turn = String(frame.turn);
     state.dataset.scores = scores.join(",");
     if (probing) probe(current);
+  }
+  // The replies the rules rejected in this frame, always in view: what went wrong is what a
+  // bot's author opens a replay for.
+  function showInvalid(frame) {
+    const rejected = (frame.messages || []).filter((m) => m.invalid);
+    const items = rejected.map((m) => {
+      const li = document.createElement("li");
+      li.textContent = `seat ${m.seat + 1} (${header.bots[m.seat]}) sent ${JSON.stringify(m.reply)}: ${m.invalid}`;
+      return li;
+    });
+    if (items.length === 0) {
+      const none = document.createElement("li");
+      none.className = "none";
+      none.textContent = "none this turn";
+      items.push(none);
+    }
+    $("invalid").replaceChildren(...items);
   }
   function showMessages(frame) {
     const box = $("messages");
@@ -234,6 +252,13 @@
       const rep = document.createElement("pre");
       rep.textContent = m.reply === null || m.reply === undefined ? "(no reply)" : m.reply;
       box.append(label, req, rep);
+      if (m.invalid) {
+        rep.className = "invalid";
+        const reason = document.createElement("div");
+        reason.className = "reason";
+        reason.textContent = `invalid: ${m.invalid}`;
+        box.append(reason);
+      }
     }
   }
   $("messages-box").addEventListener("toggle", () => showMessages(frames[current] || {}));

@@ -122,8 +122,10 @@ impl Leaderboard {
         Grid {
             game: self.game.clone(),
             played: format!(
-                "{} of {} games played, seed {}",
-                self.games_played, self.total_games, self.seed
+                "{} of {} played, seed {}",
+                self.games_played,
+                crate::text::plural(self.total_games, "game", "games"),
+                self.seed
             ),
             header,
             rows,
@@ -469,6 +471,7 @@ mod tests {
             timeouts: 1,
             crashes: 0,
             invalid_replies: 2,
+            invalid_reasons: BTreeMap::new(),
             built_in: false,
             stats: BTreeMap::new(),
             digest: None,

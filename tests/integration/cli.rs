@@ -456,7 +456,7 @@ fn a_log_shows_progress_while_a_long_game_runs() {
     // The game's requests are counted while it runs; its length is not known yet.
     let line = stderr
         .lines()
-        .find(|line| line.contains("0/1 games (0.0 per second), "))
+        .find(|line| line.contains("0/1 game (0.0 per second), "))
         .unwrap_or_else(|| panic!("no progress line during the game: {stderr}"));
     let requests: u64 = line
         .split("), ")
@@ -480,4 +480,48 @@ fn a_results_folder_under_dev_shm_hides_from_the_bots_without_failing_them() {
     for bot in board["leaderboard"].as_array().unwrap() {
         assert_eq!(bot["crashes"], 0, "{bot}");
     }
+}
+
+/// `cargo run` execs arena from a process that waited for the compilers: what that process
+/// and its children used before is not the bots' or the runner's.
+#[test]
+fn the_cpu_and_memory_summary_counts_only_this_runs_work() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::failures::invalid_every_turn(dir.path());
+    let wrapper = "import os, subprocess, sys\n\
+        subprocess.run(['/usr/bin/python3', '-c', 'import time\\nt = time.process_time()\\n\
+        while time.process_time() - t < 1.5: pass'])\n\
+        big = bytearray(300 << 20)\n\
+        for i in range(0, len(big), 4096): big[i] = 1\n\
+        os.execv(sys.argv[1], sys.argv[1:])\n";
+    std::fs::write(dir.path().join("wrap.py"), wrapper).unwrap();
+    let output = std::process::Command::new("/usr/bin/python3")
+        .args([
+            "wrap.py",
+            env!("CARGO_BIN_EXE_arena"),
+            "run",
+            "t.toml",
+            "--out",
+            "r",
+        ])
+        .current_dir(dir.path())
+        .env_remove("ARENA_LOG")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("CPU time"))
+        .expect("a CPU line");
+    let number = |after: &str| -> f64 {
+        let rest = &line[line.find(after).unwrap() + after.len()..];
+        rest.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    assert!(number("bots ") < 1.0, "the wrapper's child counted: {line}");
+    assert!(number("runner ") < 1.0, "{line}");
+    assert!(
+        number("peak memory ") < 200.0,
+        "the wrapper's memory counted: {line}"
+    );
 }

@@ -1,5 +1,5 @@
-//! Broken tournament files: each is rejected before any game starts, with one line naming
-//! the file, line and column, and exit status 2.
+//! Broken tournament files: each is rejected before any game starts, with one line per
+//! problem naming the file, line and column, and exit status 2.
 
 use crate::support::{arena, write_toml};
 
@@ -41,7 +41,7 @@ command = "/bin/sh -c true"
         ("bots not a list", "game = \"petri\"\nbots = 3\n".into(), "t.toml:2:8:"),
         ("options not a table", format!("game = \"petri\"\noptions = 3\n{valid_bots}"), "t.toml:2:11:"),
         ("missing game", valid_bots.into(), "missing field `game`"),
-        ("unknown bot key", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncomand = \"/bin/sh\"\n".into(), "t.toml:4:1: unknown field `comand`"),
+        ("unknown bot key", format!("game = \"petri\"\n[[bots]]\nname = \"x\"\ncommand = \"/bin/sh\"\ncomand = \"/bin/sh\"\n{valid_bots}"), "t.toml:5:1: unknown field `comand`"),
         ("bot without command", "game = \"petri\"\n[[bots]]\nname = \"a\"\n[[bots]]\nname = \"b\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:3:8: bot `a`: needs `command` (the program to run) or `java` (its Java sources)"),
         ("command and java", "game = \"alienwar\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\njava = [\"A.java\"]\n".into(), "t.toml:5:8: bot `a`: give either `command` or `java`, not both"),
         ("java in a game without host", "game = \"petri\"\n[[bots]]\nname = \"a\"\njava = [\"A.java\"]\n[[bots]]\nname = \"b\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:4:8: bot `a`: `java` bots need a game with a Java host, and petri has none"),
@@ -90,9 +90,17 @@ command = "/bin/sh -c true"
             stderr.contains(expected),
             "{what}: expected `{expected}` in:\n{stderr}"
         );
-        assert_eq!(stderr.lines().count(), 1, "{what}: one line:\n{stderr}");
+        // A file whose `bots` is no list also has no bots: that is a second problem.
+        let problems = if *what == "bots not a list" { 2 } else { 1 };
+        assert_eq!(
+            stderr.lines().count(),
+            problems,
+            "{what}: one line each:\n{stderr}"
+        );
         assert!(
-            !stderr.trim_end().contains(arena::text::is_unsafe),
+            !stderr
+                .lines()
+                .any(|line| line.contains(arena::text::is_unsafe)),
             "{what}: escaped:\n{stderr:?}"
         );
         assert!(output.stdout.is_empty(), "{what}");
@@ -215,4 +223,31 @@ fn out_of_bound_jobs_and_names_create_nothing() {
             "{args:?}: nothing created"
         );
     }
+}
+
+#[test]
+fn a_tournament_file_with_four_mistakes_reports_all_four_in_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    // A misspelt key, a value of the wrong type, a misspelt option and a duplicate name.
+    let text = "game = \"petri\"\ngmaes = 3\ntimeout_ms = \"fast\"\n[options]\nwidht = 5\n\
+        [[bots]]\nname = \"a\"\ncommand = \"/bin/sh -c true\"\n\
+        [[bots]]\nname = \"a\"\ncommand = \"/bin/sh -c true\"\n";
+    write_toml(dir.path(), "t.toml", text);
+    let output = arena(dir.path(), &["run", "t.toml"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 4, "{stderr}");
+    for (line, expected) in lines.iter().zip([
+        "t.toml:2:1: unknown field `gmaes`",
+        "t.toml:3:14: invalid type: string \"fast\", expected u64",
+        "t.toml:5:1: unknown field `widht`",
+        "t.toml:10:8: duplicate bot name `a`",
+    ]) {
+        assert!(line.contains(expected), "{line:?} is not {expected:?}");
+    }
+    assert!(
+        !dir.path().join("arena-results").exists(),
+        "no game may start"
+    );
 }

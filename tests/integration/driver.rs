@@ -55,7 +55,7 @@ fn crowded_game() -> String {
 /// Runs `arena run <file> <extra...>` in `dir` with its descriptor limits set to `soft`
 /// and `hard`.
 fn run_with_descriptors(dir: &Path, file: &Path, extra: &[&str], soft: u64, hard: u64) -> Output {
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_arena"));
+    let mut command = crate::support::arena_command();
     command
         .args(["run", file.to_str().unwrap(), "--out", "out"])
         .args(extra)

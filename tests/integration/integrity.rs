@@ -3,7 +3,7 @@
 //! serves one run at a time.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crate::support::{arena, repo, run_ok, write_toml};
@@ -109,7 +109,7 @@ fn a_results_folder_serves_one_run_at_a_time() {
          [[bots]]\nname = \"quick\"\ncommand = [\"/bin/sh\", {script:?}]\n"
     );
     write_toml(dir, "t.toml", &text);
-    let mut first = Command::new(env!("CARGO_BIN_EXE_arena"))
+    let mut first = crate::support::arena_command()
         .args(["run", "t.toml", "--out", "r"])
         .current_dir(dir)
         .stdout(Stdio::null())

@@ -11,7 +11,7 @@ use crate::support::{repo, write_toml};
 
 /// Runs `arena` in `dir` with its Java build cache under `dir/cache`.
 fn arena_cached(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
+    crate::support::arena_command()
         .args(args)
         .current_dir(dir)
         .env_remove("ARENA_LOG")
@@ -405,4 +405,34 @@ fn a_java_bot_that_hangs_in_the_shared_jvm_times_out_and_the_game_ends_normally(
         (Some(0), Some(0)),
         "the other bot's lost answers are not its failures: {nomad}"
     );
+}
+
+#[test]
+fn check_compiles_a_java_alien_through_the_host_and_checks_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = repo().join("bots/alienwar/Nomad.java");
+    let output = arena_cached(
+        dir.path(),
+        &["check", "alienwar", "--java", source.to_str().unwrap()],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(stdout.starts_with("checking `--java "), "{stdout}");
+    assert!(stdout.ends_with("6 of 6 replies valid\n"), "{stdout}");
+    assert!(
+        dir.path().join("cache/arena").exists(),
+        "compiled into the cache, as in a tournament"
+    );
+    let both = arena_cached(
+        dir.path(),
+        &[
+            "check",
+            "alienwar",
+            "--java",
+            source.to_str().unwrap(),
+            "--",
+            "/bin/sh",
+        ],
+    );
+    assert_eq!(both.status.code(), Some(2), "{both:?}");
 }

@@ -7,6 +7,7 @@ mod cli;
 mod config;
 mod deploy;
 mod driver;
+mod failures;
 mod gauntlet;
 mod integrity;
 mod java;

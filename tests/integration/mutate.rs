@@ -11,7 +11,7 @@
 use std::fs::File;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::support::repo;
@@ -276,7 +276,7 @@ fn five_hundred_mutated_tournament_files_exit_0_or_2_and_leave_nothing_when_reje
         std::fs::write(&file, &mutated).unwrap();
         let out = root.join(format!("out-{n}"));
         let stderr_path = root.join(format!("stderr-{n}"));
-        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        let mut child = crate::support::arena_command()
             .arg("run")
             .arg(&file)
             .arg("--out")

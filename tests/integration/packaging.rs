@@ -78,8 +78,10 @@ fn json_logs_are_one_object_per_line_with_time_level_and_message() {
 fn on_a_terminal(env: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
     let file = repo().join("tests/data/petri-small.toml");
+    // Its own cache folder, as every test's arena has (see `support::arena_command`).
     let command = format!(
-        "env -u ARENA_LOG {env} {:?} run {:?} --games 1 --out {:?}",
+        "env -u ARENA_LOG XDG_CACHE_HOME={:?} {env} {:?} run {:?} --games 1 --out {:?}",
+        dir.path().join("cache").display().to_string(),
         env!("CARGO_BIN_EXE_arena"),
         file.display().to_string(),
         dir.path().join("r").display().to_string()

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::io;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use arena::replay::Replay;
 use arena::replay::file::decode_cells;
@@ -425,7 +425,7 @@ fn the_viewer_and_the_text_replay_agree_on_a_cave_of_12_bots() {
 /// of crowding the machine.
 fn replay_in_bounded_memory(dir: &Path, file: &Path) -> Output {
     const LIMIT: libc::rlim_t = 512 << 20;
-    let mut command = Command::new(env!("CARGO_BIN_EXE_arena"));
+    let mut command = crate::support::arena_command();
     command
         .arg("replay")
         .arg(file)
@@ -523,4 +523,94 @@ fn a_replays_names_and_summary_are_printed_escaped() {
         !stdout.contains(['\x1b', '\x07', '\r', '\u{9b}']),
         "{stdout}"
     );
+}
+
+/// The text of the `<li>` items of the list with id `id` in `dom`.
+fn list_items(dom: &str, id: &str) -> Vec<String> {
+    let start = dom
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no #{id} in the page"));
+    let list = &dom[start..start + dom[start..].find("</ul>").unwrap()];
+    list.split("<li")
+        .skip(1)
+        .map(|item| {
+            let text = &item[item.find('>').unwrap() + 1..];
+            text[..text.find("</li>").unwrap()].to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn the_viewer_marks_each_invalid_reply_with_its_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::failures::invalid_every_turn(dir.path());
+    run_ok(
+        dir.path(),
+        &dir.path().join("t.toml"),
+        &["--replays", "--out", "out"],
+    );
+    let replay_file = dir.path().join("out/replays/game-0.jsonl");
+    let page = dir.path().join("viewer.html");
+    let output = arena(
+        dir.path(),
+        &[
+            "replay",
+            replay_file.to_str().unwrap(),
+            "--html",
+            page.to_str().unwrap(),
+        ],
+    );
+    assert!(output.status.success(), "{output:?}");
+
+    let profile = tempfile::tempdir().unwrap();
+    let strength = crate::failures::STRENGTH;
+    // `bad` moves in the odd turns, `rests` in the even ones.
+    for (turn, want) in [
+        (
+            1,
+            format!("seat 1 (bad) sent \"ATTACK N 9\\n\": {strength}"),
+        ),
+        (2, "none this turn".to_owned()),
+        (
+            5,
+            format!("seat 1 (bad) sent \"ATTACK N 9\\n\": {strength}"),
+        ),
+    ] {
+        let dom = dump_dom(&page, profile.path(), &format!("turn={turn}"), &[]);
+        let items = list_items(&dom, "invalid");
+        assert_eq!(items, [want], "turn {turn}");
+    }
+
+    let text = arena(
+        dir.path(),
+        &["replay", replay_file.to_str().unwrap(), "--turn", "3"],
+    );
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains(&format!("! 1: invalid reply \"ATTACK N 9\\n\": {strength}")),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_turn_past_the_end_of_a_replay_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::failures::invalid_every_turn(dir.path());
+    run_ok(
+        dir.path(),
+        &dir.path().join("t.toml"),
+        &["--replays", "--out", "out"],
+    );
+    let replay = dir.path().join("out/replays/game-0.jsonl");
+    let output = arena(
+        dir.path(),
+        &["replay", replay.to_str().unwrap(), "--turn", "99"],
+    );
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("no turn 99: the replay has turns 0 to 6"),
+        "{stderr}"
+    );
+    assert!(output.stdout.is_empty(), "{output:?}");
 }

@@ -3,7 +3,7 @@
 //! Also `--strict`, the CI mode.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crate::support::{arena, repo, run_ok, write_toml};
@@ -47,7 +47,7 @@ fn a_run_killed_with_sigkill_resumes_to_the_uninterrupted_results() {
         );
 
         let file = repo().join(SMALL);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        let mut child = crate::support::arena_command()
             .args([
                 "run",
                 file.to_str().unwrap(),
@@ -239,7 +239,7 @@ fn stop_a_slow_run(dir: &Path, extra: &[&str], signals: &[libc::c_int]) -> std::
         bot(&[])
     );
     write_toml(dir, "t.toml", &text);
-    let child = Command::new(env!("CARGO_BIN_EXE_arena"))
+    let child = crate::support::arena_command()
         .args([
             "run", "t.toml", "--out", "cut", "--format", "json", "--jobs", "2",
         ])
@@ -337,7 +337,7 @@ fn a_run_of_sleeping_bots_stopped_by_sigterm_or_sighup_resumes_to_the_uninterrup
     for signal in [libc::SIGTERM, libc::SIGHUP] {
         let cut = dir.join("cut");
         let _ = std::fs::remove_dir_all(&cut);
-        let child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        let child = crate::support::arena_command()
             .args(["run", "t.toml", "--out", "cut"])
             .current_dir(dir)
             .stdout(Stdio::null())
@@ -400,7 +400,7 @@ fn a_run_stopped_at_a_random_point_has_given_every_bot_about_the_same_games() {
     for (jobs, stop_after) in [("1", 1 + nanos % 55), ("2", 1 + (nanos / 55) % 55)] {
         let dir = tempfile::tempdir().unwrap();
         write_toml(dir.path(), "t.toml", &text);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        let mut child = crate::support::arena_command()
             .args(["run", "t.toml", "--out", "cut", "--jobs", jobs])
             .current_dir(dir.path())
             .stdout(Stdio::null())

@@ -92,9 +92,19 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The `arena` binary as every test starts it: its cache (Java builds, and the pruning of
+/// old ones) in a temporary folder of the test run, never the user's `~/.cache`.
+pub fn arena_command() -> std::process::Command {
+    static CACHE: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(|| tempfile::tempdir().expect("a temporary folder"));
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_arena"));
+    command.env("XDG_CACHE_HOME", cache.path());
+    command
+}
+
 /// Runs the `arena` binary with `args` in `dir`, with a clean logging configuration.
 pub fn arena(dir: &Path, args: &[&str]) -> Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+    arena_command()
         .args(args)
         .current_dir(dir)
         .env_remove("ARENA_LOG")

@@ -6,7 +6,8 @@
 //! original's defaults: no points (the instance is not created), STAY, and "fight".
 
 use crate::engine::{
-    Answer, Game, HouseSeat, Input, Outcome, PendingAsk, Phase, Query, SeatOutcome, Step,
+    Answer, Game, HouseSeat, Input, Outcome, PendingAsk, Phase, Query, Rejection, Rejections,
+    SeatOutcome, Step,
 };
 use crate::replay::{Glyph, Legend, Snapshot};
 
@@ -25,8 +26,8 @@ pub struct AlienWar {
     seats: usize,
     stage: Stage,
     pending: PendingAsk,
-    /// Unusable answers per seat.
-    invalid: Vec<u32>,
+    /// Unusable answers: each bad, missing or illegal word of a reply counts once.
+    rejections: Rejections,
 }
 
 /// Where the game stands.
@@ -85,7 +86,7 @@ impl AlienWar {
             seats,
             stage: Stage::Start,
             pending: PendingAsk::default(),
-            invalid: vec![0; seats],
+            rejections: Rejections::new(seats),
         }
     }
 
@@ -106,17 +107,21 @@ impl AlienWar {
                 continue;
             };
             let (points, unusable) = protocol::parse_words(&reply, count, protocol::parse_points);
-            self.invalid[seat] += unusable;
+            let reason = "not one word of five decimals per instance";
+            self.rejections.reject(seat, seat, 0, unusable, reason);
+            let mut illegal = 0;
             for (id, points) in points.into_iter().enumerate() {
                 match points {
                     Some(points) if rules::valid_points(&points) => {
                         instances.push(new_instance(seat, id, &points));
                     }
                     // Spec §3.2: an illegal allocation is not created; counted as invalid.
-                    Some(_) => self.invalid[seat] += 1,
+                    Some(_) => illegal += 1,
                     None => {}
                 }
             }
+            let reason = "an allocation's points are not each 0 to 10 with a sum of at most 10";
+            self.rejections.reject(seat, seat, 0, illegal, reason);
         }
         for (k, prey) in Prey::ALL.into_iter().enumerate() {
             for id in 0..count {
@@ -215,13 +220,13 @@ pub(super) fn fight_lines(
 }
 
 /// The outcome after `rounds` rounds: the seats' scores and the prey's as house seats.
-fn finish(seats: usize, invalid: &[u32], planet: &Planet, rounds: u32) -> Outcome {
+fn finish(seats: usize, rejections: &Rejections, planet: &Planet, rounds: u32) -> Outcome {
     let scores = planet.scores();
     let seat_outcomes = (0..seats)
         .map(|seat| SeatOutcome {
             score: scores[seat],
             result: None,
-            invalid_replies: invalid[seat],
+            invalid_replies: rejections.count(seat),
             stats: std::collections::BTreeMap::new(),
         })
         .collect();
@@ -315,7 +320,7 @@ impl Game for AlienWar {
             }
             let queries = match play.turn {
                 Turn::Begin if play.round == rounds => {
-                    let outcome = finish(seats, &self.invalid, &play.planet, rounds);
+                    let outcome = finish(seats, &self.rejections, &play.planet, rounds);
                     self.stage = Stage::Finished(outcome);
                     continue;
                 }
@@ -353,16 +358,19 @@ impl Game for AlienWar {
         let Stage::Play(play) = &mut self.stage else {
             unreachable!("answers come only while playing");
         };
+        // The replies lead to the position after this round.
+        let turn = play.round + 1;
         match std::mem::replace(&mut play.turn, Turn::Meetings) {
             Turn::Moving { mut moves, asked } => {
-                for (answer, instances) in answers.into_iter().zip(asked) {
+                for (index, (answer, instances)) in answers.into_iter().zip(asked).enumerate() {
                     let seat = play.planet.instances()[instances[0]].species;
                     let Answer::Reply(reply) = answer else {
                         continue;
                     };
                     let (words, unusable) =
                         protocol::parse_words(&reply, instances.len(), protocol::parse_move);
-                    self.invalid[seat] += unusable;
+                    let reason = "not one of the nine moves per instance";
+                    self.rejections.reject(seat, index, turn, unusable, reason);
                     for (i, word) in instances.into_iter().zip(words) {
                         moves[i] = word.unwrap_or(Move::Stay);
                     }
@@ -376,7 +384,7 @@ impl Game for AlienWar {
                     .iter()
                     .map(|m| [m.newcomer, m.resident].map(|i| play.planet.is_bots(i)))
                     .collect();
-                for (answer, questions) in answers.into_iter().zip(asked) {
+                for (index, (answer, questions)) in answers.into_iter().zip(asked).enumerate() {
                     let Answer::Reply(reply) = answer else {
                         continue;
                     };
@@ -391,7 +399,8 @@ impl Game for AlienWar {
                         };
                         instances[i].species
                     };
-                    self.invalid[seat] += unusable;
+                    let reason = "not one Y or N per question";
+                    self.rejections.reject(seat, index, turn, unusable, reason);
                     for ((m, newcomer), word) in questions.into_iter().zip(words) {
                         fights[m][usize::from(!newcomer)] = word.unwrap_or(true);
                     }
@@ -403,6 +412,10 @@ impl Game for AlienWar {
             Turn::Begin | Turn::Meetings => unreachable!("answers without requests"),
         }
         advance(self.seats, play);
+    }
+
+    fn take_rejections(&mut self) -> Vec<Rejection> {
+        self.rejections.take()
     }
 
     fn session_farewell(&self) -> &'static [u8] {

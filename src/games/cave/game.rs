@@ -9,7 +9,10 @@ use std::collections::BTreeMap;
 
 use rand_chacha::ChaCha12Rng;
 
-use crate::engine::{Answer, Game, Input, Outcome, PendingAsk, Phase, Query, SeatOutcome, Step};
+use crate::engine::{
+    Answer, Game, Input, Outcome, PendingAsk, Phase, Query, Rejection, Rejections, SeatOutcome,
+    Step,
+};
 use crate::games::seeded;
 use crate::replay::{Glyph, Legend, Snapshot};
 
@@ -32,8 +35,8 @@ pub struct Cave {
     /// returns them unchanged, so the view noise is drawn once per input.
     asked: Option<Vec<Query>>,
     pending: PendingAsk,
-    /// Replies per seat that did not parse (played as two holds).
-    invalid: Vec<u32>,
+    /// Replies that did not parse (played as two holds).
+    rejections: Rejections,
 }
 
 /// Where the game stands.
@@ -76,7 +79,7 @@ impl Cave {
             stage: Stage::BetweenTurns,
             asked: None,
             pending: PendingAsk::default(),
-            invalid: vec![0; seats],
+            rejections: Rejections::new(seats),
         }
     }
 
@@ -101,13 +104,14 @@ impl Cave {
         }
     }
 
-    /// Applies one answer of `seat` (steps 3.2 to 3.4). A dead bot's answer (snapshot order:
-    /// killed after it was asked) is ignored.
-    fn apply(&mut self, seat: usize, answer: Answer) {
+    /// Applies one answer of `seat`, at position `index` of its batch (steps 3.2 to 3.4). A
+    /// dead bot's answer (snapshot order: killed after it was asked) is ignored.
+    fn apply(&mut self, seat: usize, index: usize, answer: Answer) {
         let actions = match answer {
             Answer::NoReply => Action::HOLDS,
-            Answer::Reply(bytes) => parse_reply(&bytes).unwrap_or_else(|| {
-                self.invalid[seat] += 1;
+            Answer::Reply(bytes) => parse_reply(&bytes).unwrap_or_else(|reason| {
+                let turn = self.world.turn;
+                self.rejections.reject(seat, index, turn, 1, reason);
                 Action::HOLDS
             }),
         };
@@ -122,11 +126,11 @@ impl Cave {
             .world
             .robots
             .iter()
-            .zip(&self.invalid)
-            .map(|(robot, &invalid_replies)| SeatOutcome {
+            .enumerate()
+            .map(|(seat, robot)| SeatOutcome {
                 score: i64::from(robot.gold) + i64::from(robot.turns),
                 result: None,
-                invalid_replies,
+                invalid_replies: self.rejections.count(seat),
                 stats: BTreeMap::from([
                     ("gold".to_owned(), i64::from(robot.gold)),
                     ("turns".to_owned(), i64::from(robot.turns)),
@@ -228,8 +232,8 @@ impl Game for Cave {
     fn handle_answers(&mut self, answers: Vec<Answer>) {
         self.pending.answer(&answers);
         let queries = self.asked.take().expect("an answered ask was recorded");
-        for (query, answer) in queries.iter().zip(answers) {
-            self.apply(query.seat, answer);
+        for (index, (query, answer)) in queries.iter().zip(answers).enumerate() {
+            self.apply(query.seat, index, answer);
         }
         let Stage::Bots { order, next } = &mut self.stage else {
             unreachable!("only the bot phase asks");
@@ -242,6 +246,10 @@ impl Game for Cave {
             self.world.end_turn();
             self.stage = Stage::BetweenTurns;
         }
+    }
+
+    fn take_rejections(&mut self) -> Vec<Rejection> {
+        self.rejections.take()
     }
 
     /// The cave as everyone's positions show it (bots by seat), the scores as they stand and

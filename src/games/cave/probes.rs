@@ -79,7 +79,7 @@ pub(crate) fn probes(_answers: &[Answer]) -> Plan {
 
 fn judge(reply: &[u8]) -> Verdict {
     match parse_reply(reply) {
-        Some(actions) => Verdict::Legal(
+        Ok(actions) => Verdict::Legal(
             actions
                 .map(|action| match action {
                     Action::Move(dir) => format!("move {}", dir.code()),
@@ -88,10 +88,7 @@ fn judge(reply: &[u8]) -> Verdict {
                 })
                 .join(", "),
         ),
-        None => Verdict::Unparsed(
-            "not exactly two actions such as `MNNANW` (M, A or H, then NN NE EE SE SS SW WW NW)"
-                .into(),
-        ),
+        Err(why) => Verdict::Unparsed(why.into()),
     }
 }
 

@@ -28,23 +28,24 @@ pub fn encode_input(robot: &Robot, rows: &[Vec<u8>]) -> Vec<u8> {
 }
 
 /// Parses a reply (R19): after trimming ASCII whitespace on both ends it must be exactly two
-/// actions, each `M`, `A` or `H` followed by a direction code (case-sensitive); `None`
-/// otherwise (the bot then holds twice).
-pub fn parse_reply(bytes: &[u8]) -> Option<[Action; 2]> {
+/// actions, each `M`, `A` or `H` followed by a direction code (case-sensitive). Otherwise
+/// says why (the bot then holds twice).
+pub fn parse_reply(bytes: &[u8]) -> Result<[Action; 2], &'static str> {
     let text = bytes.trim_ascii();
     if text.len() != 6 {
-        return None;
+        return Err("not two actions of three characters such as `MNNANW`");
     }
     let action = |chunk: &[u8]| {
-        let dir = Dir::from_code(&chunk[1..])?;
+        let dir = Dir::from_code(&chunk[1..])
+            .ok_or("a direction is none of NN, NE, EE, SE, SS, SW, WW, NW")?;
         match chunk[0] {
-            b'M' => Some(Action::Move(dir)),
-            b'A' => Some(Action::Attack(dir)),
-            b'H' => Some(Action::Hold),
-            _ => None,
+            b'M' => Ok(Action::Move(dir)),
+            b'A' => Ok(Action::Attack(dir)),
+            b'H' => Ok(Action::Hold),
+            _ => Err("an action is none of M, A, H"),
         }
     };
-    Some([action(&text[..3])?, action(&text[3..])?])
+    Ok([action(&text[..3])?, action(&text[3..])?])
 }
 
 #[cfg(test)]
@@ -68,9 +69,9 @@ mod tests {
         use Action::{Attack, Hold, Move};
         assert_eq!(
             parse_reply(b"MNNANW\n"),
-            Some([Move(Dir::N), Attack(Dir::NW)])
+            Ok([Move(Dir::N), Attack(Dir::NW)])
         );
-        assert_eq!(parse_reply(b" \r\n\tHSEMWW"), Some([Hold, Move(Dir::W)]));
+        assert_eq!(parse_reply(b" \r\n\tHSEMWW"), Ok([Hold, Move(Dir::W)]));
         for bad in [
             &b""[..],
             b"MNN",
@@ -82,7 +83,12 @@ mod tests {
             b"MNNAN",
             b"\xff\xfeMNNANW",
         ] {
-            assert_eq!(parse_reply(bad), None, "{:?}", String::from_utf8_lossy(bad));
+            assert!(
+                parse_reply(bad).is_err(),
+                "{:?}",
+                String::from_utf8_lossy(bad)
+            );
         }
+        assert_eq!(parse_reply(b"XNNANW"), Err("an action is none of M, A, H"));
     }
 }

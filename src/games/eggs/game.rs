@@ -6,7 +6,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::engine::{Answer, Game, Input, Outcome, PendingAsk, Phase, Query, SeatOutcome, Step};
+use crate::engine::{
+    Answer, Game, Input, Outcome, PendingAsk, Phase, Query, Rejection, Rejections, SeatOutcome,
+    Step,
+};
 use crate::replay::{Glyph, Legend, Snapshot};
 
 use super::board::{self, Board, Cell};
@@ -26,8 +29,8 @@ pub struct Eggs {
     pending: PendingAsk,
     /// Each seat's memory line, given back on its next turn.
     memories: Vec<String>,
-    /// Replies per seat with a present but unusable direction or action.
-    invalid: Vec<u32>,
+    /// Replies with a present but unusable direction or action.
+    rejections: Rejections,
     /// Eggs collected per seat and eggs destroyed before the last turn, so replays can say
     /// what the turn did.
     before_last_turn: (Vec<u32>, usize),
@@ -72,7 +75,7 @@ impl Eggs {
             stage: Stage::Play(Box::new(hunt)),
             pending: PendingAsk::default(),
             memories: vec![String::new(); seats],
-            invalid: vec![0; seats],
+            rejections: Rejections::new(seats),
             before_last_turn: (vec![0; seats], 0),
         }
     }
@@ -106,11 +109,11 @@ impl Eggs {
         let seats = hunt
             .scores()
             .iter()
-            .zip(&self.invalid)
-            .map(|(&score, &invalid_replies)| SeatOutcome {
+            .enumerate()
+            .map(|(seat, &score)| SeatOutcome {
                 score: i64::from(score),
                 result: None,
-                invalid_replies,
+                invalid_replies: self.rejections.count(seat),
                 stats: BTreeMap::new(),
             })
             .collect();
@@ -165,6 +168,8 @@ impl Game for Eggs {
         let Stage::Play(hunt) = &mut self.stage else {
             unreachable!("a finished run asks nothing");
         };
+        // The replies lead to the position after this turn.
+        let turn = hunt.turn() as u32 + 1;
         let moves: Vec<Move> = answers
             .into_iter()
             .enumerate()
@@ -176,7 +181,9 @@ impl Game for Eggs {
                 }
                 Answer::Reply(bytes) => {
                     let reply = protocol::parse_reply(&bytes);
-                    self.invalid[seat] += u32::from(reply.invalid);
+                    if let Some(reason) = reply.invalid {
+                        self.rejections.reject(seat, seat, turn, 1, reason);
+                    }
                     self.memories[seat] = reply.memory;
                     reply.mv
                 }
@@ -184,6 +191,10 @@ impl Game for Eggs {
             .collect();
         self.before_last_turn = (hunt.scores().to_vec(), hunt.destroyed());
         hunt.play(&moves);
+    }
+
+    fn take_rejections(&mut self) -> Vec<Rejection> {
+        self.rejections.take()
     }
 
     /// The board with each player on its square; scores are eggs collected; the events say

@@ -19,16 +19,17 @@ pub fn encode_request(view: &[[u8; 5]; 5], memory: &str) -> Vec<u8> {
     request
 }
 
-/// A parsed reply: the move, the new memory, and whether a line that was present had to be
-/// replaced by its default (counted as an invalid reply).
+/// A parsed reply: the move, the new memory, and why a line that was present had to be
+/// replaced by its default (counted as an invalid reply), if one was.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reply {
     /// The move to play.
     pub mv: Move,
     /// The memory for the next turn.
     pub memory: String,
-    /// Whether the direction or the action line was present but unusable.
-    pub invalid: bool,
+    /// Why the direction or the action line was present but unusable (the direction's
+    /// reason when both were).
+    pub invalid: Option<&'static str>,
 }
 
 /// Parses a reply (spec §4): lines split on `\n` with one trailing `\r` dropped; line 1
@@ -41,14 +42,14 @@ pub fn parse_reply(bytes: &[u8]) -> Reply {
     let mut lines = text
         .split('\n')
         .map(|line| line.strip_suffix('\r').unwrap_or(line));
-    let mut invalid = false;
+    let mut invalid = None;
     // `split` yields one empty piece for an empty reply; that is "no line 1", not a bad one.
     let direction = match lines.next().filter(|_| !bytes.is_empty()) {
         None => Direction::STAY,
         Some(line) => leading_integer(line.trim())
             .and_then(Direction::from_digit)
             .unwrap_or_else(|| {
-                invalid = true;
+                invalid = Some("the direction line does not start with a number 1 to 9");
                 Direction::STAY
             }),
     };
@@ -57,7 +58,7 @@ pub fn parse_reply(bytes: &[u8]) -> Reply {
         Some("A") => Action::Attack,
         Some("C") => Action::Counter,
         Some(_) => {
-            invalid = true;
+            invalid = invalid.or(Some("the action line is none of A, C, N"));
             Action::Nothing
         }
     };
@@ -95,7 +96,12 @@ mod tests {
         let digit = (1..=9)
             .find(|&d| Direction::from_digit(d).unwrap().delta() == (d_row, d_col))
             .unwrap();
-        (digit as u8, reply.mv.action, reply.memory, reply.invalid)
+        (
+            digit as u8,
+            reply.mv.action,
+            reply.memory,
+            reply.invalid.is_some(),
+        )
     }
 
     #[test]
@@ -143,7 +149,10 @@ mod tests {
     #[test]
     fn invalid_utf8_does_not_fail_the_parse() {
         let reply = parse_reply(b"\xff\xfe\n\xc3\nmem\xff");
-        assert!(reply.invalid);
+        assert_eq!(
+            reply.invalid,
+            Some("the direction line does not start with a number 1 to 9")
+        );
         assert_eq!(reply.mv, Move::REST);
         assert_eq!(reply.memory, "mem\u{fffd}");
     }

@@ -10,14 +10,15 @@ use std::fmt;
 use std::mem;
 
 use crate::engine::{
-    Answer, Game, GameResult, Input, Outcome, PendingAsk, Phase, Query, SeatOutcome, Step,
+    Answer, Game, GameResult, Input, Outcome, PendingAsk, Phase, Query, Rejection, Rejections,
+    SeatOutcome, Step,
 };
 
 use crate::replay::{Glyph, Legend, Snapshot};
 
 use super::options::PetriOptions;
-use super::protocol::{self, Framing};
-use super::rules::{Action, CellId, Contents, Dish, Next, Side, Species, SpeciesError};
+use super::protocol::{self, Framing, ParseError};
+use super::rules::{Action, CellId, Contents, Dish, Illegal, Next, Side, Species, SpeciesError};
 
 /// One game of Battle for the Petri Dish (spec: `games/petri.md`). Seat 0 is player 1: it
 /// moves first and starts at (1, 1); seat 1 starts at (W-2, H-2).
@@ -34,8 +35,8 @@ pub struct Petri {
     pending: PendingAsk,
     /// How each seat is talked to, fixed by its setup reply.
     framing: [Framing; 2],
-    /// Replies per seat that were unparseable or illegal and replaced by the fallback.
-    invalid: [u32; 2],
+    /// Replies that were unparseable or illegal and replaced by the fallback.
+    rejections: Rejections,
 }
 
 /// Where the game stands. Each transition consumes the old stage.
@@ -64,11 +65,13 @@ enum Forfeit {
 }
 
 impl Forfeit {
-    fn is_invalid_reply(&self) -> bool {
+    /// Why the reply broke the protocol, or `None` if the seat only failed to reply or
+    /// chose a losing species.
+    fn invalid_reason(&self) -> Option<&'static str> {
         match self {
-            Forfeit::NoReply => false,
-            Forfeit::Unparseable(_) => true,
-            Forfeit::Rejected(_, why) => why.is_invalid_reply(),
+            Forfeit::NoReply => None,
+            Forfeit::Unparseable(_) => Some("the species is not three integers"),
+            Forfeit::Rejected(_, why) => why.invalid_reason(),
         }
     }
 }
@@ -104,7 +107,7 @@ impl Petri {
             stage: Stage::Species,
             pending: PendingAsk::default(),
             framing: [Framing::OneShot; 2],
-            invalid: [0; 2],
+            rejections: Rejections::new(2),
         }
     }
 
@@ -116,8 +119,12 @@ impl Petri {
         for (side, result) in Side::BOTH.into_iter().zip(&species) {
             match result {
                 Ok((_, framing)) => self.framing[side.index()] = *framing,
-                Err(forfeit) if forfeit.is_invalid_reply() => self.invalid[side.index()] += 1,
-                Err(_) => {}
+                Err(forfeit) => {
+                    if let Some(reason) = forfeit.invalid_reason() {
+                        let seat = side.index();
+                        self.rejections.reject(seat, seat, 0, 1, reason);
+                    }
+                }
             }
         }
         let [first, second] = species;
@@ -159,10 +166,12 @@ impl Petri {
             Answer::NoReply => Action::Rest,
             Answer::Reply(reply) => {
                 let legal = protocol::parse_action(&reply)
-                    .ok()
-                    .and_then(|raw| dish.validate(raw).ok());
-                legal.unwrap_or_else(|| {
-                    self.invalid[dish.mover().index()] += 1;
+                    .map_err(ParseError::reason)
+                    .and_then(|raw| dish.validate(raw).map_err(Illegal::reason));
+                legal.unwrap_or_else(|reason| {
+                    let seat = dish.mover().index();
+                    self.rejections
+                        .reject(seat, 0, dish.turns_done() + 1, 1, reason);
                     Action::Rest
                 })
             }
@@ -182,7 +191,7 @@ impl Petri {
                 SeatOutcome {
                     score: i64::from(result == GameResult::Win),
                     result: Some(result),
-                    invalid_replies: self.invalid[side.index()],
+                    invalid_replies: self.rejections.count(side.index()),
                     stats: BTreeMap::new(),
                 }
             })
@@ -277,6 +286,10 @@ impl Game for Petri {
         };
     }
 
+    fn take_rejections(&mut self) -> Vec<Rejection> {
+        self.rejections.take()
+    }
+
     fn session_farewell(&self) -> &'static [u8] {
         protocol::SESSION_END
     }
@@ -321,7 +334,7 @@ impl Petri {
             stage: Stage::Play(Box::new(dish)),
             pending: PendingAsk::default(),
             framing,
-            invalid: [0; 2],
+            rejections: Rejections::new(2),
         }
     }
 

@@ -7,8 +7,8 @@ use crate::check::{Plan, Probe, Verdict};
 use crate::engine::{Answer, Input, Phase};
 
 use super::options::PetriOptions;
-use super::protocol::{self, Framing, ParseError, RawSpecies};
-use super::rules::{Dish, Illegal, Next, Species};
+use super::protocol::{self, Framing, RawSpecies};
+use super::rules::{Dish, Next, Species};
 
 /// The positions, drawn with `o` for the bot's cells, `x` for the enemy's and `c` for
 /// corpses (10 by 4, the default dish), with the acting cell's HP and energy. The acting cell
@@ -127,37 +127,12 @@ fn judge_species(reply: &[u8]) -> Verdict {
 fn judge_action(dish: &Dish, reply: &[u8]) -> Verdict {
     let raw = match protocol::parse_action(reply) {
         Ok(raw) => raw,
-        Err(why) => return Verdict::Unparsed(unparsed(why).into()),
+        Err(why) => return Verdict::Unparsed(why.reason().into()),
     };
     let parsed = format!("{raw:?}");
     match dish.validate(raw) {
         Ok(_) => Verdict::Legal(parsed),
-        Err(why) => Verdict::Illegal(parsed, illegal(why).into()),
-    }
-}
-
-/// Why a reply is not an action, in words.
-fn unparsed(why: ParseError) -> &'static str {
-    match why {
-        ParseError::UnknownCommand => {
-            "the first word is none of MOVE, ATTACK, DIVIDE, EAT, REST, EXPLODE"
-        }
-        ParseError::MissingDirection => "the command needs a direction",
-        ParseError::BadDirection => "the direction is none of N, NE, E, SE, S, SW, W, NW",
-        ParseError::BadStrength => "ATTACK needs a strength after the direction",
-    }
-}
-
-/// Why an action is illegal, in words.
-fn illegal(why: Illegal) -> &'static str {
-    match why {
-        Illegal::OffGrid => "the target square is off the dish",
-        Illegal::Occupied => "the target square holds a living cell",
-        Illegal::NoEnergy => "not enough energy",
-        Illegal::Strength => "the attack strength is not 1, 2 or 3",
-        Illegal::NoTarget => "there is no cell to attack there",
-        Illegal::NoCorpse => "there is no corpse to eat there",
-        Illegal::CannotExplode => "exploding needs HP 3 or less and more energy than HP",
+        Err(why) => Verdict::Illegal(parsed, why.reason().into()),
     }
 }
 

@@ -126,6 +126,20 @@ pub(crate) enum ParseError {
     BadStrength,
 }
 
+impl ParseError {
+    /// Why, in words: a rejection's reason and `arena check`'s verdict.
+    pub(crate) fn reason(self) -> &'static str {
+        match self {
+            ParseError::UnknownCommand => {
+                "the first word is none of MOVE, ATTACK, DIVIDE, EAT, REST, EXPLODE"
+            }
+            ParseError::MissingDirection => "the command needs a direction",
+            ParseError::BadDirection => "the direction is none of N, NE, E, SE, S, SW, W, NW",
+            ParseError::BadStrength => "ATTACK needs a strength after the direction",
+        }
+    }
+}
+
 /// A setup reply that parsed: three integers and the requested framing. Whether the numbers
 /// make a species is a rule (`rules::Species::from_raw`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

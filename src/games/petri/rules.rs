@@ -88,9 +88,13 @@ pub(crate) enum SpeciesError {
 }
 
 impl SpeciesError {
-    /// Whether the reply broke the protocol, as opposed to choosing a losing species.
-    pub(crate) fn is_invalid_reply(self) -> bool {
-        matches!(self, SpeciesError::Negative | SpeciesError::WrongSum)
+    /// Why the reply broke the protocol, or `None` for a losing species that is allowed.
+    pub(crate) fn invalid_reason(self) -> Option<&'static str> {
+        match self {
+            SpeciesError::Negative => Some("the species has a negative value"),
+            SpeciesError::WrongSum => Some("the species does not add up to 12"),
+            SpeciesError::ZeroHp | SpeciesError::ZeroEnergy => None,
+        }
     }
 }
 
@@ -222,6 +226,21 @@ pub(crate) enum Illegal {
     NoCorpse,
     /// EXPLODE with HP above 3 or energy not above HP.
     CannotExplode,
+}
+
+impl Illegal {
+    /// Why, in words: a rejection's reason and `arena check`'s verdict.
+    pub(crate) fn reason(self) -> &'static str {
+        match self {
+            Illegal::OffGrid => "the target square is off the dish",
+            Illegal::Occupied => "the target square holds a living cell",
+            Illegal::NoEnergy => "not enough energy",
+            Illegal::Strength => "the attack strength is not 1, 2 or 3",
+            Illegal::NoTarget => "there is no cell to attack there",
+            Illegal::NoCorpse => "there is no corpse to eat there",
+            Illegal::CannotExplode => "exploding needs HP 3 or less and more energy than HP",
+        }
+    }
 }
 
 /// What happens next in the game.
@@ -914,8 +933,8 @@ mod tests {
             Species::from_raw(&raw((6, 0, 6))),
             Err(SpeciesError::ZeroEnergy)
         );
-        assert!(SpeciesError::WrongSum.is_invalid_reply());
-        assert!(!SpeciesError::ZeroHp.is_invalid_reply());
+        assert!(SpeciesError::WrongSum.invalid_reason().is_some());
+        assert_eq!(SpeciesError::ZeroHp.invalid_reason(), None);
     }
 
     #[test]

@@ -8,12 +8,15 @@
 
 use std::collections::BTreeMap;
 
-use crate::engine::{Answer, Game, Input, Outcome, PendingAsk, Phase, Query, SeatOutcome, Step};
+use crate::engine::{
+    Answer, Game, Input, Outcome, PendingAsk, Phase, Query, Rejection, Rejections, SeatOutcome,
+    Step,
+};
 use crate::replay::{Glyph, Legend, Snapshot};
 
 use super::options::{Parsing, SlimeOptions};
-use super::protocol;
-use super::rules::{Board, EMPTY, Move, MoveKind, mark};
+use super::protocol::{self, ParseError};
+use super::rules::{Board, EMPTY, IllegalMove, Move, MoveKind, mark};
 
 /// Seats per game: the board has four corners.
 const SEATS: usize = 4;
@@ -29,8 +32,8 @@ pub struct Slime {
     turns: u32,
     /// The last [`Step::Ask`] while it waits for its answer.
     pending: PendingAsk,
-    /// Replies per seat that were unparseable or illegal, played as a pass.
-    invalid: [u32; SEATS],
+    /// Replies that were unparseable or illegal, played as a pass.
+    rejections: Rejections,
     /// What the last turn's seat did (`None`: passed), for replays.
     last_move: Option<Move>,
 }
@@ -55,7 +58,7 @@ impl Slime {
             board: Board::new(usize::from(options.size)),
             turns: 0,
             pending: PendingAsk::default(),
-            invalid: [0; SEATS],
+            rejections: Rejections::new(SEATS),
             last_move: None,
         }
     }
@@ -71,13 +74,13 @@ impl Slime {
         self.last_move = None;
         if let Answer::Reply(reply) = answer {
             let legal = protocol::parse_reply(&reply, self.parsing)
-                .ok()
-                .and_then(|raw| self.board.validate(seat, raw).ok());
+                .map_err(ParseError::reason)
+                .and_then(|raw| self.board.validate(seat, raw).map_err(IllegalMove::reason));
             match legal {
-                Some(mv) => self.board.apply(seat, mv),
-                None => self.invalid[seat] += 1,
+                Ok(mv) => self.board.apply(seat, mv),
+                Err(reason) => self.rejections.reject(seat, 0, self.turns + 1, 1, reason),
             }
-            self.last_move = legal;
+            self.last_move = legal.ok();
         }
         self.turns += 1;
     }
@@ -103,7 +106,7 @@ impl Slime {
                 .map(|seat| SeatOutcome {
                     score: scores[seat] as i64,
                     result: None,
-                    invalid_replies: self.invalid[seat],
+                    invalid_replies: self.rejections.count(seat),
                     stats: BTreeMap::new(),
                 })
                 .collect(),
@@ -135,6 +138,10 @@ impl Game for Slime {
             .try_into()
             .expect("one seat asked, checked by PendingAsk");
         self.handle_answer(answer);
+    }
+
+    fn take_rejections(&mut self) -> Vec<Rejection> {
+        self.rejections.take()
     }
 
     /// The board with the players' cells coded by seat; scores are cells owned. The event

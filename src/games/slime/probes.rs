@@ -59,13 +59,13 @@ pub(crate) fn probes(_answers: &[Answer]) -> Plan {
 fn judge(board: &Board, seat: usize, reply: &[u8]) -> Verdict {
     let raw = match protocol::parse_reply(reply, Parsing::Strict) {
         Ok(raw) => raw,
-        Err(why) => return Verdict::Unparsed(why.to_string()),
+        Err(why) => return Verdict::Unparsed(why.reason().into()),
     };
     let [fr, fc, tr, tc] = raw.0;
     let parsed = format!("from ({fr}, {fc}) to ({tr}, {tc})");
     match board.validate(seat, raw) {
         Ok(mv) => Verdict::Legal(format!("{parsed}: {:?}", mv.kind)),
-        Err(why) => Verdict::Illegal(parsed, why.to_string()),
+        Err(why) => Verdict::Illegal(parsed, why.reason().into()),
     }
 }
 

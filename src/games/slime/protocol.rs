@@ -9,8 +9,6 @@
 //! last rule is why a reply without a trailing newline is a pass under
 //! [`Parsing::Strict`]. Replies are arbitrary bytes; nothing here panics on them.
 
-use std::fmt;
-
 use super::options::Parsing;
 use super::rules::{Board, RawMove};
 
@@ -41,13 +39,14 @@ pub(crate) enum ParseError {
     Unterminated,
 }
 
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl ParseError {
+    /// Why, in words: a rejection's reason and `arena check`'s verdict.
+    pub(crate) fn reason(self) -> &'static str {
+        match self {
             ParseError::NoOutput => "no output",
             ParseError::NotFourIntegers => "the first line is not four integers",
             ParseError::Unterminated => "nothing follows the fourth integer (no newline)",
-        })
+        }
     }
 }
 

@@ -5,8 +5,6 @@
 //! request is a copy and the tests can write boards as text. Nothing here parses replies or
 //! knows about turns; `game.rs` decides whose move it is.
 
-use std::fmt;
-
 /// An empty cell.
 pub(crate) const EMPTY: u8 = b'.';
 
@@ -65,15 +63,16 @@ pub(crate) enum IllegalMove {
     LongMerge,
 }
 
-impl fmt::Display for IllegalMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl IllegalMove {
+    /// Why, in words: a rejection's reason and `arena check`'s verdict.
+    pub(crate) fn reason(self) -> &'static str {
+        match self {
             IllegalMove::OffBoard => "a cell is off the board",
             IllegalMove::NotOwnSource => "the source is not the mover's",
             IllegalMove::EnemyTarget => "the target is an enemy cell",
             IllegalMove::BadDistance => "the distance is not 1 or 2",
             IllegalMove::LongMerge => "a merge must be at distance 1",
-        })
+        }
     }
 }
 

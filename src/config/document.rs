@@ -1,0 +1,160 @@
+//! A tournament file read so that every mistake shows at once. serde stops at the first value
+//! it rejects; here each rejected key is dropped from the parsed document and the rest
+//! deserialized again, until it deserializes or a problem cannot be cut out (a missing
+//! required key). The serde types stay the single description of the file.
+
+use std::ops::Range;
+
+use serde::de::DeserializeOwned;
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+use super::error::Problem;
+
+/// The most values one file may have rejected before the rest is not looked at.
+const MAX_PROBLEMS: usize = 100;
+
+/// A parsed tournament file, with the keys serde rejected so far dropped.
+pub(crate) struct Document<'a> {
+    source: &'a str,
+    table: Spanned<DeTable<'a>>,
+}
+
+impl<'a> Document<'a> {
+    /// Parses `source`; every syntax error as a problem if there are any.
+    pub(crate) fn parse(source: &'a str) -> Result<Document<'a>, Vec<Problem>> {
+        let (table, errors) = DeTable::parse_recoverable(source);
+        if errors.is_empty() {
+            Ok(Document { source, table })
+        } else {
+            Err(errors.iter().map(|e| problem(source, e)).collect())
+        }
+    }
+
+    /// Deserializes the document as `T`, adding a problem for each value rejected on the way
+    /// (and dropping it); `None` if a problem could not be dropped.
+    pub(crate) fn deserialize<T: DeserializeOwned>(
+        &mut self,
+        problems: &mut Vec<Problem>,
+    ) -> Option<T> {
+        for _ in 0..MAX_PROBLEMS {
+            let error = match T::deserialize(toml::de::Deserializer::from(self.table.clone())) {
+                Ok(value) => return Some(value),
+                Err(error) => error,
+            };
+            problems.push(problem(self.source, &error));
+            let dropped = error
+                .span()
+                .is_some_and(|span| drop_key_at(self.table.get_mut(), &span));
+            if !dropped {
+                return None;
+            }
+        }
+        None
+    }
+}
+
+fn problem(source: &str, error: &toml::de::Error) -> Problem {
+    Problem::at(source, error.span(), error.message().trim_end().to_owned())
+}
+
+/// Drops the key of `table` that `span` points into (its name or its value), looking into
+/// nested tables and arrays of tables (whose own spans may cover only their headers); false
+/// if no key holds it: an empty span is about a whole table, such as a missing key.
+fn drop_key_at(table: &mut DeTable<'_>, span: &Range<usize>) -> bool {
+    if span.is_empty() {
+        return false;
+    }
+    let holds = |outer: Range<usize>| outer.start <= span.start && span.end <= outer.end;
+    let mut rejected = None;
+    for (key, value) in table.iter_mut() {
+        if holds(key.span()) {
+            rejected = Some(key.clone());
+            break;
+        }
+        let value_span = value.span();
+        let dropped = match value.get_mut() {
+            DeValue::Table(inner) => drop_key_at(inner, span),
+            DeValue::Array(items) if items.iter().all(|item| item.get_ref().is_table()) => {
+                items.iter_mut().any(|item| match item.get_mut() {
+                    DeValue::Table(inner) => drop_key_at(inner, span),
+                    _ => false,
+                })
+            }
+            _ if holds(value_span) => {
+                rejected = Some(key.clone());
+                break;
+            }
+            _ => false,
+        };
+        if dropped {
+            return true;
+        }
+    }
+    rejected.is_some_and(|key| table.remove(&key).is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[expect(dead_code, reason = "only deserialized")]
+    struct Raw {
+        game: String,
+        seed: Option<u64>,
+        #[serde(default)]
+        bots: Vec<RawBot>,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[expect(dead_code, reason = "only deserialized")]
+    struct RawBot {
+        name: String,
+        command: Option<String>,
+    }
+
+    fn problems(source: &str) -> (bool, Vec<(usize, String)>) {
+        let mut problems = Vec::new();
+        let parsed = match Document::parse(source) {
+            Ok(mut document) => document.deserialize::<Raw>(&mut problems).is_some(),
+            Err(syntax) => {
+                problems = syntax;
+                false
+            }
+        };
+        let lines = problems.into_iter().map(|p| (p.line, p.message)).collect();
+        (parsed, lines)
+    }
+
+    #[test]
+    fn every_rejected_value_is_reported_and_the_rest_still_parses() {
+        let source = "game = \"petri\"\nseed = \"one\"\ncolour = 1\n\
+                      [[bots]]\nname = \"a\"\ncommand = 5\n\
+                      [[bots]]\nname = \"b\"\nnmae = \"c\"\n";
+        let (parsed, lines) = problems(source);
+        assert!(parsed);
+        let at: Vec<usize> = lines.iter().map(|(line, _)| *line).collect();
+        assert_eq!(at.len(), 4, "{lines:?}");
+        for line in [2, 3, 6, 9] {
+            assert!(at.contains(&line), "line {line}: {lines:?}");
+        }
+    }
+
+    #[test]
+    fn a_missing_required_key_ends_the_search() {
+        let (parsed, lines) = problems("seed = 1\n");
+        assert!(!parsed);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(lines[0].1.contains("game"), "{lines:?}");
+    }
+
+    #[test]
+    fn syntax_errors_are_all_reported() {
+        let (parsed, lines) = problems("game = \nseed = = 1\n");
+        assert!(!parsed);
+        assert!(!lines.is_empty(), "{lines:?}");
+    }
+}

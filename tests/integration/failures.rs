@@ -1,0 +1,146 @@
+//! Failures a contestant can see: every invalid reply with its reason in `-v`, the journal
+//! and the replay.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::support::{arena, write_toml};
+
+/// The Petri reason for `ATTACK N 9`.
+pub(crate) const STRENGTH: &str = "the attack strength is not 1, 2 or 3";
+
+/// A Petri tournament of `bad`, which attacks with strength 9 in every turn, against
+/// `rests`, which rests, in 3 turns each on a small dish: `bad` sends 3 invalid replies.
+pub(crate) fn invalid_every_turn(dir: &Path) -> PathBuf {
+    let bot = |action: &str| {
+        format!(
+            "[\"/bin/sh\", \"-c\", 'read -r l; if [ \"$l\" = BEGIN ]; then echo 4 4 4; \
+             else echo {action}; fi']"
+        )
+    };
+    let text = format!(
+        "game = \"petri\"\ngames = 1\n[options]\nwidth = 5\nheight = 3\nturns = 3\n\
+         [[bots]]\nname = \"bad\"\ncommand = {}\n\
+         [[bots]]\nname = \"rests\"\ncommand = {}\n",
+        bot("ATTACK N 9"),
+        bot("REST"),
+    );
+    write_toml(dir, "t.toml", &text)
+}
+
+/// The first game's seats in `dir/journal.jsonl`.
+fn journal_seats(dir: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(dir.join("journal.jsonl")).unwrap();
+    let game: Value = serde_json::from_str(text.lines().nth(1).expect("a game line")).unwrap();
+    game["data"]["seats"].as_array().unwrap().clone()
+}
+
+#[test]
+fn a_bot_invalid_in_every_turn_gets_one_log_line_per_invalid_reply_with_its_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    invalid_every_turn(dir.path());
+    let output = arena(dir.path(), &["-v", "run", "t.toml", "--out", "r"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.contains("invalid reply"))
+        .collect();
+    let expected: Vec<String> = [1, 3, 5]
+        .map(|turn| {
+            format!("invalid reply from bad in game 0, turn {turn}: `ATTACK N 9\\n`: {STRENGTH}")
+        })
+        .to_vec();
+    assert_eq!(lines.len(), expected.len(), "{stderr}");
+    for (line, want) in lines.iter().zip(&expected) {
+        assert!(line.ends_with(want.as_str()), "{line:?} is not {want:?}");
+    }
+
+    let seats = journal_seats(&dir.path().join("r"));
+    assert_eq!(seats[0]["invalid_replies"], 3, "{seats:?}");
+    assert_eq!(
+        seats[0]["invalid_reasons"],
+        serde_json::json!({ STRENGTH: 3 }),
+        "{seats:?}"
+    );
+    assert!(seats[1].get("invalid_reasons").is_none(), "{seats:?}");
+}
+
+#[test]
+fn a_long_invalid_reply_is_logged_cut_to_80_characters_and_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    // An escape sequence, then 100 `!`: not a Slime move.
+    let bang = "!".repeat(100);
+    let text = format!(
+        "game = \"slime\"\ngames = 1\n[options]\nmax_turns = 4\n\
+         [[bots]]\nname = \"a\"\n\
+         command = [\"/bin/sh\", \"-c\", \"printf '\\\\033[2J%s\\\\n' {bang}\"]\n\
+         [[bots]]\nname = \"b\"\ncommand = [\"/bin/sh\", \"-c\", \"echo x\"]\n\
+         [[bots]]\nname = \"c\"\ncommand = [\"/bin/sh\", \"-c\", \"echo x\"]\n\
+         [[bots]]\nname = \"d\"\ncommand = [\"/bin/sh\", \"-c\", \"echo x\"]\n"
+    );
+    write_toml(dir.path(), "t.toml", &text);
+    let output = arena(dir.path(), &["-v", "run", "t.toml", "--out", "r"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let line = stderr
+        .lines()
+        .find(|line| line.contains("invalid reply from a "))
+        .unwrap_or_else(|| panic!("no line for a: {stderr}"));
+    let shown = format!("`\\x1b[2J{}…`", "!".repeat(76));
+    assert!(line.contains(&shown), "{line}");
+    assert!(
+        line.ends_with("the first line is not four integers"),
+        "{line}"
+    );
+    assert!(
+        !output.stderr.contains(&0x1b),
+        "a raw escape reached stderr"
+    );
+}
+
+#[test]
+fn a_bot_crashing_in_every_request_is_named_with_its_last_stderr_line_even_with_q() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "game = \"petri\"\ngames = 2\n[options]\nwidth = 5\nheight = 3\nturns = 3\n\
+        [[bots]]\nname = \"crasher\"\n\
+        command = [\"/bin/sh\", \"-c\", 'echo starting >&2; echo \"NameError: x\" >&2; exit 1']\n\
+        [[bots]]\nname = \"rests\"\n\
+        command = [\"/bin/sh\", \"-c\", 'read -r l; if [ \"$l\" = BEGIN ]; then echo 4 4 4; \
+        else echo REST; fi']\n";
+    write_toml(dir.path(), "t.toml", text);
+    for (quiet, out) in [(false, "r1"), (true, "r2")] {
+        let mut args = vec!["run", "t.toml", "--out", out];
+        if quiet {
+            args.insert(0, "-q");
+        }
+        let output = arena(dir.path(), &args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{stderr}");
+        let warning = "warning: bot crasher crashed in every one of its 2 requests; last \
+                       stderr:\n    starting\n    NameError: x\n";
+        assert!(stderr.contains(warning), "quiet {quiet}: {stderr}");
+        assert!(!stderr.contains("bot rests"), "{stderr}");
+    }
+}
+
+#[test]
+fn log_io_writes_each_bots_requests_and_replies_per_game() {
+    let dir = tempfile::tempdir().unwrap();
+    invalid_every_turn(dir.path());
+    let output = arena(
+        dir.path(),
+        &["run", "t.toml", "--out", "r", "--log-io", "io"],
+    );
+    assert!(output.status.success(), "{output:?}");
+    let log = std::fs::read_to_string(dir.path().join("io/game-0/seat-0-bad.log")).unwrap();
+    assert!(
+        log.starts_with("=== request 1 (on stdin, then end of input, 5 bytes)\nBEGIN\n"),
+        "{log}"
+    );
+    assert_eq!(log.matches("=== request ").count(), 4, "{log}");
+    assert_eq!(log.matches("\nATTACK N 9\n").count(), 3, "{log}");
+    let other = std::fs::read_to_string(dir.path().join("io/game-0/seat-1-rests.log")).unwrap();
+    assert_eq!(other.matches("\nREST\n").count(), 3, "{other}");
+}
