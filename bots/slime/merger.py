@@ -2,7 +2,9 @@
 
 Grows into open space instead of fighting: merges when a merge fills at least three empty
 cells, otherwise spreads to the empty cell with the most empty neighbours (room to merge
-into later), otherwise jumps there; ties broken by a seeded random pick.
+into later), otherwise jumps there, otherwise makes the merge that fills the most; ties
+broken by a seeded random pick. Only with no legal move at all (when any reply is a pass)
+it answers "0 0 0 0".
 Input: argv[1] = "<seat>,<row0>,...". Output: "fr fc tr tc" and a newline.
 """
 import os
@@ -24,7 +26,7 @@ def main():
     for r, c, tr, tc, far in reach(board, me):
         if board[tr][tc] == me and not far:
             gained = empties(tr, tc) - 1
-            key = (2, gained) if gained >= 3 else None
+            key = (2, gained) if gained >= 3 else (-1, gained)
         elif board[tr][tc] == ".":
             key = (0 if far else 1, empties(tr, tc))
         else:

@@ -78,6 +78,9 @@ impl Slime {
                 .and_then(|raw| self.board.validate(seat, raw).map_err(IllegalMove::reason));
             match legal {
                 Ok(mv) => self.board.apply(seat, mv),
+                // A player without a legal move (without cells, say) is asked all the same
+                // but can only pass: whatever it says is that pass, no mistake of its bot.
+                Err(_) if !self.board.has_move(seat) => {}
                 Err(reason) => self.rejections.reject(seat, 0, self.turns + 1, 1, reason),
             }
             self.last_move = legal.ok();

@@ -166,6 +166,27 @@ impl Board {
         })
     }
 
+    /// Whether `seat` has any legal move: an empty cell 1 or 2 from one of its cells, or two
+    /// of its cells side by side (a merge). Without one, a pass is all it can play.
+    pub(crate) fn has_move(&self, seat: usize) -> bool {
+        let own = mark(seat);
+        let (rows, cols) = self.size();
+        (0..rows).any(|row| {
+            (0..cols).any(|col| {
+                self.get((row, col)) == own
+                    && (-2..=2_i64).any(|dr| {
+                        (-2..=2_i64).any(|dc| {
+                            let Some(to) = self.cell_at(row as i64 + dr, col as i64 + dc) else {
+                                return false;
+                            };
+                            let near = dr.abs().max(dc.abs()) == 1;
+                            self.get(to) == EMPTY || (near && self.get(to) == own)
+                        })
+                    })
+            })
+        })
+    }
+
     /// Checks `raw` for `seat` in the controller's order; the first failing check decides.
     pub(crate) fn validate(&self, seat: usize, raw: RawMove) -> Result<Move, IllegalMove> {
         let [fr, fc, tr, tc] = raw.0.map(i64::from);

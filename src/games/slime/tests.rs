@@ -216,7 +216,8 @@ fn filling_the_last_cell_ends_the_game_in_the_middle_of_a_round() {
 }
 
 /// Spec §4 and A5: a player without slime is still asked, with its seat and the board, and
-/// its turns count towards the cap.
+/// its turns count towards the cap. Whatever it answers is the pass it must play, so no
+/// reply of it counts as invalid.
 #[test]
 fn an_eliminated_player_is_still_asked_and_its_turns_count() {
     let board = Board::from_rows(&["1...", "....", "....", "3..4"]);
@@ -234,7 +235,21 @@ fn an_eliminated_player_is_still_asked_and_its_turns_count() {
     assert_eq!(asked, [0, 1, 2, 3, 0, 1, 2, 3]);
     assert_eq!(arguments[1], "2,1...,....,....,3..4");
     assert_eq!(scores(&outcome), [1, 0, 1, 1]);
-    assert_eq!(invalid(&outcome), [0, 2, 0, 0]);
+    assert_eq!(invalid(&outcome), [0, 0, 0, 0]);
+}
+
+/// A player with cells but no legal move (no empty cell within 2, no own cell beside one)
+/// can only pass too; a player with a move that sends a bad one is counted.
+#[test]
+fn only_a_player_with_a_legal_move_can_send_an_invalid_one() {
+    let board = Board::from_rows(&["1222.", "22222", "22222", "22233", "22244"]);
+    assert!(!board.has_move(0));
+    assert!(board.has_move(1) && board.has_move(2) && board.has_move(3));
+    let mut game = Slime::from_board(board, 0, &options(Parsing::Strict, 4));
+    let (outcome, asked) = play_args(&mut game, |_, _| reply("0 0 1 1\n"));
+    assert_eq!(asked, [0, 1, 2, 3]);
+    // Player 1 cannot move; players 2 to 4 could, and (0, 0) is not theirs.
+    assert_eq!(invalid(&outcome), [0, 1, 1, 1]);
 }
 
 /// Spec A2: a bot that prints a legal move without a newline (DeathSlime) always passes
