@@ -436,3 +436,28 @@ fn a_run_stopped_at_a_random_point_has_given_every_bot_about_the_same_games() {
         assert_eq!(status.code(), Some(130), "--jobs {jobs}");
     }
 }
+
+#[test]
+fn the_shipped_petri_and_slime_tournaments_pass_strict() {
+    // Their sample bots never rely on an invalid reply (Slime's pass included).
+    let dir = tempfile::tempdir().unwrap();
+    for (file, games) in [
+        ("tournaments/slime.toml", "1"),
+        ("tournaments/petri.toml", "2"),
+    ] {
+        let output = arena(
+            dir.path(),
+            &[
+                "run",
+                repo().join(file).to_str().unwrap(),
+                "--strict",
+                "--games",
+                games,
+                "--out",
+                file.trim_start_matches("tournaments/"),
+            ],
+        );
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{file}: {stderr}");
+    }
+}
