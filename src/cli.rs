@@ -15,7 +15,7 @@ use crate::shard::Shard;
 #[command(
     name = "arena",
     version,
-    after_help = "Games: alienwar, cave, eggs, petri, slime (rules and protocols in games/<game>.md).\n\nExamples:\n  arena run tournaments/petri.toml\n  arena run tournaments/petri.toml --games 10 --jobs 2 --format json\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl\n  arena run tournaments/slime.toml --replays --out results\n  arena replay results/replays/game-0.jsonl --html game-0.html\n  arena check petri -- /usr/bin/python3 -S -I my-bot.py\n  arena new slime --lang python my-slime-bot\n  arena run tournaments/petri.toml --shard 1/4 --out shard-1   # one per machine, then:\n  arena merge shard-1 shard-2 shard-3 shard-4 --out merged\n\nExit status: 0 success, 1 run failed (I/O), 2 bad command line, tournament file, journal,\nreplay file or shards to merge, results folder in use, 3 bot failures under --strict or in\ncheck, 4 and 5 H0 accepted and no verdict under --sprt, 130, 143, 129 stopped by Ctrl-C, SIGTERM, SIGHUP (finished games are kept; the\nresume command is printed)."
+    after_help = "Games: alienwar, cave, eggs, petri, slime (rules and protocols in games/<game>.md).\n\nExamples:\n  arena run tournaments/petri.toml\n  arena run tournaments/petri.toml --games 10 --jobs 2 --format json\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl\n  arena run tournaments/slime.toml --replays --out results\n  arena replay results/replays/game-0.jsonl --html game-0.html\n  arena check petri -- /usr/bin/python3 -S -I my-bot.py\n  arena new slime --lang python my-slime-bot\n  arena run tournaments/petri.toml --shard 1/4 --out shard-1   # one per machine, then:\n  arena merge shard-1 shard-2 shard-3 shard-4 --out merged\n  arena match petri --bot v2=./v2 --bot v1=./v1 --sprt elo0=0,elo1=10 --games 400   # v2 is tested\n\nExit status: 0 success (with --sprt: H1 accepted), 1 run failed (I/O), 2 bad command line,\ntournament file, journal, replay file or shards to merge, results folder in use, 3 bot\nfailures under --strict or in check, 4 H0 accepted and 5 no verdict under --sprt, 130, 143,\n129 stopped by Ctrl-C, SIGTERM, SIGHUP (finished games are kept; the resume command is\nprinted)."
 )]
 pub struct Cli {
     /// What to do.
@@ -74,7 +74,7 @@ pub enum Command {
     /// crowded, edge of board, end-game) and each reply is shown with the exact bytes sent,
     /// whether it parsed, whether it was legal, and how long it took.
     #[command(
-        after_help = "Examples:\n  arena check petri -- python3 bots/petri/hunter.py\n  arena check slime --timeout-ms 1000 -- ./my-slime-bot --fast\n  arena check alienwar -- java -cp classes planet.AlienWarHost alien.Nomad   (a Java alien\n  compiled with its host by hand, see games/alienwar.md)\n\nExit status: 0 every reply valid; 3 a reply was invalid, illegal, late, missing or\nfollowed by a crash; 2 bad command line or program not found."
+        after_help = "Examples:\n  arena check petri -- /usr/bin/python3 -S -I bots/petri/hunter.py\n  arena check slime --timeout-ms 1000 -- ./my-slime-bot --fast\n  arena check alienwar -- java -cp classes planet.AlienWarHost alien.Nomad   (a Java alien\n  compiled with its host by hand, see games/alienwar.md)\n\nExit status: 0 every reply valid; 3 a reply was invalid, illegal, late, missing or\nfollowed by a crash; 2 bad command line or program not found."
     )]
     Check(CheckArgs),
     /// Write a minimal bot for a game that reads its input, parses it and answers legally:

@@ -19,7 +19,7 @@ pub fn write_json() {
 pub enum Level {
     /// Something failed: `error: …` as text.
     Error,
-    /// Something is wrong but the run went on: `warning: …` as text.
+    /// Something is wrong but the run went on: `warning: …` as text, one paragraph.
     Warning,
     /// Something to act on: the line as it is, as text.
     Info,
@@ -44,14 +44,19 @@ fn render(level: Level, message: &str, json: bool) -> String {
         });
         return format!("{object}\n");
     }
-    let prefix = match level {
-        Level::Error => "error: ",
-        Level::Warning => "warning: ",
-        Level::Info => "",
+    // Each line of an error is a problem of its own; a warning is one paragraph.
+    let (first, rest) = match level {
+        Level::Error => ("error: ", "error: "),
+        Level::Warning => ("warning: ", ""),
+        Level::Info => ("", ""),
     };
     message
         .lines()
-        .map(|line| format!("{prefix}{}\n", escape_control(line)))
+        .enumerate()
+        .map(|(i, line)| {
+            let prefix = if i == 0 { first } else { rest };
+            format!("{prefix}{}\n", escape_control(line))
+        })
         .collect()
 }
 
@@ -66,6 +71,10 @@ mod tests {
             "error: bad\nerror: worse \\x1b[2J\n"
         );
         assert_eq!(render(Level::Info, "resume", false), "resume\n");
+        assert_eq!(
+            render(Level::Warning, "bot a failed:\n    its stderr", false),
+            "warning: bot a failed:\n    its stderr\n"
+        );
     }
 
     #[test]
