@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::GameResult;
 use crate::journal::GameRecord;
+use crate::text::plural;
 
 /// The test's settings, and which bot is tested against the other.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -253,11 +254,11 @@ impl SprtStatus {
             None => "",
         };
         format!(
-            "LLR {:.2} ({:.2}, {:.2}), {} pairs{verdict}",
+            "LLR {:.2} ({:.2}, {:.2}), {}{verdict}",
             self.llr,
             self.lower_bound,
             self.upper_bound,
-            self.pentanomial.pairs()
+            plural(self.pentanomial.pairs(), "pair", "pairs")
         )
     }
 }
@@ -274,13 +275,13 @@ impl fmt::Display for SprtStatus {
         };
         write!(
             f,
-            "{}: LLR {:.2} ({:.2}, {:.2}), {} pairs by score 0, ½, 1, 1½, 2: {zero} {half} \
+            "{}: LLR {:.2} ({:.2}, {:.2}), {} by score 0, ½, 1, 1½, 2: {zero} {half} \
              {one} {one_half} {two}: {verdict}",
             self.sprt,
             self.llr,
             self.lower_bound,
             self.upper_bound,
-            self.pentanomial.pairs()
+            plural(self.pentanomial.pairs(), "pair", "pairs")
         )
     }
 }
