@@ -57,21 +57,26 @@ fn element(dom: &str, id: &str, attribute: &str) -> (String, String) {
 /// step button, and checks that the canvas shows that frame's cells and the page its
 /// scores; then lets it play. Also takes a screenshot (in `dir`, the test's temporary
 /// folder) and checks that it is a real picture.
-fn check_viewer(dir: &Path, replay_file: &Path, name: &str) {
-    let replay = Replay::read(replay_file).unwrap();
-    assert!(replay.frames.len() > 3, "a game of a few turns at least");
-    let board = replay.header.cells().expect("a board within the bound");
-    let page = dir.join("viewer.html");
+/// Writes the viewer page of `replay` to `page` with `arena replay --html`, run in `dir`.
+fn write_page(dir: &Path, replay: &Path, page: &Path) {
     let output = arena(
         dir,
         &[
             "replay",
-            replay_file.to_str().unwrap(),
+            replay.to_str().unwrap(),
             "--html",
             page.to_str().unwrap(),
         ],
     );
     assert!(output.status.success(), "{output:?}");
+}
+
+fn check_viewer(dir: &Path, replay_file: &Path, name: &str) {
+    let replay = Replay::read(replay_file).unwrap();
+    assert!(replay.frames.len() > 3, "a game of a few turns at least");
+    let board = replay.header.cells().expect("a board within the bound");
+    let page = dir.join("viewer.html");
+    write_page(dir, replay_file, &page);
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(
         !html.contains("http://") && !html.contains("https://"),
@@ -237,16 +242,7 @@ fn a_game_without_a_board_still_gets_a_working_page() {
     assert_eq!(replay.header.width, 0, "both forfeited: no dish");
     assert_eq!(replay.frames.len(), 1, "the setup requests: {replay:?}");
     let page = dir.path().join("forfeit.html");
-    let output = arena(
-        dir.path(),
-        &[
-            "replay",
-            replay_file.to_str().unwrap(),
-            "--html",
-            page.to_str().unwrap(),
-        ],
-    );
-    assert!(output.status.success(), "{output:?}");
+    write_page(dir.path(), &replay_file, &page);
     let profile = tempfile::tempdir().unwrap();
     let dom = dump_dom(&page, profile.path(), "probe", &[]);
     assert_eq!(
@@ -386,16 +382,7 @@ fn the_viewer_and_the_text_replay_agree_on_a_cave_of_12_bots() {
     let file = record_cave(dir.path(), 12);
     let replay = Replay::read(&file).unwrap();
     let page = dir.path().join("cave.html");
-    let output = arena(
-        dir.path(),
-        &[
-            "replay",
-            file.to_str().unwrap(),
-            "--html",
-            page.to_str().unwrap(),
-        ],
-    );
-    assert!(output.status.success(), "{output:?}");
+    write_page(dir.path(), &file, &page);
     let profile = tempfile::tempdir().unwrap();
     let dom = dump_dom(&page, profile.path(), "turn=0&probe", &[]);
     let (drawn, cells) = element(&dom, "probe", "data-frame");
@@ -551,16 +538,7 @@ fn the_viewer_marks_each_invalid_reply_with_its_reason() {
     );
     let replay_file = dir.path().join("out/replays/game-0.jsonl");
     let page = dir.path().join("viewer.html");
-    let output = arena(
-        dir.path(),
-        &[
-            "replay",
-            replay_file.to_str().unwrap(),
-            "--html",
-            page.to_str().unwrap(),
-        ],
-    );
-    assert!(output.status.success(), "{output:?}");
+    write_page(dir.path(), &replay_file, &page);
 
     let profile = tempfile::tempdir().unwrap();
     let strength = crate::failures::STRENGTH;
