@@ -15,10 +15,14 @@ use crate::support::{arena, repo, run_ok, write_toml};
 
 /// Runs `tests/data/<name>.toml` with replays into `dir/out` and returns game 0's replay.
 fn record(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
-    let file = repo().join(format!("tests/data/{name}.toml"));
+    record_file(dir, &repo().join(format!("tests/data/{name}.toml")), extra)
+}
+
+/// Runs the tournament `file` with replays into `dir/out` and returns game 0's replay.
+fn record_file(dir: &Path, file: &Path, extra: &[&str]) -> PathBuf {
     let mut args = vec!["--replays", "--out", "out"];
     args.extend_from_slice(extra);
-    run_ok(dir, &file, &args);
+    run_ok(dir, file, &args);
     dir.join("out/replays/game-0.jsonl")
 }
 
@@ -530,13 +534,8 @@ fn list_items(dom: &str, id: &str) -> Vec<String> {
 #[test]
 fn the_viewer_marks_each_invalid_reply_with_its_reason() {
     let dir = tempfile::tempdir().unwrap();
-    crate::failures::invalid_every_turn(dir.path());
-    run_ok(
-        dir.path(),
-        &dir.path().join("t.toml"),
-        &["--replays", "--out", "out"],
-    );
-    let replay_file = dir.path().join("out/replays/game-0.jsonl");
+    let file = crate::failures::invalid_every_turn(dir.path());
+    let replay_file = record_file(dir.path(), &file, &[]);
     let page = dir.path().join("viewer.html");
     write_page(dir.path(), &replay_file, &page);
 
@@ -573,13 +572,8 @@ fn the_viewer_marks_each_invalid_reply_with_its_reason() {
 #[test]
 fn a_turn_past_the_end_of_a_replay_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
-    crate::failures::invalid_every_turn(dir.path());
-    run_ok(
-        dir.path(),
-        &dir.path().join("t.toml"),
-        &["--replays", "--out", "out"],
-    );
-    let replay = dir.path().join("out/replays/game-0.jsonl");
+    let file = crate::failures::invalid_every_turn(dir.path());
+    let replay = record_file(dir.path(), &file, &[]);
     let output = arena(
         dir.path(),
         &["replay", replay.to_str().unwrap(), "--turn", "99"],
