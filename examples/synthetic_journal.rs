@@ -24,7 +24,7 @@ use std::process::ExitCode;
 
 use arena::engine::GameResult;
 use arena::games::Format;
-use arena::journal::{FORMAT_VERSION, GameRecord, Header, JournalWriter, Record, SeatRecord};
+use arena::journal::{GameRecord, Header, JournalWriter, Record, SeatRecord};
 use arena::schedule::{Fixture, Schedule, fixture_count};
 use rand_chacha::ChaCha12Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
@@ -108,25 +108,19 @@ fn write(request: &Request) -> Result<u64, Box<dyn std::error::Error>> {
         Game::Eggs => (Format::FreeForAll, u32::try_from(request.games)?),
     };
     let names: Vec<String> = (0..request.bots).map(|i| format!("bot{i:05}")).collect();
-    let header = Header {
-        format_version: FORMAT_VERSION,
-        arena_version: env!("CARGO_PKG_VERSION").into(),
-        game: match request.game {
-            Game::Petri => "petri",
-            Game::Eggs => "eggs",
-        }
-        .into(),
-        seed: MASTER_SEED,
-        games: per_pairing,
-        bots: names.clone(),
-        total_games: fixture_count(format, request.bots, per_pairing),
-        config_digest: "synthetic".into(),
-        shard: None,
-        gauntlet: None,
-        sprt: None,
-        sandbox: None,
-        rules: None,
+    let game = match request.game {
+        Game::Petri => "petri",
+        Game::Eggs => "eggs",
     };
+    let total_games = fixture_count(format, request.bots, per_pairing);
+    let header = Header::new(
+        game,
+        MASTER_SEED,
+        per_pairing,
+        names.clone(),
+        total_games,
+        "synthetic".into(),
+    );
     // Keep the fixtures whose seed is a multiple of `every`: a pseudo-random sample of
     // about one in `every`.
     let every = match request.game {

@@ -147,24 +147,13 @@ fn list(indexes: &[u64]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::journal::{FORMAT_VERSION, GameRecord};
+    use crate::journal::GameRecord;
 
     fn journal(shard: Option<(u32, u32)>, games: &[u64]) -> Journal {
         Journal {
             header: Header {
-                format_version: FORMAT_VERSION,
-                arena_version: "test".into(),
-                game: "slime".into(),
-                seed: 1,
-                games: 1,
-                bots: vec!["a".into()],
-                total_games: 5,
-                config_digest: "d".into(),
                 shard: shard.map(|(index, count)| Shard { index, count }),
-                gauntlet: None,
-                sprt: None,
-                sandbox: None,
-                rules: None,
+                ..Header::new("slime", 1, 1, vec!["a".into()], 5, "d".into())
             },
             games: games
                 .iter()

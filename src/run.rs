@@ -23,7 +23,7 @@ use crate::driver::{Played, Recording, play};
 use crate::errors::Error;
 use crate::folders::{CAP_BYTES, folder_bytes, restore, with_private_folders};
 use crate::games::Format;
-use crate::journal::{FORMAT_VERSION, GameRecord, Header, JournalWriter, Record, Sandboxing};
+use crate::journal::{GameRecord, Header, JournalWriter, Record, Sandboxing};
 use crate::progress::{Display, Progress, Requests, Style};
 use crate::replay::Replay;
 use crate::results::{ResultsFolder, Start, replay_path, write_atomically};
@@ -169,14 +169,6 @@ pub fn run_tournament(
             && gauntlet.is_none_or(|bot| fixture.seats.contains(&bot))
     };
     let header = Header {
-        format_version: FORMAT_VERSION,
-        arena_version: env!("CARGO_PKG_VERSION").to_owned(),
-        game: kind.name().to_owned(),
-        seed: tournament.seed,
-        games: tournament.games,
-        bots: names.clone(),
-        total_games: all_games,
-        config_digest: tournament.digest(),
         shard,
         gauntlet: options.gauntlet.clone(),
         sprt: options.sprt.clone(),
@@ -189,6 +181,14 @@ pub fn run_tournament(
             tournament.bots.len(),
         )),
         rules: Some(rules_digest(tournament)),
+        ..Header::new(
+            kind.name(),
+            tournament.seed,
+            tournament.games,
+            names.clone(),
+            all_games,
+            tournament.digest(),
+        )
     };
     let mut progress = Progress::new(kind.scoring(), total);
     let mut sprt = options.sprt.clone().map(SprtTracker::new);

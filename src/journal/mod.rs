@@ -119,6 +119,34 @@ impl std::fmt::Display for Sandboxing {
 }
 
 impl Header {
+    /// The header of a whole run by this `arena` of `bots` at `game` (its `games` per pairing
+    /// or runs, `total_games` in all), with none of the optional parts: no shard, gauntlet,
+    /// test, sandbox or rules record. A run sets those it has.
+    pub fn new(
+        game: &str,
+        seed: u64,
+        games: u32,
+        bots: Vec<String>,
+        total_games: u64,
+        config_digest: String,
+    ) -> Header {
+        Header {
+            format_version: FORMAT_VERSION,
+            arena_version: env!("CARGO_PKG_VERSION").to_owned(),
+            game: game.to_owned(),
+            seed,
+            games,
+            bots,
+            total_games,
+            config_digest,
+            shard: None,
+            gauntlet: None,
+            sprt: None,
+            sandbox: None,
+            rules: None,
+        }
+    }
+
     /// How `self` (a journal's header) differs from `expected` in what matters for resuming,
     /// or `None` if a run described by `expected` may continue it.
     pub fn mismatch(&self, expected: &Header) -> Option<String> {
@@ -687,21 +715,8 @@ mod tests {
     use crate::games::Format;
 
     fn header() -> Header {
-        Header {
-            format_version: FORMAT_VERSION,
-            arena_version: "test".into(),
-            game: "petri".into(),
-            seed: 1,
-            games: 2,
-            bots: vec!["a".into(), "b".into()],
-            total_games: 2,
-            config_digest: "abc".into(),
-            shard: None,
-            gauntlet: None,
-            sprt: None,
-            sandbox: None,
-            rules: None,
-        }
+        let bots = vec!["a".into(), "b".into()];
+        Header::new("petri", 1, 2, bots, 2, "abc".into())
     }
 
     fn game(index: u64) -> GameRecord {

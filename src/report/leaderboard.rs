@@ -480,21 +480,14 @@ mod tests {
 
     fn journal(bots: &[&str], games: Vec<Vec<SeatRecord>>) -> Journal {
         Journal {
-            header: Header {
-                format_version: 1,
-                arena_version: "test".into(),
-                game: "test".into(),
-                seed: 3,
-                games: 1,
-                bots: bots.iter().map(|b| b.to_string()).collect(),
-                total_games: 4,
-                config_digest: String::new(),
-                shard: None,
-                gauntlet: None,
-                sprt: None,
-                sandbox: None,
-                rules: None,
-            },
+            header: Header::new(
+                "test",
+                3,
+                1,
+                bots.iter().map(|b| b.to_string()).collect(),
+                4,
+                String::new(),
+            ),
             games: games
                 .into_iter()
                 .zip(0..)

@@ -166,21 +166,8 @@ mod tests {
     use crate::report::fixtures::head_to_head;
 
     fn header() -> Header {
-        Header {
-            format_version: 1,
-            arena_version: "0.1.0".into(),
-            game: "test".into(),
-            seed: 7,
-            games: 1,
-            bots: vec!["alpha".into(), "b, the second".into()],
-            total_games: 2,
-            config_digest: "abc".into(),
-            shard: None,
-            gauntlet: None,
-            sprt: None,
-            sandbox: None,
-            rules: None,
-        }
+        let bots = vec!["alpha".into(), "b, the second".into()];
+        Header::new("test", 7, 1, bots, 2, "abc".into())
     }
 
     #[test]
