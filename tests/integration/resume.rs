@@ -31,6 +31,31 @@ fn resume_and_compare(dir: &Path) {
     );
 }
 
+/// Starts `arena run FILE --out cut --jobs JOBS` in `dir` and returns it, still running,
+/// once its journal holds `games` games (or after two minutes, for the test to fail on).
+fn run_until(dir: &Path, file: &Path, jobs: &str, games: usize) -> std::process::Child {
+    let child = crate::support::arena_command()
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            "cut",
+            "--jobs",
+            jobs,
+        ])
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let journal = dir.join("cut/journal.jsonl");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while game_lines(&journal) < games && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child
+}
+
 fn game_lines(journal: &Path) -> usize {
     std::fs::read_to_string(journal).map_or(0, |text| text.lines().count().saturating_sub(1))
 }
@@ -46,26 +71,8 @@ fn a_run_killed_with_sigkill_resumes_to_the_uninterrupted_results() {
                 .success()
         );
 
-        let file = repo().join(SMALL);
-        let mut child = crate::support::arena_command()
-            .args([
-                "run",
-                file.to_str().unwrap(),
-                "--out",
-                "cut",
-                "--jobs",
-                jobs,
-            ])
-            .current_dir(dir.path())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = run_until(dir.path(), &repo().join(SMALL), jobs, 2);
         let journal = dir.path().join("cut/journal.jsonl");
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while game_lines(&journal) < 2 && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(5));
-        }
         child.kill().unwrap();
         child.wait().unwrap();
         let played = game_lines(&journal);
@@ -400,18 +407,9 @@ fn a_run_stopped_at_a_random_point_has_given_every_bot_about_the_same_games() {
     for (jobs, stop_after) in [("1", 1 + nanos % 55), ("2", 1 + (nanos / 55) % 55)] {
         let dir = tempfile::tempdir().unwrap();
         write_toml(dir.path(), "t.toml", &text);
-        let mut child = crate::support::arena_command()
-            .args(["run", "t.toml", "--out", "cut", "--jobs", jobs])
-            .current_dir(dir.path())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let file = dir.path().join("t.toml");
+        let mut child = run_until(dir.path(), &file, jobs, stop_after);
         let journal = dir.path().join("cut/journal.jsonl");
-        let deadline = Instant::now() + Duration::from_secs(120);
-        while game_lines(&journal) < stop_after && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(2));
-        }
         // SAFETY: plain kill(2) of our own child.
         unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
         let status = child.wait().unwrap();
