@@ -263,7 +263,7 @@ fn play(
     let report = report?;
     let (board, _) = standings(&report.journal, Reading::Strict)?;
     print(&board, args.format)?;
-    warn_of_failing_bots(&report)?;
+    warn_of_failing_bots(&board, &report);
     if let Some(stop) = report.interrupted {
         // Not a log line: `-q` must not hide how to finish the run.
         crate::notice::always(
@@ -344,12 +344,10 @@ fn sprt_of(
 
 /// Prints a paragraph per bot that failed often ([`crate::summary`]) on stderr. Not log
 /// lines: `-q` must not hide a bot that never worked.
-fn warn_of_failing_bots(report: &RunReport) -> Result<(), Error> {
-    let journal = Journal::read(&report.journal)?;
-    for paragraph in crate::summary::failing_bots(&journal.games, &report.stderr) {
+fn warn_of_failing_bots(board: &Leaderboard, report: &RunReport) {
+    for paragraph in crate::summary::failing_bots(board, &report.stderr) {
         crate::notice::always(crate::notice::Level::Warning, &paragraph);
     }
-    Ok(())
 }
 
 /// The command that continues an interrupted run with the same settings.

@@ -1,90 +1,68 @@
 //! The end-of-run summary of bots that failed: a bot whose script cannot start crashes in
 //! every game, and without this its author sees only a `crashes` column and exit status 0.
-//! Pure: it reads the journal's records and the stderr the run kept, and returns lines.
+//! Pure: it reads the leaderboard's per-bot counts and the stderr the run kept, and returns
+//! lines.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use crate::journal::GameRecord;
+use crate::report::{Leaderboard, Standing};
 use crate::text::{escape_control, plural};
 
 /// How many of the last lines of a bot's stderr the summary shows.
 pub const STDERR_LINES: usize = 5;
 
-/// A bot's failures over the games of a journal.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-struct Failures {
-    games: u32,
-    games_with_a_crash: u32,
-    requests: u32,
-    timeouts: u32,
-    crashes: u32,
-    invalid: u32,
-    invalid_reasons: BTreeMap<String, u32>,
+/// The requests of `bot` that failed.
+fn failed(bot: &Standing) -> u64 {
+    bot.timeouts + bot.crashes + bot.invalid_replies
 }
 
-impl Failures {
-    fn failed(&self) -> u32 {
-        self.timeouts + self.crashes + self.invalid
-    }
-
-    /// More than a tenth of its requests failed, or it crashed in every game.
-    fn worth_a_warning(&self) -> bool {
-        let crashed_every_game = self.games > 0 && self.games_with_a_crash == self.games;
-        u64::from(self.failed()) * 10 > u64::from(self.requests) || crashed_every_game
-    }
+/// More than a tenth of its requests failed, or it crashed in every game.
+fn worth_a_warning(bot: &Standing) -> bool {
+    let crashed_every_game = bot.games > 0 && bot.games_with_a_crash == bot.games;
+    failed(bot) * 10 > bot.requests || crashed_every_game
 }
 
-/// One paragraph per bot that failed in more than a tenth of its requests or crashed in
-/// every game, in name order: its counts by kind (invalid replies by reason) and the last
-/// [`STDERR_LINES`] lines of `stderr`, the end of its stderr in a failed request of the run
-/// (none for games resumed or reused). Empty if no bot failed that often.
-pub fn failing_bots(games: &[GameRecord], stderr: &BTreeMap<String, Vec<u8>>) -> Vec<String> {
-    let mut bots: BTreeMap<&str, Failures> = BTreeMap::new();
-    for seat in games.iter().flat_map(|game| &game.seats) {
-        if seat.built_in {
-            continue;
-        }
-        let bot = bots.entry(&seat.bot).or_default();
-        bot.games += 1;
-        bot.games_with_a_crash += u32::from(seat.crashes > 0);
-        bot.requests += seat.requests;
-        bot.timeouts += seat.timeouts;
-        bot.crashes += seat.crashes;
-        bot.invalid += seat.invalid_replies;
-        for (reason, count) in &seat.invalid_reasons {
-            *bot.invalid_reasons.entry(reason.clone()).or_default() += count;
-        }
-    }
+/// One paragraph per bot of `board` that failed in more than a tenth of its requests or
+/// crashed in every game, in name order: its counts by kind (invalid replies by reason) and
+/// the last [`STDERR_LINES`] lines of `stderr`, the end of its stderr in a failed request of
+/// the run (none for games resumed or reused). Empty if no bot failed that often.
+pub fn failing_bots(board: &Leaderboard, stderr: &BTreeMap<String, Vec<u8>>) -> Vec<String> {
+    let mut bots: Vec<&Standing> = board
+        .leaderboard
+        .iter()
+        .filter(|bot| !bot.built_in && worth_a_warning(bot))
+        .collect();
+    bots.sort_by(|a, b| a.name.cmp(&b.name));
     bots.into_iter()
-        .filter(|(_, failures)| failures.worth_a_warning())
-        .map(|(name, failures)| paragraph(name, &failures, stderr.get(name)))
+        .map(|bot| paragraph(bot, stderr.get(&bot.name)))
         .collect()
 }
 
-fn paragraph(name: &str, failures: &Failures, stderr: Option<&Vec<u8>>) -> String {
-    let Failures {
+fn paragraph(bot: &Standing, stderr: Option<&Vec<u8>>) -> String {
+    let Standing {
+        name,
         games,
         requests,
         timeouts,
         crashes,
-        invalid,
+        invalid_replies,
         ..
-    } = failures;
+    } = bot;
     let mut text = if crashes == requests {
         format!("bot {name} crashed in every one of its {requests} requests")
     } else {
         let games = plural(*games, "game", "games");
         format!(
             "bot {name} failed in {} of its {requests} requests in {games}: {}, {}, {}",
-            failures.failed(),
+            failed(bot),
             plural(*timeouts, "timeout", "timeouts"),
             plural(*crashes, "crash", "crashes"),
-            plural(*invalid, "invalid reply", "invalid replies"),
+            plural(*invalid_replies, "invalid reply", "invalid replies"),
         )
     };
-    if !failures.invalid_reasons.is_empty() {
-        let reasons: Vec<String> = failures
+    if !bot.invalid_reasons.is_empty() {
+        let reasons: Vec<String> = bot
             .invalid_reasons
             .iter()
             .map(|(reason, count)| format!("{reason}: {count}"))
@@ -121,7 +99,9 @@ fn last_lines(tail: &[u8]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::journal::SeatRecord;
+    use crate::games::Scoring;
+    use crate::journal::{GameRecord, Header, SeatRecord};
+    use crate::report::LeaderboardBuilder;
 
     fn seat(bot: &str, requests: u32, crashes: u32, invalid: u32) -> SeatRecord {
         SeatRecord {
@@ -175,7 +155,12 @@ mod tests {
             "crasher".to_owned(),
             b"1\n2\n3\n4\nTraceback\n  File \"bot.py\"\nNameError: x\x1b\n\n".to_vec(),
         )]);
-        let lines = failing_bots(&games, &stderr);
+        let header = Header::new("petri", 1, 1, Vec::new(), 2, String::new());
+        let mut board = LeaderboardBuilder::new(Scoring::Wins, &[], header);
+        for game in &games {
+            board.add(game);
+        }
+        let lines = failing_bots(&board.finish(), &stderr);
         assert_eq!(
             lines,
             [

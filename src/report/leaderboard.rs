@@ -192,6 +192,12 @@ pub struct Standing {
     pub crashes: u64,
     /// Replies the game rejected.
     pub invalid_replies: u64,
+    /// Those replies by the game's reason for rejecting them.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub invalid_reasons: BTreeMap<String, u64>,
+    /// Games in which the bot crashed at least once.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub games_with_a_crash: u32,
     /// A player built into the game (AlienWar's prey), not a bot.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub built_in: bool,
@@ -374,6 +380,8 @@ pub(crate) struct Tally {
     timeouts: u64,
     crashes: u64,
     invalid_replies: u64,
+    invalid_reasons: BTreeMap<String, u64>,
+    games_with_a_crash: u32,
     built_in: bool,
     /// Sums of the games' named figures.
     stats: BTreeMap<String, i64>,
@@ -401,6 +409,10 @@ impl Tally {
         self.timeouts += u64::from(seat.timeouts);
         self.crashes += u64::from(seat.crashes);
         self.invalid_replies += u64::from(seat.invalid_replies);
+        for (reason, count) in &seat.invalid_reasons {
+            *self.invalid_reasons.entry(reason.clone()).or_default() += u64::from(*count);
+        }
+        self.games_with_a_crash += u32::from(seat.crashes > 0);
         self.built_in |= seat.built_in;
         for (name, value) in &seat.stats {
             *self.stats.entry(name.clone()).or_default() += value;
@@ -441,11 +453,17 @@ impl Tally {
             timeouts: self.timeouts,
             crashes: self.crashes,
             invalid_replies: self.invalid_replies,
+            invalid_reasons: self.invalid_reasons.clone(),
+            games_with_a_crash: self.games_with_a_crash,
             built_in: self.built_in,
             stats: BTreeMap::new(),
             rating: None,
         }
     }
+}
+
+fn is_zero(count: &u32) -> bool {
+    *count == 0
 }
 
 /// Adds a result to a `[wins, draws, losses]` count.

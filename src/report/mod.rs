@@ -37,6 +37,8 @@ mod fixtures {
             timeouts: 0,
             crashes: 1,
             invalid_replies: 0,
+            invalid_reasons: std::collections::BTreeMap::new(),
+            games_with_a_crash: 1,
             built_in: false,
             stats: std::collections::BTreeMap::new(),
             rating: None,
