@@ -7,8 +7,8 @@
 //!
 //! Run with `cargo bench --bench engines`.
 
-use arena::engine::{Answer, Game, Input, Query, Step};
-use arena::games::{GameOptions, alienwar, cave, eggs, petri, slime};
+use arena_games::engine::{Answer, Game, Input, Query, Step};
+use arena_games::{GameOptions, alienwar, cave, eggs, petri, slime};
 use divan::counter::ItemsCount;
 use divan::{Bencher, black_box};
 
@@ -28,7 +28,9 @@ fn play(
     bencher.counter(ItemsCount::new(1usize)).bench_local(|| {
         seed += 1;
         let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-        let mut game = options.new_game(seed, seats);
+        let mut game = options
+            .new_game(seed, seats)
+            .expect("the benchmarks' options are valid");
         loop {
             match game.poll() {
                 Step::Done(outcome) => break black_box(outcome),

@@ -22,10 +22,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use arena::engine::GameResult;
-use arena::games::Format;
 use arena::journal::{GameRecord, Header, JournalWriter, Record, SeatRecord};
 use arena::schedule::{Fixture, Schedule, fixture_count};
+use arena_games::Pairing;
+use arena_games::engine::GameResult;
 use rand_chacha::ChaCha12Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 
@@ -103,16 +103,16 @@ fn parse(args: Vec<String>) -> Result<Request, String> {
 
 /// Writes the journal of `request`; returns the number of games written.
 fn write(request: &Request) -> Result<u64, Box<dyn std::error::Error>> {
-    let (format, per_pairing) = match request.game {
-        Game::Petri => (Format::HeadToHead, 1),
-        Game::Eggs => (Format::FreeForAll, u32::try_from(request.games)?),
+    let (pairing, per_pairing) = match request.game {
+        Game::Petri => (Pairing::HeadToHead, 1),
+        Game::Eggs => (Pairing::FreeForAll, u32::try_from(request.games)?),
     };
     let names: Vec<String> = (0..request.bots).map(|i| format!("bot{i:05}")).collect();
     let game = match request.game {
         Game::Petri => "petri",
         Game::Eggs => "eggs",
     };
-    let total_games = fixture_count(format, request.bots, per_pairing);
+    let total_games = fixture_count(pairing, request.bots, per_pairing);
     let header = Header::new(
         game,
         MASTER_SEED,
@@ -130,7 +130,7 @@ fn write(request: &Request) -> Result<u64, Box<dyn std::error::Error>> {
     let strengths = strengths(request.bots);
     let mut writer = JournalWriter::create(&request.out, header)?;
     let mut written = 0;
-    let chosen = Schedule::new(format, &names, per_pairing, MASTER_SEED)
+    let chosen = Schedule::new(pairing, &names, per_pairing, MASTER_SEED)
         .fixtures()
         .filter(|fixture| fixture.seed % every == 0)
         .take(usize::try_from(request.games)?);

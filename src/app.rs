@@ -8,13 +8,12 @@ use anyhow::Context;
 
 use crate::check::{ProbeReport, Timeouts, check_bot, render_check};
 use crate::cli::{
-    CheckArgs, Cli, Command, Format, LogFormat, ManArgs, MatchArgs, MergeArgs, NewArgs, ReplayArgs,
-    ReportArgs, RunArgs, SelectionArgs, StandingsArgs,
+    CheckArgs, Cli, Command, LogFormat, ManArgs, MatchArgs, MergeArgs, NewArgs, OutputFormat,
+    ReplayArgs, ReportArgs, RunArgs, SelectionArgs, StandingsArgs,
 };
 use crate::config::Tournament;
 use crate::config::{standalone_bot, standalone_java_bot};
 use crate::errors::{EXIT_OK, EXIT_SPRT_H0, EXIT_SPRT_UNDECIDED, EXIT_STRICT, EXIT_USAGE, Error};
-use crate::games::GameKind;
 use crate::journal::{Header, Journal, JournalError, JournalReader};
 use crate::merge::merge_paths;
 use crate::progress;
@@ -36,6 +35,7 @@ use crate::selection::Selection;
 use crate::signals::Signals;
 use crate::sprt::{Sprt, SprtBounds, Verdict};
 use crate::templates;
+use arena_games::GameKind;
 
 /// Runs the command line's subcommand and returns the process exit status.
 pub fn run(cli: Cli) -> Result<u8, Error> {
@@ -199,7 +199,7 @@ fn play(
     // Before the results folder is made: a refused gauntlet or test leaves nothing behind.
     let names: Vec<String> = tournament.bots.iter().map(|b| b.name.clone()).collect();
     if let Some(bot) = &args.gauntlet {
-        crate::run::gauntlet_bot(&names, bot, tournament.options.format())?;
+        crate::run::gauntlet_bot(&names, bot, tournament.options.pairing())?;
     }
     let sprt = match args.sprt {
         None => None,
@@ -318,7 +318,7 @@ fn sprt_of(
     gauntlet: Option<&str>,
     bounds: SprtBounds,
 ) -> Result<Sprt, Error> {
-    if tournament.options.format() != crate::games::Format::HeadToHead {
+    if tournament.options.pairing() != arena_games::Pairing::HeadToHead {
         return Err(Error::Usage(format!(
             "--sprt: {} is no game of two bots; the test compares two",
             tournament.kind()
@@ -523,8 +523,8 @@ fn standings_of(
     let kind = game_kind(reader.header())?;
     let mut header = reader.header().clone();
     if !selection.is_all() {
-        let format = header.format().map_err(Error::Usage)?;
-        if format == crate::games::Format::FreeForAll {
+        let format = header.pairing().map_err(Error::Usage)?;
+        if format == arena_games::Pairing::FreeForAll {
             return Err(Error::Usage(format!(
                 "--bots/--exclude: every {kind} game has every bot, so no game is among some \
                  of them only"
@@ -580,12 +580,12 @@ fn game_kind(header: &Header) -> Result<GameKind, Error> {
         .with_context(|| format!("the journal is for an unknown game `{}`", header.game))?)
 }
 
-fn print(board: &Leaderboard, format: Format) -> Result<(), Error> {
+fn print(board: &Leaderboard, format: OutputFormat) -> Result<(), Error> {
     let text = match format {
-        Format::Table => render_table(board),
-        Format::Json => render_json(board),
-        Format::Csv => render_csv(board),
-        Format::Markdown => render_markdown(board),
+        OutputFormat::Table => render_table(board),
+        OutputFormat::Json => render_json(board),
+        OutputFormat::Csv => render_csv(board),
+        OutputFormat::Markdown => render_markdown(board),
     };
     write_stdout(&text)
 }

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::config::MAX_JOBS;
-use crate::games::GameKind;
 use crate::shard::Shard;
+use arena_games::GameKind;
 
 /// Runs King-of-the-Hill bot tournaments: starts every bot as a subprocess speaking its
 /// game's exact protocol, plays the games in parallel, journals every result and prints the
@@ -159,8 +159,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub strict: bool,
     /// How to print the leaderboard on stdout.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
+    pub format: OutputFormat,
     /// Play only shard I of N: the games whose index g has g % N = I - 1, with the seeds of
     /// the whole run. Join the shards' results with `arena merge`.
     #[arg(long, value_name = "I/N")]
@@ -229,8 +229,8 @@ pub struct MergeArgs {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// How to print the leaderboard on stdout.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
+    pub format: OutputFormat,
 }
 
 /// `arena standings`.
@@ -242,8 +242,8 @@ pub struct StandingsArgs {
     #[command(flatten)]
     pub selection: SelectionArgs,
     /// How to print the leaderboard on stdout.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
+    pub format: OutputFormat,
 }
 
 /// `arena check`.
@@ -302,8 +302,8 @@ pub struct ReportArgs {
     #[arg(long, value_name = "OUT.html")]
     pub html: Option<PathBuf>,
     /// How to print the leaderboard on stdout when there is no --html.
-    #[arg(long, value_enum, default_value_t = Format::Markdown, conflicts_with = "html")]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = OutputFormat::Markdown, conflicts_with = "html")]
+    pub format: OutputFormat,
 }
 
 /// `arena match`.
@@ -332,8 +332,8 @@ pub struct MatchArgs {
     #[arg(long)]
     pub strict: bool,
     /// How to print the leaderboard on stdout.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
+    pub format: OutputFormat,
     /// Record every game's replay in the results folder.
     #[arg(long)]
     pub replays: bool,
@@ -392,7 +392,7 @@ fn game_kind(name: &str) -> Result<GameKind, String> {
 
 /// Leaderboard output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub enum OutputFormat {
     /// An aligned table with a head-to-head matrix.
     Table,
     /// One JSON document (schema in the README).
@@ -417,7 +417,7 @@ mod tests {
     #[test]
     fn the_help_lists_every_game() {
         let help = Cli::command().render_long_help().to_string();
-        let names: Vec<&str> = crate::games::GameKind::ALL
+        let names: Vec<&str> = arena_games::GameKind::ALL
             .iter()
             .map(|k| k.name())
             .collect();

@@ -18,11 +18,11 @@ use io_log::IoLog;
 
 use crate::bots::{CallEnv, CallResult, CallStatus, Exit, RunnerFault};
 use crate::config::{Bot, Tournament};
-use crate::engine::{Answer, Game, Input, Query, Rejection, Step};
 use crate::journal::{GameRecord, SeatRecord};
 use crate::progress::Requests;
 use crate::replay::{Recorder, Replay};
 use crate::schedule::Fixture;
+use arena_games::engine::{Answer, Game, Input, Query, Rejection, Step};
 use shared_host::SharedHost;
 
 /// One seat's bot, its connection and its failure counts.
@@ -32,7 +32,7 @@ struct Seat<'a> {
     connection: Connection,
     /// Whether its session requests go to the game's [`SharedHost`] instead.
     in_host: bool,
-    tally: Tally,
+    tally: SeatFailures,
     /// Its invalid replies by reason, for the journal.
     invalid_reasons: BTreeMap<String, u32>,
     /// The end of its stderr in its last failed request that wrote any.
@@ -55,7 +55,7 @@ pub struct Played {
 
 /// What went wrong for one seat, counted per game.
 #[derive(Debug, Default, Clone, Copy)]
-struct Tally {
+struct SeatFailures {
     requests: u32,
     timeouts: u32,
     crashes: u32,
@@ -87,7 +87,8 @@ pub async fn play(
     let kind = tournament.kind();
     let mut game = tournament
         .options
-        .new_game(fixture.seed, fixture.seats.len());
+        .new_game(fixture.seed, fixture.seats.len())
+        .map_err(|error| RunnerFault::Setup(error.to_string()))?;
     let mut seats: Vec<Seat<'_>> = fixture
         .seats
         .iter()
@@ -101,7 +102,7 @@ pub async fn play(
             },
             connection: Connection::default(),
             in_host: false,
-            tally: Tally::default(),
+            tally: SeatFailures::default(),
             invalid_reasons: BTreeMap::new(),
             last_stderr: Vec::new(),
             io_log: recording.io_log.and_then(|dir| {
@@ -170,9 +171,9 @@ pub async fn play(
                 // The run that keeps the record knows its bots' digests.
                 digest: None,
             })
-            .chain(outcome.house.into_iter().map(|house| SeatRecord {
-                bot: house.name,
-                score: house.score,
+            .chain(outcome.built_in.into_iter().map(|player| SeatRecord {
+                bot: player.name,
+                score: player.score,
                 result: None,
                 requests: 0,
                 timeouts: 0,

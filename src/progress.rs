@@ -15,10 +15,10 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::games::Scoring;
 use crate::journal::GameRecord;
-use crate::report::{Standing, Tally};
+use crate::report::{BotTotals, Standing};
 use crate::text::escape_control;
+use arena_games::Scoring;
 
 /// How far a run is.
 #[derive(Debug)]
@@ -35,7 +35,7 @@ pub struct Progress {
     /// the mean requests of a game.
     requests_finished: u64,
     /// Per bot, the same tally the leaderboard keeps.
-    tallies: BTreeMap<String, Tally>,
+    tallies: BTreeMap<String, BotTotals>,
     /// More to show at the end of the line (an SPRT's ratio).
     note: Option<String>,
 }
@@ -300,7 +300,7 @@ pub const TICK_EVERY: Duration = Duration::from_secs(1);
 
 /// A run's progress as it is shown: the figures, and the bar or the time of the last line.
 #[derive(Debug)]
-pub struct Display {
+pub struct Reporter {
     progress: Progress,
     /// The requests answered by the run's games, finished or not.
     requests: Arc<Requests>,
@@ -310,9 +310,9 @@ pub struct Display {
     last_line: Instant,
 }
 
-impl Display {
+impl Reporter {
     /// Starts showing `progress` in `style`, with the run's `requests`.
-    pub fn start(progress: Progress, style: Style, requests: Arc<Requests>) -> Display {
+    pub fn start(progress: Progress, style: Style, requests: Arc<Requests>) -> Reporter {
         let bar = (style == Style::Live).then(|| {
             let bar = ProgressBar::new(progress.total).with_style(
                 ProgressStyle::with_template(&format!(
@@ -330,7 +330,7 @@ impl Display {
             bar
         });
         let now = Instant::now();
-        Display {
+        Reporter {
             progress,
             requests,
             style,
@@ -380,7 +380,7 @@ impl Display {
 }
 
 /// A run that ends early (an error) leaves no bar behind either.
-impl Drop for Display {
+impl Drop for Reporter {
     fn drop(&mut self) {
         self.finish();
     }
@@ -389,8 +389,8 @@ impl Drop for Display {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::GameResult;
     use crate::journal::SeatRecord;
+    use arena_games::engine::GameResult;
 
     fn game(scores: &[(&str, i64)]) -> GameRecord {
         GameRecord {

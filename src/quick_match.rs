@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::games::GameKind;
+use arena_games::GameKind;
 
 /// The name of the file a match's tournament is kept in, in its results folder.
 pub const MATCH_FILE: &str = "match.toml";

@@ -22,9 +22,8 @@ use crate::config::Tournament;
 use crate::driver::{Played, Recording, play};
 use crate::errors::Error;
 use crate::folders::{CAP_BYTES, folder_bytes, restore, with_private_folders};
-use crate::games::Format;
 use crate::journal::{GameRecord, Header, JournalWriter, Record, Sandboxing};
-use crate::progress::{Display, Progress, Requests, Style};
+use crate::progress::{Progress, Reporter, Requests, Style};
 use crate::replay::Replay;
 use crate::results::{ResultsFolder, Start, replay_path, write_atomically};
 use crate::reuse::{ReusePool, bot_digest, rules_digest};
@@ -32,6 +31,7 @@ use crate::schedule::{Fixture, Schedule, fixture_count, games_of_one};
 use crate::shard::Shard;
 use crate::sprt::{Sprt, SprtTracker};
 use crate::text::plural;
+use arena_games::Pairing;
 
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,9 +80,9 @@ fn give_to_sandbox_user(folder: &Path) -> Result<(), Error> {
 }
 
 /// The index of the gauntlet's bot `name` among `names`, or why a gauntlet of it cannot be
-/// played in `format`.
-pub fn gauntlet_bot(names: &[String], name: &str, format: Format) -> Result<usize, Error> {
-    if format == Format::FreeForAll {
+/// played in `pairing`.
+pub fn gauntlet_bot(names: &[String], name: &str, pairing: Pairing) -> Result<usize, Error> {
+    if pairing == Pairing::FreeForAll {
         return Err(Error::Usage(format!(
             "--gauntlet: every game of this tournament already has every bot, `{}` too; \
              a gauntlet is for games of two or of a few bots",
@@ -151,16 +151,16 @@ pub fn run_tournament(
     let out = folder.path();
     let journal_path = folder.journal();
     let kind = tournament.kind();
-    let format = tournament.options.format();
-    let all_games = fixture_count(format, tournament.bots.len(), tournament.games);
+    let pairing = tournament.options.pairing();
+    let all_games = fixture_count(pairing, tournament.bots.len(), tournament.games);
     let shard = options.shard;
     let names: Vec<String> = tournament.bots.iter().map(|bot| bot.name.clone()).collect();
     let gauntlet = match &options.gauntlet {
         None => None,
-        Some(bot) => Some(gauntlet_bot(&names, bot, format)?),
+        Some(bot) => Some(gauntlet_bot(&names, bot, pairing)?),
     };
     let total = match (shard, gauntlet) {
-        (_, Some(_)) => games_of_one(format, names.len(), tournament.games),
+        (_, Some(_)) => games_of_one(pairing, names.len(), tournament.games),
         (Some(shard), None) => shard.games(all_games),
         (None, None) => all_games,
     };
@@ -210,7 +210,7 @@ pub fn run_tournament(
         std::fs::create_dir_all(&dir)
             .with_context(|| format!("cannot create the replays folder {}", dir.display()))?;
     }
-    let schedule = Schedule::new(format, &names, tournament.games, tournament.seed)
+    let schedule = Schedule::new(pairing, &names, tournament.games, tournament.seed)
         .paired(options.sprt.is_some());
     let digests: BTreeMap<String, String> = tournament
         .bots
@@ -275,7 +275,7 @@ pub fn run_tournament(
         folders: &folders,
         digests: &digests,
         journal,
-        progress: Display::start(progress, options.progress, requests.clone()),
+        progress: Reporter::start(progress, options.progress, requests.clone()),
         played: 0,
         sprt,
         stderr: BTreeMap::new(),
@@ -494,7 +494,7 @@ struct Books<'a> {
     /// Each bot's digest by name, recorded with its seats.
     digests: &'a BTreeMap<String, String>,
     journal: JournalWriter,
-    progress: Display,
+    progress: Reporter,
     /// Games played by this run (not those it resumed or reused).
     played: u64,
     /// The early-stopping test, with every game journaled so far.

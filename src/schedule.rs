@@ -1,7 +1,7 @@
 //! Who plays whom in which seats, in which order, and each game's seed. Pure: no I/O, no
 //! clock.
 //!
-//! Games are played in rounds: a round plays every group of the format once (every pair, every
+//! Games are played in rounds: a round plays every group of the pairing once (every pair, every
 //! combination in each of its seat rotations, or the one game of all bots), and round `r` is
 //! the `r`-th game of each group; so a run stopped at any point has given every bot about the
 //! same number of games. Games are numbered from 0 in that order.
@@ -11,7 +11,7 @@
 //! bots leaves every other game's seed unchanged, and results never depend on how many games
 //! run at once or in which order they finish.
 
-use crate::games::Format;
+use arena_games::Pairing;
 
 /// One game to play.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,10 +26,10 @@ pub struct Fixture {
     pub seats: Vec<usize>,
 }
 
-/// The games of a tournament of the bots `names`, `games` rounds of `format`.
+/// The games of a tournament of the bots `names`, `games` rounds of `pairing`.
 #[derive(Debug, Clone, Copy)]
 pub struct Schedule<'a> {
-    format: Format,
+    pairing: Pairing,
     names: &'a [String],
     games: u32,
     master_seed: u64,
@@ -38,10 +38,10 @@ pub struct Schedule<'a> {
 }
 
 impl<'a> Schedule<'a> {
-    /// The schedule of `names` playing `games` rounds of `format` under `master_seed`.
-    pub fn new(format: Format, names: &'a [String], games: u32, master_seed: u64) -> Self {
+    /// The schedule of `names` playing `games` rounds of `pairing` under `master_seed`.
+    pub fn new(pairing: Pairing, names: &'a [String], games: u32, master_seed: u64) -> Self {
         Schedule {
-            format,
+            pairing,
             names,
             games,
             master_seed,
@@ -57,7 +57,7 @@ impl<'a> Schedule<'a> {
 
     /// How many games the schedule has (saturating at `u64::MAX`).
     pub fn len(&self) -> u64 {
-        fixture_count(self.format, self.names.len(), self.games)
+        fixture_count(self.pairing, self.names.len(), self.games)
     }
 
     /// Whether the schedule has no game.
@@ -78,26 +78,26 @@ impl<'a> Schedule<'a> {
             return None;
         }
         let bots = self.names.len();
-        let (size, rotations) = match self.format {
-            Format::HeadToHead => (2, 1),
-            Format::Combinations { size, rotate } => (size, if rotate { size as u64 } else { 1 }),
-            Format::FreeForAll => (bots, 1),
+        let (size, rotations) = match self.pairing {
+            Pairing::HeadToHead => (2, 1),
+            Pairing::Combinations { size, rotate } => (size, if rotate { size as u64 } else { 1 }),
+            Pairing::FreeForAll => (bots, 1),
         };
-        let per_round = fixture_count(self.format, bots, 1);
+        let per_round = fixture_count(self.pairing, bots, 1);
         let round = u32::try_from(index / per_round).ok()?;
         let within = index % per_round;
         let (group, rotation) = (within / rotations, within % rotations);
-        let mut seats = match self.format {
-            Format::FreeForAll => (0..bots).collect(),
+        let mut seats = match self.pairing {
+            Pairing::FreeForAll => (0..bots).collect(),
             _ => combination(bots, size, group),
         };
         seats.rotate_left(rotation as usize);
-        if self.format == Format::HeadToHead && round % 2 == 1 {
+        if self.pairing == Pairing::HeadToHead && round % 2 == 1 {
             seats.reverse();
         }
         let mut seated: Vec<&str> = seats.iter().map(|&bot| self.names[bot].as_str()).collect();
         let mut seed_round = round;
-        if self.paired && self.format == Format::HeadToHead && round % 2 == 1 {
+        if self.paired && self.pairing == Pairing::HeadToHead && round % 2 == 1 {
             seated.reverse();
             seed_round -= 1;
         }
@@ -115,27 +115,27 @@ impl<'a> Schedule<'a> {
     }
 }
 
-/// How many games `games` rounds of `format` with `bots` bots have (saturating at
+/// How many games `games` rounds of `pairing` with `bots` bots have (saturating at
 /// `u64::MAX`).
-pub fn fixture_count(format: Format, bots: usize, games: u32) -> u64 {
+pub fn fixture_count(pairing: Pairing, bots: usize, games: u32) -> u64 {
     let games = u64::from(games);
-    match format {
-        Format::HeadToHead => binomial(bots, 2).saturating_mul(games),
-        Format::Combinations { size, rotate } => binomial(bots, size)
+    match pairing {
+        Pairing::HeadToHead => binomial(bots, 2).saturating_mul(games),
+        Pairing::Combinations { size, rotate } => binomial(bots, size)
             .saturating_mul(games)
             .saturating_mul(if rotate { size as u64 } else { 1 }),
-        Format::FreeForAll if bots == 0 => 0,
-        Format::FreeForAll => games,
+        Pairing::FreeForAll if bots == 0 => 0,
+        Pairing::FreeForAll => games,
     }
 }
 
-/// How many of the games of `games` rounds of `format` with `bots` bots seat one given bot
+/// How many of the games of `games` rounds of `pairing` with `bots` bots seat one given bot
 /// (a gauntlet's): all but those the other bots play among themselves.
-pub fn games_of_one(format: Format, bots: usize, games: u32) -> u64 {
-    match (format, bots) {
+pub fn games_of_one(pairing: Pairing, bots: usize, games: u32) -> u64 {
+    match (pairing, bots) {
         (_, 0) => 0,
-        (Format::FreeForAll, _) => fixture_count(format, bots, games),
-        _ => fixture_count(format, bots, games) - fixture_count(format, bots - 1, games),
+        (Pairing::FreeForAll, _) => fixture_count(pairing, bots, games),
+        _ => fixture_count(pairing, bots, games) - fixture_count(pairing, bots - 1, games),
     }
 }
 
@@ -214,9 +214,9 @@ mod tests {
         (0..n).map(|i| format!("bot{i}")).collect()
     }
 
-    fn seats(format: Format, bots: usize, games: u32) -> Vec<Vec<usize>> {
+    fn seats(pairing: Pairing, bots: usize, games: u32) -> Vec<Vec<usize>> {
         let names = names(bots);
-        Schedule::new(format, &names, games, 7)
+        Schedule::new(pairing, &names, games, 7)
             .fixtures()
             .map(|f| f.seats)
             .collect()
@@ -225,9 +225,9 @@ mod tests {
     #[test]
     fn paired_games_share_the_seed_of_their_pair_with_the_sides_swapped() {
         let names = names(3);
-        let plain = Schedule::new(Format::HeadToHead, &names, 4, 9);
+        let plain = Schedule::new(Pairing::HeadToHead, &names, 4, 9);
         let paired = plain.paired(true);
-        let per_round = fixture_count(Format::HeadToHead, 3, 1);
+        let per_round = fixture_count(Pairing::HeadToHead, 3, 1);
         for index in 0..plain.len() {
             let (game, seeded) = (
                 paired.fixture(index).unwrap(),
@@ -253,25 +253,29 @@ mod tests {
     #[test]
     fn a_gauntlets_game_count_is_that_of_the_games_seating_its_bot() {
         let names: Vec<String> = (0..6).map(|i| format!("bot{i}")).collect();
-        for format in [
-            Format::HeadToHead,
-            Format::Combinations {
+        for pairing in [
+            Pairing::HeadToHead,
+            Pairing::Combinations {
                 size: 4,
                 rotate: true,
             },
-            Format::Combinations {
+            Pairing::Combinations {
                 size: 3,
                 rotate: false,
             },
-            Format::FreeForAll,
+            Pairing::FreeForAll,
         ] {
-            let schedule = Schedule::new(format, &names, 3, 1);
+            let schedule = Schedule::new(pairing, &names, 3, 1);
             for bot in 0..names.len() {
                 let seating = schedule
                     .fixtures()
                     .filter(|fixture| fixture.seats.contains(&bot))
                     .count() as u64;
-                assert_eq!(games_of_one(format, names.len(), 3), seating, "{format:?}");
+                assert_eq!(
+                    games_of_one(pairing, names.len(), 3),
+                    seating,
+                    "{pairing:?}"
+                );
             }
         }
     }
@@ -279,7 +283,7 @@ mod tests {
     #[test]
     fn head_to_head_rounds_play_every_pair_then_every_pair_swapped() {
         assert_eq!(
-            seats(Format::HeadToHead, 3, 2),
+            seats(Pairing::HeadToHead, 3, 2),
             [
                 vec![0, 1],
                 vec![0, 2],
@@ -290,17 +294,17 @@ mod tests {
             ]
         );
         let names = names(3);
-        let rounds: Vec<u32> = Schedule::new(Format::HeadToHead, &names, 2, 7)
+        let rounds: Vec<u32> = Schedule::new(Pairing::HeadToHead, &names, 2, 7)
             .fixtures()
             .map(|f| f.round)
             .collect();
         assert_eq!(rounds, [0, 0, 0, 1, 1, 1]);
-        assert_eq!(fixture_count(Format::HeadToHead, 3, 2), 6);
+        assert_eq!(fixture_count(Pairing::HeadToHead, 3, 2), 6);
     }
 
     #[test]
     fn combination_rounds_come_in_lexicographic_order_with_optional_rotations() {
-        let plain = Format::Combinations {
+        let plain = Pairing::Combinations {
             size: 4,
             rotate: false,
         };
@@ -314,7 +318,7 @@ mod tests {
                 vec![1, 2, 3, 4]
             ]
         );
-        let rotated = Format::Combinations {
+        let rotated = Pairing::Combinations {
             size: 4,
             rotate: true,
         };
@@ -335,17 +339,17 @@ mod tests {
 
     #[test]
     fn free_for_all_seats_everybody_in_list_order() {
-        let all = seats(Format::FreeForAll, 3, 2);
+        let all = seats(Pairing::FreeForAll, 3, 2);
         assert_eq!(all, [vec![0, 1, 2], vec![0, 1, 2]]);
-        assert!(seats(Format::FreeForAll, 0, 2).is_empty());
+        assert!(seats(Pairing::FreeForAll, 0, 2).is_empty());
     }
 
     #[test]
     fn a_stopped_run_has_given_every_bot_nearly_the_same_number_of_games() {
-        for (format, bots) in [
-            (Format::HeadToHead, 7),
+        for (pairing, bots) in [
+            (Pairing::HeadToHead, 7),
             (
-                Format::Combinations {
+                Pairing::Combinations {
                     size: 4,
                     rotate: true,
                 },
@@ -353,9 +357,9 @@ mod tests {
             ),
         ] {
             let names = names(bots);
-            let schedule = Schedule::new(format, &names, 10, 1);
-            let per_round = fixture_count(format, bots, 1) as usize;
-            let per_bot_per_round = per_round * format.min_bots() / bots;
+            let schedule = Schedule::new(pairing, &names, 10, 1);
+            let per_round = fixture_count(pairing, bots, 1) as usize;
+            let per_bot_per_round = per_round * pairing.min_bots() / bots;
             let mut games = vec![0usize; bots];
             for fixture in schedule.fixtures() {
                 for &bot in &fixture.seats {
@@ -365,7 +369,7 @@ mod tests {
                 let spread = most.unwrap() - least.unwrap();
                 assert!(
                     spread <= per_bot_per_round,
-                    "{format:?} after game {}",
+                    "{pairing:?} after game {}",
                     fixture.index
                 );
             }
@@ -378,7 +382,7 @@ mod tests {
         let mut four = three.clone();
         four.insert(1, "newcomer".into());
         let seed_of = |names: &[String]| {
-            Schedule::new(Format::HeadToHead, names, 4, 42)
+            Schedule::new(Pairing::HeadToHead, names, 4, 42)
                 .fixtures()
                 .map(|f| {
                     let seated: Vec<String> = f.seats.iter().map(|&b| names[b].clone()).collect();
@@ -404,15 +408,15 @@ mod tests {
     #[test]
     fn fixture_is_the_iterations_fixture_and_none_past_the_end() {
         let names = names(9);
-        for format in [
-            Format::HeadToHead,
-            Format::Combinations {
+        for pairing in [
+            Pairing::HeadToHead,
+            Pairing::Combinations {
                 size: 3,
                 rotate: true,
             },
-            Format::FreeForAll,
+            Pairing::FreeForAll,
         ] {
-            let schedule = Schedule::new(format, &names, 3, 11);
+            let schedule = Schedule::new(pairing, &names, 3, 11);
             let all: Vec<_> = schedule.fixtures().collect();
             assert_eq!(all.len() as u64, schedule.len());
             for (index, fixture) in all.iter().enumerate() {
@@ -427,11 +431,11 @@ mod tests {
         assert_eq!(binomial(10_000, 4), 416_416_712_497_500);
         assert_eq!(binomial(1 << 40, 4), u64::MAX);
         assert_eq!(
-            fixture_count(Format::HeadToHead, 1 << 33, u32::MAX),
+            fixture_count(Pairing::HeadToHead, 1 << 33, u32::MAX),
             u64::MAX
         );
         let names = names(10_000);
-        let schedule = Schedule::new(Format::HeadToHead, &names, 2, 0);
+        let schedule = Schedule::new(Pairing::HeadToHead, &names, 2, 0);
         let last = schedule.fixture(99_989_999).unwrap();
         assert_eq!(
             (last.seats.as_slice(), last.round),

@@ -19,9 +19,9 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::GameResult;
 use crate::journal::GameRecord;
 use crate::text::plural;
+use arena_games::engine::GameResult;
 
 /// The test's settings, and which bot is tested against the other.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -99,9 +99,9 @@ fn last_lines(tail: &[u8]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Scoring;
     use crate::journal::{GameRecord, Header, SeatRecord};
     use crate::report::LeaderboardBuilder;
+    use arena_games::Scoring;
 
     fn seat(bot: &str, requests: u32, crashes: u32, invalid: u32) -> SeatRecord {
         SeatRecord {

@@ -1,6 +1,7 @@
 //! `arena new`: minimal bots that read their game's input, parse it and answer legally, in
-//! Python, JavaScript or Rust, embedded in the binary from `templates/<game>/`. Each is a
-//! starting point, not a strategy; the tests check every one with `arena check`.
+//! Python, JavaScript or Rust, embedded in the binary from `templates/<game>/` (each game's
+//! registry entry names its own). Each is a starting point, not a strategy; the tests check
+//! every one with `arena check`.
 
 use std::path::{Path, PathBuf};
 
@@ -8,34 +9,18 @@ use anyhow::Context;
 
 use crate::cli::Lang;
 use crate::errors::Error;
-use crate::games::GameKind;
+use arena_games::GameKind;
 
 /// The Cargo manifest of every Rust template.
 const CARGO_TOML: &str = include_str!("../templates/rust/Cargo.toml");
 
 /// The files of a template: paths relative to the bot's folder, and their text.
 pub fn files(game: GameKind, lang: Lang) -> Vec<(&'static str, &'static str)> {
-    let source = match (game, lang) {
-        (GameKind::AlienWar, Lang::Python) => include_str!("../templates/alienwar/bot.py"),
-        (GameKind::AlienWar, Lang::Javascript) => include_str!("../templates/alienwar/bot.js"),
-        (GameKind::AlienWar, Lang::Rust) => include_str!("../templates/alienwar/main.rs"),
-        (GameKind::Cave, Lang::Python) => include_str!("../templates/cave/bot.py"),
-        (GameKind::Cave, Lang::Javascript) => include_str!("../templates/cave/bot.js"),
-        (GameKind::Cave, Lang::Rust) => include_str!("../templates/cave/main.rs"),
-        (GameKind::Eggs, Lang::Python) => include_str!("../templates/eggs/bot.py"),
-        (GameKind::Eggs, Lang::Javascript) => include_str!("../templates/eggs/bot.js"),
-        (GameKind::Eggs, Lang::Rust) => include_str!("../templates/eggs/main.rs"),
-        (GameKind::Petri, Lang::Python) => include_str!("../templates/petri/bot.py"),
-        (GameKind::Petri, Lang::Javascript) => include_str!("../templates/petri/bot.js"),
-        (GameKind::Petri, Lang::Rust) => include_str!("../templates/petri/main.rs"),
-        (GameKind::Slime, Lang::Python) => include_str!("../templates/slime/bot.py"),
-        (GameKind::Slime, Lang::Javascript) => include_str!("../templates/slime/bot.js"),
-        (GameKind::Slime, Lang::Rust) => include_str!("../templates/slime/main.rs"),
-    };
+    let templates = game.templates();
     match lang {
-        Lang::Python => vec![("bot.py", source)],
-        Lang::Javascript => vec![("bot.js", source)],
-        Lang::Rust => vec![("Cargo.toml", CARGO_TOML), ("src/main.rs", source)],
+        Lang::Python => vec![("bot.py", templates.python)],
+        Lang::Javascript => vec![("bot.js", templates.javascript)],
+        Lang::Rust => vec![("Cargo.toml", CARGO_TOML), ("src/main.rs", templates.rust)],
     }
 }
 

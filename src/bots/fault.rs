@@ -1,15 +1,18 @@
-//! Telling the runner's own failures from the bot's when a bot process cannot be started.
-//! A runner out of descriptors, processes or memory fails every bot alike: counted as the
-//! bots' crashes, it would turn one broken run into a leaderboard of blamed bots.
+//! Telling the runner's own failures from the bot's. A runner out of descriptors, processes
+//! or memory fails every bot alike: counted as the bots' crashes, it would turn one broken run
+//! into a leaderboard of blamed bots. So does an engine that cannot set up its game.
 
 use std::error::Error;
 use std::fmt;
 use std::io;
 
-/// A bot process could not be started because the runner itself ran out of a resource.
+/// A game could not be played for a reason of the runner's, not of any bot's.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RunnerFault {
-    why: String,
+pub enum RunnerFault {
+    /// A bot process could not be started because the runner itself ran out of a resource.
+    Resource(String),
+    /// The engine refused to set up the game (options the loader should have refused).
+    Setup(String),
 }
 
 impl RunnerFault {
@@ -20,20 +23,20 @@ impl RunnerFault {
         let errno = os_error(error)?;
         [libc::EMFILE, libc::ENFILE, libc::EAGAIN, libc::ENOMEM]
             .contains(&errno)
-            .then(|| RunnerFault {
-                why: error.to_string(),
-            })
+            .then(|| RunnerFault::Resource(error.to_string()))
     }
 }
 
 impl fmt::Display for RunnerFault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "the runner cannot start a bot process: {} (a limit of the runner, not a fault \
-             of the bot: raise `ulimit -n` or `ulimit -u`, or lower `jobs`)",
-            self.why
-        )
+        match self {
+            RunnerFault::Resource(why) => write!(
+                f,
+                "the runner cannot start a bot process: {why} (a limit of the runner, not a \
+                 fault of the bot: raise `ulimit -n` or `ulimit -u`, or lower `jobs`)"
+            ),
+            RunnerFault::Setup(why) => write!(f, "the game cannot be set up: {why}"),
+        }
     }
 }
 

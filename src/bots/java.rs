@@ -13,24 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, SystemTime};
 
-/// A game's Java host: the original API re-implemented in Java plus a main class that
-/// speaks the game's protocol for one bot class.
-#[derive(Debug)]
-pub struct JavaHost {
-    /// The host's sources: path under the source root, and text.
-    pub sources: &'static [(&'static str, &'static str)],
-    /// The main class; its one argument is the bot's class name.
-    pub main_class: &'static str,
-    /// The main class that runs several bots in one JVM, each by a class loader of its own:
-    /// its arguments are `seat classes-folder class-name` per bot, and each request is
-    /// preceded by the line `SEAT <seat>`.
-    pub shared_main_class: &'static str,
-    /// The package bot classes live in. A bot source without a `package` line is put in it.
-    pub package: &'static str,
-    /// What a source put into the package also imports (written on its first line, so
-    /// javac's line numbers stay those of the file).
-    pub imports: &'static str,
-}
+pub use arena_games::JavaHost;
 
 /// A compiled Java bot.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,11 +44,34 @@ const USED_MARK: &str = "used";
 /// Bumped when the way a build is laid out changes, so old cache folders are not reused.
 const CACHE_LAYOUT: &str = "java-v1";
 
-impl JavaHost {
+/// What the runner does with a game's [`JavaHost`] (a description of its sources, from the
+/// game's registry entry): compile bots with it and start them.
+pub trait JavaHostRuntime {
     /// Compiles `sources` (the first names the bot's class) with this host under
     /// `cache_root`, or reuses an earlier identical build. The error is a message for the
     /// user, including javac's own.
-    pub fn build(&self, sources: &[PathBuf], cache_root: &Path) -> Result<JavaBuild, String> {
+    fn build(&self, sources: &[PathBuf], cache_root: &Path) -> Result<JavaBuild, String>;
+
+    /// The arguments to `java` that run `build` alone, under an address-space limit of
+    /// `memory_bytes`.
+    fn solo_args(&self, build: &JavaBuild, memory_bytes: Option<u64>) -> Vec<String>;
+
+    /// The arguments to `java` that run the bots `members` (seat, build) in one JVM, under
+    /// an address-space limit of `memory_bytes`. The first member's folder provides the
+    /// shared main class; every bot's classes, the host's included, are loaded from its own
+    /// folder.
+    fn shared_args(
+        &self,
+        members: &[(usize, &JavaBuild)],
+        memory_bytes: Option<u64>,
+    ) -> Vec<String>;
+}
+
+impl JavaHostRuntime for JavaHost {
+    /// Compiles `sources` (the first names the bot's class) with this host under
+    /// `cache_root`, or reuses an earlier identical build. The error is a message for the
+    /// user, including javac's own.
+    fn build(&self, sources: &[PathBuf], cache_root: &Path) -> Result<JavaBuild, String> {
         let Some(first) = sources.first() else {
             return Err("`java` lists no source file".to_owned());
         };
@@ -98,7 +104,7 @@ impl JavaHost {
                 .file_name()
                 .and_then(|n| n.to_str())
                 .unwrap_or_default();
-            files.push((format!("{}/{name}", self.package), self.with_package(text)));
+            files.push((format!("{}/{name}", self.package), with_package(self, text)));
         }
         let key = fnv1a(
             files
@@ -123,7 +129,7 @@ impl JavaHost {
 
     /// The arguments to `java` that run `build` alone, under an address-space limit of
     /// `memory_bytes`.
-    pub fn solo_args(&self, build: &JavaBuild, memory_bytes: Option<u64>) -> Vec<String> {
+    fn solo_args(&self, build: &JavaBuild, memory_bytes: Option<u64>) -> Vec<String> {
         let mut args = jvm_options(memory_bytes);
         args.extend([
             "-cp".to_owned(),
@@ -138,7 +144,7 @@ impl JavaHost {
     /// an address-space limit of `memory_bytes`. The first member's folder provides the
     /// shared main class; every bot's classes, the host's included, are loaded from its own
     /// folder.
-    pub fn shared_args(
+    fn shared_args(
         &self,
         members: &[(usize, &JavaBuild)],
         memory_bytes: Option<u64>,
@@ -160,18 +166,18 @@ impl JavaHost {
         }
         args
     }
+}
 
-    /// The source as compiled: unchanged if it declares a package, else put into the host's
-    /// package on its first line (the original challenge printed some answers without it).
-    fn with_package(&self, text: String) -> String {
-        let declares = text
-            .lines()
-            .any(|line| line.trim_start().starts_with("package "));
-        if declares {
-            text
-        } else {
-            format!("package {}; {} {text}", self.package, self.imports)
-        }
+/// The source as compiled: unchanged if it declares a package, else put into the host's
+/// package on its first line (the original challenge printed some answers without it).
+fn with_package(host: &JavaHost, text: String) -> String {
+    let declares = text
+        .lines()
+        .any(|line| line.trim_start().starts_with("package "));
+    if declares {
+        text
+    } else {
+        format!("package {}; {} {text}", host.package, host.imports)
     }
 }
 
@@ -315,13 +321,13 @@ mod tests {
 
     #[test]
     fn a_source_without_package_is_put_into_the_hosts_package_on_its_first_line() {
-        let text = HOST.with_package("class A extends Base {}\n".to_owned());
+        let text = with_package(&HOST, "class A extends Base {}\n".to_owned());
         assert_eq!(
             text,
             "package bots; import api.Base; class A extends Base {}\n"
         );
         let declared = "package other;\nclass A {}\n".to_owned();
-        assert_eq!(HOST.with_package(declared.clone()), declared);
+        assert_eq!(with_package(&HOST, declared.clone()), declared);
     }
 
     #[test]

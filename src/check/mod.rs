@@ -2,10 +2,8 @@
 //! `probe` is the pure vocabulary games build their probes with; `runner` sends them through
 //! the process layer; `render` prints what happened.
 
-mod probe;
 mod render;
 mod runner;
 
-pub use probe::{Plan, Probe, Verdict};
 pub use render::render_check;
 pub use runner::{ProbeReport, Timeouts, check_bot};

@@ -4,12 +4,12 @@
 use std::fmt::Write;
 
 use crate::bots::{BotProgram, CallStatus};
-use crate::engine::Input;
 use crate::sandbox::{Enforced, NOBODY, TMP_BYTES};
 use crate::text::escape_control;
+use arena_games::engine::Input;
 
-use super::probe::Verdict;
 use super::runner::ProbeReport;
+use arena_games::probe::Verdict;
 
 /// At most this many bytes of a request or reply are shown; the rest is counted.
 const SHOWN_BYTES: usize = 2048;

@@ -6,10 +6,10 @@ use std::time::Duration;
 
 use crate::bots::{BotProgram, CallEnv, CallResult, CallStatus, Exit, Limits};
 use crate::driver::{Connection, Limit};
-use crate::engine::{Answer, Input};
-use crate::games::GameKind;
+use arena_games::GameKind;
+use arena_games::engine::{Answer, Input};
 
-use super::probe::Verdict;
+use arena_games::probe::Verdict;
 
 /// The time limits of a check.
 #[derive(Debug, Clone, Copy)]

@@ -15,10 +15,10 @@ use super::document::Document;
 use super::error::{ConfigError, Problem};
 use super::raw::{RawBot, RawCommand, RawTournament, SandboxMode};
 use super::source::read_bounded;
-use crate::bots::{BotProgram, JavaBuild, Limits, ResourceLimits, cache_root};
-use crate::games::{GameKind, GameOptions, OptionsParser};
+use crate::bots::{BotProgram, JavaBuild, JavaHostRuntime, Limits, ResourceLimits, cache_root};
 use crate::sandbox::{BoxSpec, DEFAULT_MAX_PROCESSES};
 use crate::text::is_unsafe;
+use arena_games::{GameKind, GameOptions, OptionsParser};
 
 /// The master seed when the file sets none: fixed, so two runs of one file agree.
 const DEFAULT_SEED: u64 = 1;
@@ -209,7 +209,7 @@ impl Tournament {
             source,
             base: &base,
             kind,
-            house_names: options.house_names(),
+            built_in_names: options.built_in_names(),
         };
         let bots = check_bots(&context, &first.bots, (defaults, sandbox), &mut problems);
         if let Some(file) = options.data_file() {
@@ -313,7 +313,7 @@ struct BotContext<'a> {
     source: &'a str,
     base: &'a Path,
     kind: GameKind,
-    house_names: Vec<&'static str>,
+    built_in_names: Vec<&'static str>,
 }
 
 /// The tournament-wide sandbox settings, which each bot may override.
@@ -344,7 +344,7 @@ fn check_bots(
                 name_span.clone(),
                 format!("duplicate bot name `{name}`"),
             ));
-        } else if context.house_names.contains(&name) {
+        } else if context.built_in_names.contains(&name) {
             problems.push(Problem::at(
                 source,
                 name_span.clone(),

@@ -7,7 +7,7 @@ use std::time::Duration;
 use crate::bots::{
     BotProgram, CallEnv, CallResult, CallStatus, Limits, OneShotInput, Place, Session, call_once,
 };
-use crate::engine::{Input, Phase};
+use arena_games::engine::{Input, Phase};
 
 /// A bot's place and persistent process for one game.
 #[derive(Debug, Default)]

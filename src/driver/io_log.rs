@@ -8,8 +8,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use crate::bots::{CallResult, CallStatus};
-use crate::engine::Input;
 use crate::folders::folder_name;
+use arena_games::engine::Input;
 
 /// The most bytes one bot's log of one game takes; what would go past it is left out, with
 /// a last line that says so.

@@ -8,9 +8,9 @@ use tokio::sync::Semaphore;
 
 use super::connection::{Connection, Limit, not_sent};
 use super::{Seat, record};
-use crate::bots::{BotProgram, CallEnv, CallStatus, Exit, JavaBuild, RunnerFault};
+use crate::bots::{BotProgram, CallEnv, CallStatus, Exit, JavaBuild, JavaHostRuntime, RunnerFault};
 use crate::config::{JavaHostMode, Tournament};
-use crate::engine::{Answer, Phase};
+use arena_games::engine::{Answer, Phase};
 
 /// The JVM shared by a game's Java bots, started on the first request to any of them.
 pub(super) struct SharedHost {

@@ -1,21 +1,21 @@
 //! What a journal may hold, derived from its own header: a journal is read as evidence, never
-//! trusted blindly. Its header must describe a schedule this `arena` can make (a known format
+//! trusted blindly. Its header must describe a schedule this `arena` can make (a known pairing
 //! version and game, a game count that is that schedule's), and every game must be one of the
 //! schedule's: its index in range (and in the journal's shard), its seed the derived one, its
 //! seats that fixture's bots in order, then only the game's own built-in players.
 
 use std::collections::BTreeSet;
 
-use crate::games::{Format, GameKind};
 use crate::schedule::{Schedule, fixture_count};
 use crate::shard::Shard;
+use arena_games::{GameKind, Pairing};
 
 use super::{FORMAT_VERSION, GameRecord, Header};
 
 /// The schedule a journal's header describes, to check its games against.
 #[derive(Debug, Clone)]
 pub(super) struct Expected {
-    format: Format,
+    pairing: Pairing,
     bots: Vec<String>,
     games: u32,
     seed: u64,
@@ -25,7 +25,7 @@ pub(super) struct Expected {
     gauntlet: Option<usize>,
     /// Whether games come in pairs with one seed (`--sprt`).
     paired: bool,
-    house: Vec<&'static str>,
+    built_in_names: Vec<&'static str>,
 }
 
 impl Expected {
@@ -47,7 +47,7 @@ impl Expected {
         if let Some(twice) = header.bots.iter().find(|name| !names.insert(name.as_str())) {
             return Err(format!("bot `{}` is listed twice", twice.escape_debug()));
         }
-        let format = header.format()?;
+        let pairing = header.pairing()?;
         if let Some(shard) = header.shard
             && !(1..=shard.count).contains(&shard.index)
         {
@@ -65,7 +65,7 @@ impl Expected {
             )?),
         };
         Ok(Expected {
-            format,
+            pairing,
             gauntlet,
             paired: header.sprt.is_some(),
             bots: header.bots.clone(),
@@ -73,14 +73,14 @@ impl Expected {
             seed: header.seed,
             total: header.total_games,
             shard: header.shard,
-            house: kind.house_names(),
+            built_in_names: kind.built_in_names(),
         })
     }
 
     /// Whether `game` is one of the schedule's games, or why not.
     pub(super) fn check(&self, game: &GameRecord) -> Result<(), String> {
         let index = game.index;
-        let fixture = Schedule::new(self.format, &self.bots, self.games, self.seed)
+        let fixture = Schedule::new(self.pairing, &self.bots, self.games, self.seed)
             .paired(self.paired)
             .fixture(index)
             .ok_or_else(|| {
@@ -126,10 +126,10 @@ impl Expected {
                 names(&scheduled)
             ));
         }
-        let mut house = BTreeSet::new();
+        let mut seen = BTreeSet::new();
         for seat in &game.seats[seated.len()..] {
-            let known = seat.built_in && self.house.contains(&seat.bot.as_str());
-            if !known || !house.insert(seat.bot.as_str()) {
+            let known = seat.built_in && self.built_in_names.contains(&seat.bot.as_str());
+            if !known || !seen.insert(seat.bot.as_str()) {
                 return Err(format!(
                     "game {index} has a player `{}` that is neither its bot nor one of the \
                      game's built-in players",
@@ -142,9 +142,9 @@ impl Expected {
 }
 
 impl Header {
-    /// The format of the schedule the header describes: the game's, the one with its number
+    /// The pairing of the schedule the header describes: the game's, the one with its number
     /// of games where the game's options allow more than one (Slime's seat rotation).
-    pub fn format(&self) -> Result<Format, String> {
+    pub fn pairing(&self) -> Result<Pairing, String> {
         let kind = GameKind::from_name(&self.game).ok_or_else(|| {
             format!(
                 "the journal is for an unknown game `{}`",
@@ -152,10 +152,10 @@ impl Header {
             )
         })?;
         let bots = self.bots.len();
-        kind.formats()
+        kind.pairings()
             .iter()
             .copied()
-            .find(|&format| fixture_count(format, bots, self.games) == self.total_games)
+            .find(|&pairing| fixture_count(pairing, bots, self.games) == self.total_games)
             .ok_or_else(|| {
                 format!(
                     "{} games is not a {} tournament of {bots} bots and {} games each",

@@ -26,8 +26,8 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::engine::GameResult;
 use crate::shard::Shard;
+use arena_games::engine::GameResult;
 
 mod check;
 
@@ -225,9 +225,9 @@ impl Header {
     /// How many games the run this journal belongs to plays: the whole tournament's, or only
     /// those of its gauntlet's bot. (A shard's board still counts the whole tournament.)
     pub fn planned_games(&self) -> u64 {
-        match (&self.gauntlet, self.format()) {
-            (Some(_), Ok(format)) => {
-                crate::schedule::games_of_one(format, self.bots.len(), self.games)
+        match (&self.gauntlet, self.pairing()) {
+            (Some(_), Ok(pairing)) => {
+                crate::schedule::games_of_one(pairing, self.bots.len(), self.games)
             }
             _ => self.total_games,
         }
@@ -712,7 +712,7 @@ impl SeenGames {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Format;
+    use arena_games::Pairing;
 
     fn header() -> Header {
         let bots = vec!["a".into(), "b".into()];
@@ -738,7 +738,7 @@ mod tests {
             digest: None,
         };
         let names = ["a".to_owned(), "b".to_owned()];
-        let schedule = crate::schedule::Schedule::new(Format::HeadToHead, &names, 2, 1);
+        let schedule = crate::schedule::Schedule::new(Pairing::HeadToHead, &names, 2, 1);
         let fixture = schedule.fixture(index).unwrap();
         let [first, second] = [0, 1].map(|seat| ["a", "b"][fixture.seats[seat]]);
         GameRecord {

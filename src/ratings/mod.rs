@@ -17,9 +17,9 @@ use std::ops::Range;
 
 use serde::Serialize;
 
-use crate::engine::GameResult;
-use crate::games::Scoring;
 use crate::journal::GameRecord;
+use arena_games::Scoring;
+use arena_games::engine::GameResult;
 
 /// A bot's rating figures; serialized flat into its leaderboard entry.
 #[derive(Debug, Clone, PartialEq, Serialize)]

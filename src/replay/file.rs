@@ -24,8 +24,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::snapshot::Glyph;
 use crate::text::escape_control;
+use arena_games::snapshot::Glyph;
 
 /// Bumped whenever a field changes meaning.
 pub const REPLAY_FORMAT_VERSION: u32 = 1;
@@ -290,7 +290,7 @@ pub fn excerpt(bytes: &[u8], cap: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::replay::Legend;
+    use arena_games::snapshot::Legend;
 
     #[test]
     fn cells_round_trip_through_run_length_encoding() {

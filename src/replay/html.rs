@@ -20,7 +20,9 @@ pub fn render_html(replay: &Replay) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::replay::{Frame, Legend, Message, ReplayHeader};
+    use arena_games::snapshot::Legend;
+
+    use crate::replay::{Frame, Message, ReplayHeader};
 
     #[test]
     fn the_page_embeds_everything_and_no_reply_can_close_the_data_block() {

@@ -9,9 +9,7 @@
 pub mod file;
 pub mod html;
 pub mod recorder;
-pub mod snapshot;
 pub mod text;
 
 pub use file::{Frame, Message, Replay, ReplayEnd, ReplayError, ReplayHeader};
 pub use recorder::{MESSAGE_CAP, Recorder};
-pub use snapshot::{Glyph, Legend, Snapshot};

@@ -1,12 +1,12 @@
 //! Builds a game's [`Replay`] while the driver plays it: one frame per turn from the
 //! engine's snapshots, and every request and reply, cut to [`MESSAGE_CAP`] bytes.
 
-use crate::engine::{Answer, Input, Outcome, Query, Rejection};
+use arena_games::engine::{Answer, Input, Outcome, Query, Rejection};
 
 use super::file::{
     Frame, Message, REPLAY_FORMAT_VERSION, Replay, ReplayEnd, ReplayHeader, encode_cells, excerpt,
 };
-use super::snapshot::Snapshot;
+use arena_games::snapshot::Snapshot;
 
 /// Requests and replies are kept up to this many bytes each: enough for every request of the
 /// games (a Petri or Slime board, an Egg Hunt view) while a bot that prints megabytes cannot
@@ -146,8 +146,8 @@ impl Recorder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Phase, SeatOutcome};
-    use crate::replay::{Glyph, Legend};
+    use arena_games::engine::{Phase, SeatOutcome};
+    use arena_games::snapshot::{Glyph, Legend};
 
     fn snapshot(turn: u32, cells: &str) -> Option<Snapshot> {
         Some(Snapshot {
@@ -179,7 +179,7 @@ mod tests {
                 stats: std::collections::BTreeMap::new(),
             }],
             summary: "over".into(),
-            house: Vec::new(),
+            built_in: Vec::new(),
         }
     }
 

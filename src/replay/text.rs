@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use super::file::{Frame, Replay, ReplayHeader, decode_cells};
-use super::snapshot::clashes;
 use crate::text::{escape_control, is_unsafe};
+use arena_games::snapshot::clashes;
 
 /// Which turns to print, and how much of each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -155,7 +155,9 @@ fn render_frame(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::replay::{Frame, Glyph, Legend, ReplayEnd};
+    use arena_games::snapshot::{Glyph, Legend};
+
+    use crate::replay::{Frame, ReplayEnd};
 
     fn replay() -> Replay {
         let frame = |turn, cells: &str| Frame {

@@ -5,11 +5,11 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::engine::GameResult;
-use crate::games::{Aggregate, Scoring, StatColumn};
 use crate::journal::{GameRecord, Header, Journal, Sandboxing, SeatRecord};
 use crate::ratings::{EXACT_LIMIT, Rater, Rating};
 use crate::sprt::{SprtStatus, SprtTracker};
+use arena_games::engine::GameResult;
+use arena_games::{Aggregate, Scoring, StatColumn};
 
 /// Version of the JSON leaderboard document; bumped when a field changes meaning.
 pub const LEADERBOARD_FORMAT_VERSION: u32 = 1;
@@ -201,7 +201,7 @@ pub struct Standing {
     /// A player built into the game (AlienWar's prey), not a bot.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub built_in: bool,
-    /// The game's extra figures by column name ([`crate::games::GameKind::stat_columns`]):
+    /// The game's extra figures by column name ([`arena_games::GameKind::stat_columns`]):
     /// a mean per game or a total.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub stats: BTreeMap<String, f64>,
@@ -249,7 +249,7 @@ pub struct LeaderboardBuilder {
     scoring: Scoring,
     columns: Vec<StatColumn>,
     header: Header,
-    tallies: BTreeMap<String, Tally>,
+    tallies: BTreeMap<String, BotTotals>,
     /// Head-to-head fields of up to [`EXACT_LIMIT`] bots: wins, draws and losses of each bot
     /// against each opponent.
     pairs: BTreeMap<(String, String), [u32; 3]>,
@@ -268,7 +268,7 @@ impl LeaderboardBuilder {
             tallies: header
                 .bots
                 .iter()
-                .map(|name| (name.clone(), Tally::default()))
+                .map(|name| (name.clone(), BotTotals::default()))
                 .collect(),
             pairs: BTreeMap::new(),
             games_played: 0,
@@ -369,7 +369,7 @@ impl LeaderboardBuilder {
 /// One bot's figures summed over its games: the leaderboard's, and the running progress
 /// lines' (see `crate::progress`).
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Tally {
+pub(crate) struct BotTotals {
     games: u32,
     total: i64,
     min: Option<i64>,
@@ -397,7 +397,7 @@ impl Standing {
     }
 }
 
-impl Tally {
+impl BotTotals {
     /// Adds one game's seat.
     pub(crate) fn add(&mut self, seat: &SeatRecord) {
         self.games += 1;
@@ -588,12 +588,12 @@ mod tests {
 
     #[test]
     fn built_in_players_are_ranked_and_marked_but_plain_bots_serialize_as_before() {
-        let house = SeatRecord {
+        let built_in = SeatRecord {
             built_in: true,
             requests: 0,
             ..seat("prey.Cow", 7, None)
         };
-        let games = vec![vec![seat("a", 3, None), house]];
+        let games = vec![vec![seat("a", 3, None), built_in]];
         let board = Leaderboard::compute(Scoring::Mean, &[], &journal(&["a"], games));
         let cow = &board.leaderboard[0];
         assert_eq!(

@@ -9,7 +9,7 @@ mod table;
 
 pub use csv::render_csv;
 pub use json::render_json;
-pub(crate) use leaderboard::Tally;
+pub(crate) use leaderboard::BotTotals;
 pub use leaderboard::{Leaderboard, LeaderboardBuilder, PairRecord, Standing};
 pub use markdown::render_markdown;
 pub use page::{ReplayLink, render_page, write_replay_pages};

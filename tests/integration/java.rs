@@ -5,6 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+use arena::bots::JavaHostRuntime;
 use serde_json::Value;
 
 use crate::support::{repo, write_toml};
@@ -214,7 +215,7 @@ fn the_original_aliens_answer_as_published_through_the_java_host() {
         ("OkinawaLife", "N N N N Y"),
     ];
     let cache = tempfile::tempdir().unwrap();
-    let host = arena::games::GameKind::AlienWar.java_host().unwrap();
+    let host = arena_games::GameKind::AlienWar.java_host().unwrap();
     for (name, moves) in expected {
         let source = compat.join(name).join(format!("{name}.java"));
         let build = host

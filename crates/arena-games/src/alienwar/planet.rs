@@ -1,0 +1,371 @@
+//! The planet: every instance of every species on a torus, and one round of the original
+//! controller split into the steps the engine needs between its questions to the bots
+//! (spec §4): shuffle and snapshot, moves, then the meetings wave by wave, then removal of
+//! the dead.
+//!
+//! The original resolves meetings one by one in shuffled order. Every instance ends its move
+//! on exactly one cell, and only instances on the same cell meet (each newcomer meets the
+//! cell's first arrival, its resident), so meetings on different cells never share an
+//! instance. Meetings are therefore grouped into waves: wave k holds the k-th meeting of
+//! every cell, in shuffled order. Each cell's meetings still happen in order, against the
+//! resident as earlier meetings left it, which is all the rules depend on.
+
+use rand_chacha::ChaCha12Rng;
+
+use super::rules::{self, Levels, Move, View};
+use crate::seeded::{below, rng};
+
+/// One alien or prey animal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Instance {
+    /// Its species' index in the roster (seats first, then the prey).
+    pub species: usize,
+    /// Its number within the species, in creation order (the protocol's id).
+    pub id: u32,
+    /// Its ability levels.
+    pub levels: Levels,
+    /// Hit points; dead at 0 or below, removed at the end of the round.
+    pub hp: i32,
+    /// Column, growing east.
+    pub x: usize,
+    /// Row, growing south.
+    pub y: usize,
+}
+
+impl Instance {
+    /// Whether it has died (it stays on the planet until the round ends).
+    pub fn is_dead(&self) -> bool {
+        self.hp <= 0
+    }
+}
+
+/// A newcomer meeting a cell's resident, with what each is shown of the other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Meeting {
+    /// The instance that just arrived (its index this round).
+    pub newcomer: usize,
+    /// The cell's first arrival this round.
+    pub resident: usize,
+    /// The resident's blurred life, strength, defense and vision, shown to the newcomer.
+    pub newcomer_sees: [i32; 4],
+    /// The newcomer's blurred levels, shown to the resident.
+    pub resident_sees: [i32; 4],
+}
+
+/// The arrivals on one cell after the first, still to meet its resident.
+#[derive(Debug, Clone)]
+struct Arrivals {
+    resident: usize,
+    newcomers: Vec<usize>,
+    next: usize,
+}
+
+/// Independent random streams, so that e.g. a Cow's step never shifts a fight's rolls.
+#[derive(Debug, Clone)]
+struct Streams {
+    shuffle: ChaCha12Rng,
+    fight: ChaCha12Rng,
+    cow: ChaCha12Rng,
+}
+
+/// Counts for the game's summary line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MeetingCounts {
+    /// Meetings where at least one side wanted to fight.
+    pub fights: u64,
+    /// Meetings where both wanted peace.
+    pub peaceful: u64,
+    /// Rewards paid again by a resident that was already dead (spec §4 quirk).
+    pub dead_resident_rewards: u64,
+}
+
+/// The whole world of one game.
+#[derive(Debug, Clone)]
+pub struct Planet {
+    side: usize,
+    /// Species below this index are played by bots; the others are the built-in prey, which
+    /// never want to fight.
+    bots: usize,
+    /// The character of each species on the snapshot.
+    symbols: Vec<u8>,
+    /// The instances, in this round's shuffled order once the round has begun.
+    instances: Vec<Instance>,
+    /// The start-of-round board every view of the round is cut from.
+    snapshot: Vec<u8>,
+    /// Cells with more than one arrival this round.
+    crowded: Vec<Arrivals>,
+    /// Whether a dead resident still meets (and rewards) later arrivals (spec §4 quirk).
+    dead_resident_reward: bool,
+    streams: Streams,
+    tally: MeetingCounts,
+}
+
+impl Planet {
+    /// A planet of side `side` for species drawn as `symbols`, the first `bots` of them
+    /// played by bots, with `instances` placed on distinct random cells in creation order
+    /// (spec §3.4).
+    ///
+    /// # Panics
+    ///
+    /// If there are more instances than cells (the board formula leaves 2.5 cells each).
+    pub fn new(
+        side: usize,
+        bots: usize,
+        symbols: Vec<u8>,
+        mut instances: Vec<Instance>,
+        seed: u64,
+        dead_resident_reward: bool,
+    ) -> Planet {
+        assert!(instances.len() <= side * side, "more instances than cells");
+        let mut placement = stream(seed, 0);
+        let mut taken = vec![false; side * side];
+        for instance in &mut instances {
+            loop {
+                let (x, y) = (below(&mut placement, side), below(&mut placement, side));
+                if !std::mem::replace(&mut taken[y * side + x], true) {
+                    (instance.x, instance.y) = (x, y);
+                    break;
+                }
+            }
+        }
+        Planet::placed(side, bots, symbols, instances, seed, dead_resident_reward)
+    }
+
+    /// A planet like [`Planet::new`]'s with `instances` where they already are (`arena
+    /// check` prepares positions this way).
+    pub fn placed(
+        side: usize,
+        bots: usize,
+        symbols: Vec<u8>,
+        instances: Vec<Instance>,
+        seed: u64,
+        dead_resident_reward: bool,
+    ) -> Planet {
+        Planet {
+            side,
+            bots,
+            symbols,
+            instances,
+            snapshot: Vec::new(),
+            crowded: Vec::new(),
+            dead_resident_reward,
+            streams: Streams {
+                shuffle: stream(seed, 1),
+                fight: stream(seed, 2),
+                cow: stream(seed, 3),
+            },
+            tally: MeetingCounts::default(),
+        }
+    }
+
+    /// The instances, in this round's order.
+    pub fn instances(&self) -> &[Instance] {
+        &self.instances
+    }
+
+    /// The instances, for tests that set up a position.
+    #[cfg(test)]
+    pub fn instances_mut(&mut self) -> &mut Vec<Instance> {
+        &mut self.instances
+    }
+
+    /// The counts so far.
+    pub fn tally(&self) -> MeetingCounts {
+        self.tally
+    }
+
+    /// The Cows' random stream.
+    pub fn cow_rng(&mut self) -> &mut ChaCha12Rng {
+        &mut self.streams.cow
+    }
+
+    /// Starts a round: shuffles the instances (as `Collections.shuffle`: from the last
+    /// position down, each swapped with a uniform earlier-or-same one) and draws the
+    /// snapshot, later instances over earlier ones on a shared cell.
+    pub fn begin_round(&mut self) {
+        for i in (1..self.instances.len()).rev() {
+            let j = below(&mut self.streams.shuffle, i + 1);
+            self.instances.swap(i, j);
+        }
+        self.snapshot.clear();
+        self.snapshot.resize(self.side * self.side, b' ');
+        for instance in &self.instances {
+            self.snapshot[instance.y * self.side + instance.x] = self.symbols[instance.species];
+        }
+    }
+
+    /// The view of instance `i` from this round's snapshot, around its position before it
+    /// moves, wrapping around the torus.
+    pub fn view(&self, i: usize) -> View {
+        let instance = &self.instances[i];
+        let radius = instance.levels.vision_radius();
+        let side = 2 * radius + 1;
+        let mut cells = Vec::with_capacity(side * side);
+        for dy in 0..side {
+            let y = self.wrap(instance.y, dy as isize - radius as isize);
+            for dx in 0..side {
+                let x = self.wrap(instance.x, dx as isize - radius as isize);
+                cells.push(self.snapshot[y * self.side + x]);
+            }
+        }
+        View { radius, cells }
+    }
+
+    /// `pos + delta` on the torus.
+    fn wrap(&self, pos: usize, delta: isize) -> usize {
+        (pos as isize + delta).rem_euclid(self.side as isize) as usize
+    }
+
+    /// Moves every instance (`moves[i]` for instance `i`), in round order, and records who
+    /// arrived first on each cell and who came later. Nothing blocks a move.
+    pub fn apply_moves(&mut self, moves: &[Move]) {
+        const NOBODY: usize = usize::MAX;
+        let mut resident = vec![NOBODY; self.side * self.side];
+        let mut crowd_of = vec![NOBODY; self.side * self.side];
+        self.crowded.clear();
+        for (i, mv) in moves.iter().enumerate() {
+            let (dx, dy) = mv.offset();
+            let instance = &self.instances[i];
+            let (x, y) = (self.wrap(instance.x, dx), self.wrap(instance.y, dy));
+            let instance = &mut self.instances[i];
+            (instance.x, instance.y) = (x, y);
+            let cell = y * self.side + x;
+            if resident[cell] == NOBODY {
+                resident[cell] = i;
+            } else if crowd_of[cell] == NOBODY {
+                crowd_of[cell] = self.crowded.len();
+                self.crowded.push(Arrivals {
+                    resident: resident[cell],
+                    newcomers: vec![i],
+                    next: 0,
+                });
+            } else {
+                self.crowded[crowd_of[cell]].newcomers.push(i);
+            }
+        }
+    }
+
+    /// Whether instance `i` belongs to a bot's species (prey need no question).
+    pub fn is_bots(&self, i: usize) -> bool {
+        self.instances[i].species < self.bots
+    }
+
+    /// The next wave of meetings that need a bot's answer, in round order, each with the
+    /// blurred levels both sides are shown (the resident's drawn first); empty when the
+    /// round's meetings are over. Meetings of two prey are settled on the way (both always
+    /// want peace, so nothing changes). Without the dead-resident quirk, a dead resident
+    /// gives its cell to the next arrival.
+    pub fn next_wave(&mut self) -> Vec<Meeting> {
+        let mut pairs = Vec::new();
+        let mut crowded = std::mem::take(&mut self.crowded);
+        for cell in &mut crowded {
+            while let Some(&newcomer) = cell.newcomers.get(cell.next) {
+                cell.next += 1;
+                if !self.dead_resident_reward && self.instances[cell.resident].is_dead() {
+                    cell.resident = newcomer;
+                } else if self.is_bots(newcomer) || self.is_bots(cell.resident) {
+                    pairs.push((newcomer, cell.resident));
+                    break;
+                } else {
+                    self.tally.peaceful += 1;
+                }
+            }
+        }
+        self.crowded = crowded;
+        pairs.sort_unstable();
+        pairs
+            .into_iter()
+            .map(|(newcomer, resident)| {
+                let fight = &mut self.streams.fight;
+                let newcomer_sees = rules::blurred(fight, &self.instances[resident].levels);
+                let resident_sees = rules::blurred(fight, &self.instances[newcomer].levels);
+                Meeting {
+                    newcomer,
+                    resident,
+                    newcomer_sees,
+                    resident_sees,
+                }
+            })
+            .collect()
+    }
+
+    /// Settles a meeting given both answers (spec §4 e–g): peace if both said no; otherwise
+    /// exchanges of blows, newcomer hit first, until one is dead (none if the resident died
+    /// earlier this round), then the survivor is rewarded from the loser.
+    pub fn settle(&mut self, meeting: &Meeting, newcomer_fights: bool, resident_fights: bool) {
+        if !newcomer_fights && !resident_fights {
+            self.tally.peaceful += 1;
+            return;
+        }
+        self.tally.fights += 1;
+        let fight = &mut self.streams.fight;
+        let (newcomer, resident) =
+            pair_mut(&mut self.instances, meeting.newcomer, meeting.resident);
+        if resident.is_dead() {
+            self.tally.dead_resident_rewards += 1;
+        }
+        while !newcomer.is_dead() && !resident.is_dead() {
+            if !rules::dodges(fight, newcomer.levels.level(rules::DEFENSE)) {
+                newcomer.hp -= rules::damage(fight, resident.levels.level(rules::STRENGTH));
+            }
+            if !rules::dodges(fight, resident.levels.level(rules::DEFENSE)) {
+                resident.hp -= rules::damage(fight, newcomer.levels.level(rules::STRENGTH));
+            }
+        }
+        if !newcomer.is_dead() {
+            reward(newcomer, resident);
+        } else if !resident.is_dead() {
+            reward(resident, newcomer);
+        }
+    }
+
+    /// Ends the round: the dead are removed. Returns how many died, per species.
+    pub fn end_round(&mut self) -> Vec<usize> {
+        let mut deaths = vec![0; self.symbols.len()];
+        self.instances.retain(|instance| {
+            deaths[instance.species] += usize::from(instance.is_dead());
+            !instance.is_dead()
+        });
+        deaths
+    }
+
+    /// The side of the square planet.
+    pub fn side(&self) -> usize {
+        self.side
+    }
+
+    /// Each species' score: the sum over its living instances of their rounded level sums.
+    pub fn scores(&self) -> Vec<i64> {
+        let mut scores = vec![0; self.symbols.len()];
+        for instance in &self.instances {
+            scores[instance.species] += instance.levels.score();
+        }
+        scores
+    }
+}
+
+/// Random stream `n` of the game's seed.
+fn stream(seed: u64, n: u64) -> ChaCha12Rng {
+    let mut stream = rng(seed);
+    stream.set_stream(n);
+    stream
+}
+
+/// The winner's reward from the loser: a fifth of each rounded level, and twice its life
+/// level as hit points (added, no cap).
+fn reward(winner: &mut Instance, loser: &Instance) {
+    winner.levels.add_reward(&loser.levels);
+    winner.hp += 2 * loser.levels.level(rules::LIFE);
+}
+
+/// Two distinct elements of `items`, mutably.
+fn pair_mut<T>(items: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
+    assert_ne!(a, b, "an instance never meets itself");
+    if a < b {
+        let (left, right) = items.split_at_mut(b);
+        (&mut left[a], &mut right[0])
+    } else {
+        let (left, right) = items.split_at_mut(a);
+        (&mut right[0], &mut left[b])
+    }
+}

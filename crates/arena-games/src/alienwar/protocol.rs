@@ -1,0 +1,116 @@
+//! The bytes of AlienWar's protocol (designed by this project, `games/alienwar.md`): one
+//! persistent process per species hosts all its instances. Each request is a header line
+//! `CREATE`, `MOVE` or `FIGHT` followed by one line per instance; the reply is one line of
+//! one word per instance, in request order. Syntax only: what an answer does is the
+//! engine's business.
+
+use std::io::Write;
+
+use super::planet::Instance;
+use super::rules::Move;
+use crate::decimal::push_int;
+
+/// Written to every species' process when the game ends.
+pub const FAREWELL: &[u8] = b"END\n";
+
+/// The creation request: `CREATE <count> <side>`; the reply gives each instance's points.
+pub fn encode_create(count: usize, side: usize) -> Vec<u8> {
+    format!("CREATE {count} {side}\n").into_bytes()
+}
+
+/// The header of a request about `count` instances: `MOVE <count>` or `FIGHT <count>`.
+pub fn write_header(out: &mut Vec<u8>, word: &str, count: usize) {
+    let _ = writeln!(out, "{word} {count}");
+}
+
+/// Writes what an instance's getters report: `<id> <hp> <life> <strength> <defense>
+/// <vision> <cleverness> <radius> <blur>` (levels rounded; radius and blur are not
+/// derivable from the rounded levels, so they are sent).
+fn write_self(out: &mut Vec<u8>, instance: &Instance) {
+    let [life, strength, defense, vision, cleverness] = instance.levels.rounded().map(i64::from);
+    let numbers = [
+        i64::from(instance.id),
+        i64::from(instance.hp),
+        life,
+        strength,
+        defense,
+        vision,
+        cleverness,
+        instance.levels.vision_radius() as i64,
+        instance.levels.blur() as i64,
+    ];
+    for (k, number) in numbers.into_iter().enumerate() {
+        if k > 0 {
+            out.push(b' ');
+        }
+        push_int(out, number);
+    }
+}
+
+/// One line of a `MOVE` request: the instance, then its view as `2r+1` rows (north first)
+/// of `2r+1` cells (west first), rows joined by `/`, a blank cell written `.`.
+pub fn write_move_line(out: &mut Vec<u8>, instance: &Instance, radius: usize, cells: &[u8]) {
+    write_self(out, instance);
+    out.push(b' ');
+    for (row, chunk) in cells.chunks(2 * radius + 1).enumerate() {
+        if row > 0 {
+            out.push(b'/');
+        }
+        out.extend(chunk.iter().map(|&c| if c == b' ' { b'.' } else { c }));
+    }
+    out.push(b'\n');
+}
+
+/// One line of a `FIGHT` request: the instance (as it is now, possibly dead), then the
+/// other party's blurred life, strength, defense and vision levels.
+pub fn write_fight_line(out: &mut Vec<u8>, instance: &Instance, sees: [i32; 4]) {
+    write_self(out, instance);
+    for number in sees {
+        out.push(b' ');
+        push_int(out, i64::from(number));
+    }
+    out.push(b'\n');
+}
+
+/// The words of a reply, one per instance of the request: each read by `parse`, `None`
+/// where a word is missing or unreadable. Also returns how many answers were unusable: each
+/// bad or missing word counts once, and surplus words once in all.
+pub fn parse_words<T>(
+    reply: &[u8],
+    count: usize,
+    parse: impl Fn(&[u8]) -> Option<T>,
+) -> (Vec<Option<T>>, u32) {
+    let mut words = reply
+        .split(u8::is_ascii_whitespace)
+        .filter(|word| !word.is_empty());
+    let answers: Vec<Option<T>> = (0..count).map(|_| words.next().and_then(&parse)).collect();
+    let unusable = answers.iter().filter(|a| a.is_none()).count() as u32;
+    (answers, unusable + u32::from(words.next().is_some()))
+}
+
+/// Five ability points `life,strength,defense,vision,cleverness` as decimals (`f32`, e.g.
+/// `3.5,6.5,0,0,0`). Whether they are allowed is the rules' question.
+pub fn parse_points(word: &[u8]) -> Option<[f32; 5]> {
+    let text = std::str::from_utf8(word).ok()?;
+    let mut values = text.split(',').map(|v| v.parse::<f32>().ok());
+    let points = [(); 5].map(|_| values.next().flatten());
+    if values.next().is_some() {
+        return None;
+    }
+    let [a, b, c, d, e] = points;
+    Some([a?, b?, c?, d?, e?])
+}
+
+/// A move: one of the nine names of the Java enum, upper case.
+pub fn parse_move(word: &[u8]) -> Option<Move> {
+    Move::from_name(word)
+}
+
+/// A fight answer: `Y` (fight) or `N` (peace).
+pub fn parse_fight(word: &[u8]) -> Option<bool> {
+    match word {
+        b"Y" => Some(true),
+        b"N" => Some(false),
+        _ => None,
+    }
+}

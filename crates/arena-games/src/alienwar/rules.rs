@@ -1,0 +1,222 @@
+//! The formulas of AlienWar, as its original controller computes them (spec §2, §4): float
+//! ability levels rounded half up on use, hit points, dodging, damage, vision, the
+//! cleverness blur, rewards and the score. Pure functions and small value types; the round
+//! itself is `planet.rs`.
+
+use rand_chacha::ChaCha12Rng;
+
+use crate::seeded::below;
+
+/// Ability indexes, in the order of every array of the original API.
+pub const LIFE: usize = 0;
+/// Damage per hit is uniform in `1..=strength`.
+pub const STRENGTH: usize = 1;
+/// The chance to dodge each incoming hit.
+pub const DEFENSE: usize = 2;
+/// The radius of the view.
+pub const VISION: usize = 3;
+/// The blur added to what others see of you.
+pub const CLEVERNESS: usize = 4;
+
+/// The points an instance may spend at creation.
+pub const POINTS: f32 = 10.0;
+
+/// Java's `Math.round(float)`: half up, toward +infinity (1.5 → 2, -1.5 → -1). Exact for
+/// every `f32`, because the `f64` sum `x + 0.5` cannot round.
+pub fn round_half_up(x: f32) -> i32 {
+    (f64::from(x) + 0.5).floor() as i32
+}
+
+/// Whether an allocation is accepted (spec §3.2): every value in `0..=10` and the running
+/// `f32` sum, in index order, at most 10. NaN fails both tests.
+pub fn valid_points(points: &[f32; 5]) -> bool {
+    let mut sum = 0.0f32;
+    for &value in points {
+        if !(0.0..=POINTS).contains(&value) {
+            return false;
+        }
+        sum += value;
+    }
+    sum <= POINTS
+}
+
+/// Starting hit points: `10 + 5 * round(life points)`, from the points, not the level
+/// (text differs: "lifeLVL*5").
+pub fn starting_hp(points: &[f32; 5]) -> i32 {
+    10 + 5 * round_half_up(points[LIFE])
+}
+
+/// The side of the square board for `species` species of `instances` each:
+/// `ceil(sqrt(species * instances * 2.5))` in double precision (48 × 100 → 110).
+pub fn board_side(species: usize, instances: usize) -> usize {
+    ((species * instances) as f64 * 2.5).sqrt().ceil() as usize
+}
+
+/// An instance's five ability levels: floats that start at 1.0 and grow with points and
+/// rewards; rounded half up whenever they are used or shown.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Levels(pub [f32; 5]);
+
+impl Levels {
+    /// The levels of a new instance: 1.0 plus its (accepted) points, added as `f32`.
+    pub fn from_points(points: &[f32; 5]) -> Levels {
+        Levels(points.map(|p| 1.0 + p))
+    }
+
+    /// The rounded level of ability `k` (what getters report and combat uses).
+    pub fn level(&self, k: usize) -> i32 {
+        round_half_up(self.0[k])
+    }
+
+    /// All five rounded levels.
+    pub fn rounded(&self) -> [i32; 5] {
+        self.0.map(round_half_up)
+    }
+
+    /// The view radius: `round(vision / 2)` from the float (2.9 → level 3 but radius 1).
+    pub fn vision_radius(&self) -> usize {
+        round_half_up(self.0[VISION] / 2.0).max(0) as usize
+    }
+
+    /// The cleverness blur: `round(cleverness / 2) + 1`; others see each value plus a
+    /// uniform draw in `0..blur`.
+    pub fn blur(&self) -> usize {
+        (round_half_up(self.0[CLEVERNESS] / 2.0) + 1).max(1) as usize
+    }
+
+    /// The score of a living instance: its five floats summed left to right as `f32`, then
+    /// rounded (so the rounding trick of §3.2 does not inflate it).
+    pub fn score(&self) -> i64 {
+        let sum = self.0.iter().fold(0.0f32, |sum, &level| sum + level);
+        i64::from(round_half_up(sum))
+    }
+
+    /// The kill reward from `loser`: a fifth of each of its rounded levels, cleverness
+    /// included, added as `f32` (text differs: "1/5 of the enemy's abilities").
+    pub fn add_reward(&mut self, loser: &Levels) {
+        for (level, rounded) in self.0.iter_mut().zip(loser.rounded()) {
+            *level += rounded as f32 / 5.0;
+        }
+    }
+}
+
+/// Whether a defender with defense level `defense` dodges one hit: `d = min(defense, 50)`,
+/// a uniform draw in `0..50/d + 1` (integer division) must be 0. P = 1/51 at level 1, 1/2
+/// from level 26 on (the cap); levels are never below 1.
+pub fn dodges(rng: &mut ChaCha12Rng, defense: i32) -> bool {
+    below(rng, dodge_range(defense)) == 0
+}
+
+/// The size of the dodge draw for defense level `defense`: `50 / min(defense, 50) + 1`
+/// (text differs: "[0 to 50/def+1]"); a dodge is one value of it.
+pub fn dodge_range(defense: i32) -> usize {
+    50 / defense.clamp(1, 50) as usize + 1
+}
+
+/// The damage of one hit by an attacker of strength level `strength`: uniform in
+/// `1..=strength`.
+pub fn damage(rng: &mut ChaCha12Rng, strength: i32) -> i32 {
+    below(rng, strength.max(1) as usize) as i32 + 1
+}
+
+/// What another instance is shown of `levels` (spec §4 e): the rounded life, strength,
+/// defense and vision levels, each plus an independent draw in `0..blur`, in that order.
+pub fn blurred(rng: &mut ChaCha12Rng, levels: &Levels) -> [i32; 4] {
+    let blur = levels.blur();
+    let rounded = levels.rounded();
+    [LIFE, STRENGTH, DEFENSE, VISION].map(|k| rounded[k] + below(rng, blur) as i32)
+}
+
+/// One step, in the order of the original `planet.Move` enum (bots iterate it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Move {
+    /// y − 1.
+    North,
+    /// x + 1, y − 1.
+    NorthEast,
+    /// x + 1.
+    East,
+    /// x + 1, y + 1.
+    SouthEast,
+    /// y + 1.
+    South,
+    /// x − 1, y + 1.
+    SouthWest,
+    /// x − 1.
+    West,
+    /// x − 1, y − 1.
+    NorthWest,
+    /// No step.
+    Stay,
+}
+
+impl Move {
+    /// Every move in enum order.
+    pub const ALL: [Move; 9] = [
+        Move::North,
+        Move::NorthEast,
+        Move::East,
+        Move::SouthEast,
+        Move::South,
+        Move::SouthWest,
+        Move::West,
+        Move::NorthWest,
+        Move::Stay,
+    ];
+
+    /// The step `(dx, dy)`: x grows east, y grows south.
+    pub fn offset(self) -> (isize, isize) {
+        match self {
+            Move::North => (0, -1),
+            Move::NorthEast => (1, -1),
+            Move::East => (1, 0),
+            Move::SouthEast => (1, 1),
+            Move::South => (0, 1),
+            Move::SouthWest => (-1, 1),
+            Move::West => (-1, 0),
+            Move::NorthWest => (-1, -1),
+            Move::Stay => (0, 0),
+        }
+    }
+
+    /// The Java constant's name, which is also the protocol's word.
+    pub fn name(self) -> &'static str {
+        match self {
+            Move::North => "NORTH",
+            Move::NorthEast => "NORTHEAST",
+            Move::East => "EAST",
+            Move::SouthEast => "SOUTHEAST",
+            Move::South => "SOUTH",
+            Move::SouthWest => "SOUTHWEST",
+            Move::West => "WEST",
+            Move::NorthWest => "NORTHWEST",
+            Move::Stay => "STAY",
+        }
+    }
+
+    /// The move named `word` (exact, upper case).
+    pub fn from_name(word: &[u8]) -> Option<Move> {
+        Move::ALL.into_iter().find(|m| m.name().as_bytes() == word)
+    }
+}
+
+/// A view: the square of snapshot cells around an instance, radius `radius`, stored row by
+/// row (north first), each row west to east.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct View {
+    /// The radius r; the side is 2r + 1.
+    pub radius: usize,
+    /// `(2r+1)²` cell characters: `b' '`, `b'A'` or a prey letter.
+    pub cells: Vec<u8>,
+}
+
+impl View {
+    /// The cell at offset `(dx, dy)` from the centre, if inside the view.
+    pub fn at(&self, dx: isize, dy: isize) -> Option<u8> {
+        let r = self.radius as isize;
+        let side = 2 * r + 1;
+        let (x, y) = (r + dx, r + dy);
+        ((0..side).contains(&x) && (0..side).contains(&y))
+            .then(|| self.cells[(y * side + x) as usize])
+    }
+}

@@ -1,0 +1,46 @@
+//! Easter Egg Hunt on the Hill: every entry on one walled board, all moving at once,
+//! fighting with rock-paper-scissors over squares and collecting eggs.
+//!
+//! The specification is `games/eggs.md` in the shared design documents (board §3, protocol
+//! §4, turn resolution §5, resolved ambiguities §10); the user guide is `games/eggs.md` in
+//! this repository. `board` builds boards (seeded generator, map files), `protocol` turns
+//! bytes into moves and views into bytes, `rules` plays a turn, and `game` runs the
+//! [`crate::engine::Game`] state machine.
+
+mod board;
+mod game;
+mod options;
+mod probes;
+mod protocol;
+mod rules;
+#[cfg(test)]
+mod tests;
+
+pub use game::Eggs;
+pub use options::EggsOptions;
+
+use crate::engine::{Answer, SetupError};
+use crate::probe::Plan;
+use crate::registry::{Pairing, RegisteredGame, Scoring, Templates};
+
+/// Easter Egg Hunt, as the registry knows it.
+impl RegisteredGame for Eggs {
+    type Options = EggsOptions;
+    const NAME: &'static str = "eggs";
+    const SCORING: Scoring = Scoring::Mean;
+    const DEFAULT_GAMES: u32 = 10;
+    const PAIRINGS: &'static [Pairing] = &[Pairing::FreeForAll];
+    const TEMPLATES: Templates = Templates {
+        python: include_str!("../../../../templates/eggs/bot.py"),
+        javascript: include_str!("../../../../templates/eggs/bot.js"),
+        rust: include_str!("../../../../templates/eggs/main.rs"),
+    };
+
+    fn probes(answers: &[Answer]) -> Plan {
+        probes::probes(answers)
+    }
+
+    fn start(options: &EggsOptions, seed: u64, seats: usize) -> Result<Eggs, SetupError> {
+        Eggs::new(options, seed, seats)
+    }
+}

@@ -1,0 +1,44 @@
+//! Battle for the Petri Dish: two species of cells fight for a small grid.
+//!
+//! The specification is `games/petri.md` in the shared design documents (rules §2 to §8,
+//! protocol §9 and §10, the original driver §12, resolved ambiguities §13); the user guide
+//! is `games/petri.md` in this repository. The engine is split the way every game here is:
+//! `protocol` turns bytes into raw actions and state into bytes, `rules` decides what is
+//! legal and what it does, and `game` runs the [`crate::engine::Game`] state machine.
+
+mod game;
+mod options;
+mod probes;
+mod protocol;
+mod rules;
+#[cfg(test)]
+mod tests;
+
+pub use game::Petri;
+pub use options::{PetriOptions, RuleSet};
+
+use crate::engine::{Answer, SetupError};
+use crate::probe::Plan;
+use crate::registry::{Pairing, RegisteredGame, Scoring, Templates};
+
+/// Battle for the Petri Dish, as the registry knows it.
+impl RegisteredGame for Petri {
+    type Options = PetriOptions;
+    const NAME: &'static str = "petri";
+    const SCORING: Scoring = Scoring::Wins;
+    const DEFAULT_GAMES: u32 = 100;
+    const PAIRINGS: &'static [Pairing] = &[Pairing::HeadToHead];
+    const TEMPLATES: Templates = Templates {
+        python: include_str!("../../../../templates/petri/bot.py"),
+        javascript: include_str!("../../../../templates/petri/bot.js"),
+        rust: include_str!("../../../../templates/petri/main.rs"),
+    };
+
+    fn probes(answers: &[Answer]) -> Plan {
+        probes::probes(answers)
+    }
+
+    fn start(options: &PetriOptions, _seed: u64, _seats: usize) -> Result<Petri, SetupError> {
+        Petri::new(options)
+    }
+}

@@ -1,0 +1,515 @@
+//! The registry: every game `arena` can run, each declared once by its engine's
+//! [`RegisteredGame`] implementation and named once in the [`games!`] list at the end of this
+//! file. [`GameKind`], [`GameOptions`] and [`AnyGame`], and all their dispatch, are made from
+//! that list, so adding a game is its module plus one line there.
+
+use std::fmt;
+use std::path::Path;
+
+use serde::de::DeserializeOwned;
+
+use crate::engine::{Answer, Game, Rejection, SetupError, Step};
+use crate::probe::Plan;
+use crate::snapshot::Snapshot;
+
+/// What a game declares about itself: its name, its tournament shape and scoring, its
+/// defaults, its probes for `arena check`, its bot templates and how to start one game.
+pub trait RegisteredGame: Game + fmt::Debug + Sized {
+    /// The game's `[options]` table.
+    type Options: Settings;
+    /// The name used in tournament files, journals and `ARENA_GAME`.
+    const NAME: &'static str;
+    /// How results are summed up into a leaderboard.
+    const SCORING: Scoring;
+    /// The original challenge's number of games (per pairing, or runs).
+    const DEFAULT_GAMES: u32;
+    /// Every pairing the options can give: a journal, which names the game but not its
+    /// options, is checked against the one that has its number of games.
+    const PAIRINGS: &'static [Pairing];
+    /// The game's figures beyond the score that the leaderboard shows, in display order.
+    const STAT_COLUMNS: &'static [StatColumn] = &[];
+    /// The game's own default time for one request, where its rules set one; `None` for the
+    /// runner's default.
+    const DEFAULT_TIMEOUT_MS: Option<u64> = None;
+    /// Whether each bot gets one private working folder for the whole tournament, kept
+    /// across turns and games, as its current directory. Such games run one at a time, so a
+    /// folder carries state from game to game in index order and results do not depend on
+    /// `jobs`.
+    const PRIVATE_FOLDERS: bool = false;
+    /// The Java host that runs the original challenge's Java bots, for games whose originals
+    /// were Java classes rather than programs.
+    const JAVA_HOST: Option<&'static JavaHost> = None;
+    /// The minimal bots `arena new` writes.
+    const TEMPLATES: Templates;
+
+    /// The names of the players built into the engine ([`crate::engine::BuiltInSeat`]),
+    /// whatever the options; no bot may take one.
+    fn built_in_names() -> Vec<&'static str> {
+        Vec::new()
+    }
+
+    /// `arena check`'s probes: prepared positions with the game's verdict on a reply, given
+    /// the answers to the probes sent so far.
+    fn probes(answers: &[Answer]) -> Plan;
+
+    /// A fresh engine for one game with these options, its seed and its number of seats.
+    fn start(options: &Self::Options, seed: u64, seats: usize) -> Result<Self, SetupError>;
+}
+
+/// A game's options, as the tournament loader uses them.
+pub trait Settings: DeserializeOwned + Default + Clone + PartialEq + fmt::Debug {
+    /// Who plays whom with these options.
+    fn pairing(&self) -> Pairing;
+
+    /// The fewest bots the game itself needs, whatever the pairing can schedule.
+    fn min_bots(&self) -> usize {
+        1
+    }
+
+    /// Problems with the option values (each a sentence); empty if they are fine.
+    fn validate(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The data file the options name, relative to the tournament file. The tournament
+    /// loader reads it and hands it to [`Settings::use_data_file`]: engines and options never
+    /// touch files.
+    fn data_file(&self) -> Option<&Path> {
+        None
+    }
+
+    /// Takes the text of [`Settings::data_file`] (read from `path`) and checks it against the
+    /// number of entries; returns the problems found.
+    fn use_data_file(&mut self, path: &Path, text: &str, entries: usize) -> Vec<String> {
+        let _ = (path, text, entries);
+        Vec::new()
+    }
+}
+
+/// A game's Java host: the original API re-implemented in Java plus a main class that speaks
+/// the game's protocol for one bot class. Only its sources and names: the runner compiles
+/// and starts it.
+#[derive(Debug)]
+pub struct JavaHost {
+    /// The host's sources: path under the source root, and text.
+    pub sources: &'static [(&'static str, &'static str)],
+    /// The main class; its one argument is the bot's class name.
+    pub main_class: &'static str,
+    /// The main class that runs several bots in one JVM, each by a class loader of its own:
+    /// its arguments are `seat classes-folder class-name` per bot, and each request is
+    /// preceded by the line `SEAT <seat>`.
+    pub shared_main_class: &'static str,
+    /// The package bot classes live in. A bot source without a `package` line is put in it.
+    pub package: &'static str,
+    /// What a source put into the package also imports (written on its first line, so
+    /// javac's line numbers stay those of the file).
+    pub imports: &'static str,
+}
+
+/// A game's minimal bots (`templates/<game>/`), one source per language; each reads the
+/// game's input, parses it and answers legally.
+#[derive(Debug, Clone, Copy)]
+pub struct Templates {
+    /// `bot.py`.
+    pub python: &'static str,
+    /// `bot.js`.
+    pub javascript: &'static str,
+    /// `src/main.rs` of a Cargo project.
+    pub rust: &'static str,
+}
+
+/// An extra leaderboard column made from one named per-game figure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StatColumn {
+    /// The column's name (also its key in a standing's `stats`).
+    pub name: &'static str,
+    /// The key in [`crate::engine::SeatOutcome::stats`] it is made from.
+    pub stat: &'static str,
+    /// How a bot's per-game values add up.
+    pub aggregate: Aggregate,
+}
+
+/// How a per-game figure adds up over a bot's games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Aggregate {
+    /// The mean over the games played (a game without the figure counts as 0).
+    Mean,
+    /// The sum over the games played.
+    Total,
+}
+
+/// Who plays whom in a tournament.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pairing {
+    /// Every pair of bots plays `games` games, each side first in half of them.
+    HeadToHead,
+    /// Every combination of `size` bots plays `games` games with seats in list order, or,
+    /// with `rotate`, in each of the `size` rotations of that order.
+    Combinations {
+        /// Bots per game.
+        size: usize,
+        /// Whether each combination is also played in every seat rotation.
+        rotate: bool,
+    },
+    /// Every bot plays in every game, seats in list order; `games` games.
+    FreeForAll,
+}
+
+impl Pairing {
+    /// The smallest number of bots the format can schedule.
+    pub fn min_bots(self) -> usize {
+        match self {
+            Pairing::HeadToHead => 2,
+            Pairing::Combinations { size, .. } => size,
+            Pairing::FreeForAll => 1,
+        }
+    }
+}
+
+/// How a leaderboard is computed from game outcomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scoring {
+    /// Total wins over all games; draws count for nobody. Head-to-head games only.
+    Wins,
+    /// The mean of a bot's per-game scores.
+    Mean,
+}
+
+impl Scoring {
+    /// The number a bot is ranked by, from the sum of its per-game scores over `games`.
+    pub fn ranking_score(self, total: i64, games: u32) -> f64 {
+        match self {
+            Scoring::Wins => total as f64,
+            Scoring::Mean if games == 0 => 0.0,
+            Scoring::Mean => total as f64 / f64::from(games),
+        }
+    }
+}
+
+/// Deserializes the options of a game with `parse`, which is given the options type to use.
+/// The tournament loader calls this so that each game's options are parsed by serde with the
+/// game's own `deny_unknown_fields` type (and so with exact error locations).
+pub trait OptionsParser {
+    /// The error of a failed parse.
+    type Error;
+    /// Parses the options as `T`.
+    fn parse<T: DeserializeOwned + Default>(&mut self) -> Result<T, Self::Error>;
+}
+
+/// Makes [`GameKind`], [`GameOptions`] and [`AnyGame`] from a list of `Variant =>
+/// EngineType` lines, each with its doc comment.
+macro_rules! games {
+    ($( $(#[doc = $doc:literal])* $variant:ident => $engine:ty ),+ $(,)?) => {
+        /// A game's name, as written in a tournament file (`game = "petri"`).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+        pub enum GameKind {
+            $( $(#[doc = $doc])* $variant, )+
+        }
+
+        impl GameKind {
+            /// Every game, in the order they are listed to users.
+            pub const ALL: &[GameKind] = &[ $( GameKind::$variant, )+ ];
+
+            /// The name used in tournament files, journals and `ARENA_GAME`.
+            pub fn name(self) -> &'static str {
+                match self { $( GameKind::$variant => <$engine as RegisteredGame>::NAME, )+ }
+            }
+
+            /// How results are summed up into a leaderboard.
+            pub fn scoring(self) -> Scoring {
+                match self { $( GameKind::$variant => <$engine as RegisteredGame>::SCORING, )+ }
+            }
+
+            /// `arena check`'s probes, given the answers to the probes sent so far.
+            pub fn probes(self, answers: &[Answer]) -> Plan {
+                match self {
+                    $( GameKind::$variant => <$engine as RegisteredGame>::probes(answers), )+
+                }
+            }
+
+            /// The original challenge's number of games (per pairing, or runs).
+            pub fn default_games(self) -> u32 {
+                match self {
+                    $( GameKind::$variant => <$engine as RegisteredGame>::DEFAULT_GAMES, )+
+                }
+            }
+
+            /// The Java host that runs the original challenge's Java bots, if the game has one.
+            pub fn java_host(self) -> Option<&'static JavaHost> {
+                match self { $( GameKind::$variant => <$engine as RegisteredGame>::JAVA_HOST, )+ }
+            }
+
+            /// The game's own default time for one request, if its rules set one.
+            pub fn default_timeout_ms(self) -> Option<u64> {
+                match self {
+                    $( GameKind::$variant => <$engine as RegisteredGame>::DEFAULT_TIMEOUT_MS, )+
+                }
+            }
+
+            /// Whether each bot keeps one private working folder for the whole tournament.
+            pub fn private_folders(self) -> bool {
+                match self {
+                    $( GameKind::$variant => <$engine as RegisteredGame>::PRIVATE_FOLDERS, )+
+                }
+            }
+
+            /// The names of the players built into the engine, whatever the options.
+            pub fn built_in_names(self) -> Vec<&'static str> {
+                match self {
+                    $( GameKind::$variant => <$engine as RegisteredGame>::built_in_names(), )+
+                }
+            }
+
+            /// Every pairing the game's options can give.
+            pub fn pairings(self) -> &'static [Pairing] {
+                match self { $( GameKind::$variant => <$engine as RegisteredGame>::PAIRINGS, )+ }
+            }
+
+            /// The figures beyond the score that the leaderboard shows, in display order.
+            pub fn stat_columns(self) -> &'static [StatColumn] {
+                match self {
+                    $( GameKind::$variant => <$engine as RegisteredGame>::STAT_COLUMNS, )+
+                }
+            }
+
+            /// The minimal bots `arena new` writes.
+            pub fn templates(self) -> Templates {
+                match self { $( GameKind::$variant => <$engine as RegisteredGame>::TEMPLATES, )+ }
+            }
+
+            /// The game's options at their defaults.
+            pub fn default_options(self) -> GameOptions {
+                match self { $( GameKind::$variant => GameOptions::$variant(Default::default()), )+ }
+            }
+
+            /// Parses this game's options with `parser`.
+            pub fn parse_options<P: OptionsParser>(
+                self,
+                parser: &mut P,
+            ) -> Result<GameOptions, P::Error> {
+                match self { $( GameKind::$variant => parser.parse().map(GameOptions::$variant), )+ }
+            }
+        }
+
+        /// A game's validated options (the tournament file's `[options]` table).
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GameOptions {
+            $( $(#[doc = $doc])* $variant(<$engine as RegisteredGame>::Options), )+
+        }
+
+        impl GameOptions {
+            /// The game these options belong to.
+            pub fn kind(&self) -> GameKind {
+                match self { $( GameOptions::$variant(_) => GameKind::$variant, )+ }
+            }
+
+            /// The options as the loader uses them, whatever the game.
+            fn settings(&self) -> &dyn SettingsView {
+                match self { $( GameOptions::$variant(options) => options, )+ }
+            }
+
+            /// Takes the text of [`GameOptions::data_file`] (read from `path`) and checks it
+            /// against the number of entries; returns the problems found.
+            pub fn use_data_file(&mut self, path: &Path, text: &str, entries: usize) -> Vec<String> {
+                match self {
+                    $( GameOptions::$variant(options) => options.use_data_file(path, text, entries), )+
+                }
+            }
+
+            /// A fresh engine for one game with these options, its seed and its number of
+            /// seats.
+            pub fn new_game(&self, seed: u64, seats: usize) -> Result<AnyGame, SetupError> {
+                match self {
+                    $( GameOptions::$variant(options) => {
+                        <$engine as RegisteredGame>::start(options, seed, seats)
+                            .map(|game| AnyGame::$variant(Box::new(game)))
+                    } )+
+                }
+            }
+        }
+
+        /// One game of any kind, dispatching to its engine (boxed: engines differ in size).
+        #[derive(Debug)]
+        pub enum AnyGame {
+            $( $(#[doc = $doc])* $variant(Box<$engine>), )+
+        }
+
+        impl AnyGame {
+            /// The engine, whatever the game.
+            fn engine(&mut self) -> &mut dyn Game {
+                match self { $( AnyGame::$variant(game) => game.as_mut(), )+ }
+            }
+
+            /// The engine, whatever the game, to read.
+            fn engine_ref(&self) -> &dyn Game {
+                match self { $( AnyGame::$variant(game) => game.as_ref(), )+ }
+            }
+        }
+
+        impl GameOptions {
+            /// Who plays whom.
+            pub fn pairing(&self) -> Pairing {
+                self.settings().pairing()
+            }
+
+            /// The fewest bots a tournament needs: what the pairing can schedule, raised by the
+            /// game's own limits (Easter Egg Hunt's generator needs 7 unless told otherwise).
+            pub fn min_bots(&self) -> usize {
+                self.pairing().min_bots().max(self.settings().min_bots())
+            }
+
+            /// Problems with the option values (each a sentence); empty if they are fine.
+            pub fn validate(&self) -> Vec<String> {
+                self.settings().validate()
+            }
+
+            /// The data file the options name, relative to the tournament file (the Egg Hunt's
+            /// `map`).
+            pub fn data_file(&self) -> Option<&Path> {
+                self.settings().data_file()
+            }
+
+            /// The names of the players built into the engine; no bot may take one.
+            pub fn built_in_names(&self) -> Vec<&'static str> {
+                self.kind().built_in_names()
+            }
+        }
+
+        impl fmt::Display for GameKind {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl GameKind {
+            /// Looks a game up by its name.
+            pub fn from_name(name: &str) -> Option<GameKind> {
+                GameKind::ALL
+                    .iter()
+                    .copied()
+                    .find(|kind| kind.name() == name)
+            }
+        }
+
+        impl Game for AnyGame {
+            fn poll(&mut self) -> Step {
+                self.engine().poll()
+            }
+
+            fn handle_answers(&mut self, answers: Vec<Answer>) {
+                self.engine().handle_answers(answers);
+            }
+
+            fn take_rejections(&mut self) -> Vec<Rejection> {
+                self.engine().take_rejections()
+            }
+
+            fn session_farewell(&self) -> &'static [u8] {
+                self.engine_ref().session_farewell()
+            }
+
+            fn snapshot(&self) -> Option<Snapshot> {
+                self.engine_ref().snapshot()
+            }
+        }
+    };
+}
+
+/// [`Settings`] without its `Sized` parts, so [`GameOptions`] can dispatch through one
+/// reference.
+trait SettingsView {
+    fn pairing(&self) -> Pairing;
+    fn min_bots(&self) -> usize;
+    fn validate(&self) -> Vec<String>;
+    fn data_file(&self) -> Option<&Path>;
+}
+
+impl<T: Settings> SettingsView for T {
+    fn pairing(&self) -> Pairing {
+        Settings::pairing(self)
+    }
+    fn min_bots(&self) -> usize {
+        Settings::min_bots(self)
+    }
+    fn validate(&self) -> Vec<String> {
+        Settings::validate(self)
+    }
+    fn data_file(&self) -> Option<&Path> {
+        Settings::data_file(self)
+    }
+}
+
+games! {
+    /// Survival Game - AlienWar.
+    AlienWar => crate::alienwar::AlienWar,
+    /// Cave Rangers - Exploring the Darkness.
+    Cave => crate::cave::Cave,
+    /// Easter Egg Hunt on the Hill.
+    Eggs => crate::eggs::Eggs,
+    /// Battle for the Petri Dish.
+    Petri => crate::petri::Petri,
+    /// Slime: The Territory War.
+    Slime => crate::slime::Slime,
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::engine::{Answer, Rejection};
+
+    /// Every game's options at their defaults.
+    fn default_options() -> Vec<GameOptions> {
+        GameKind::ALL
+            .iter()
+            .map(|kind| kind.default_options())
+            .collect()
+    }
+
+    #[test]
+    fn every_game_gives_a_reason_for_each_invalid_reply_it_counts() {
+        for options in default_options() {
+            let kind = options.kind();
+            let seats = options.min_bots();
+            let mut game = options.new_game(7, seats).unwrap();
+            let mut rejections: Vec<Rejection> = Vec::new();
+            let mut batches = 0;
+            let outcome = loop {
+                match game.poll() {
+                    Step::Done(outcome) => break outcome,
+                    Step::Ask(queries) => {
+                        let answers: Vec<Answer> = queries
+                            .iter()
+                            .map(|_| Answer::Reply(b"? ?\n".to_vec()))
+                            .collect();
+                        game.handle_answers(answers);
+                        let batch = game.take_rejections();
+                        assert!(
+                            batch
+                                .iter()
+                                .all(|r| r.answer < queries.len() && r.count > 0),
+                            "{kind}: {batch:?}"
+                        );
+                        rejections.extend(batch);
+                        batches += 1;
+                        assert!(batches < 100_000, "{kind} did not end");
+                    }
+                }
+            };
+            assert!(game.take_rejections().is_empty(), "{kind}: taken once");
+            let counted: u32 = outcome.seats.iter().map(|seat| seat.invalid_replies).sum();
+            let reported: u32 = rejections.iter().map(|r| r.count).sum();
+            assert!(counted > 0, "{kind}: garbage is invalid");
+            assert_eq!(
+                reported, counted,
+                "{kind}: every invalid reply has a reason"
+            );
+            let reasons: BTreeSet<&str> = rejections.iter().map(|r| r.reason).collect();
+            assert!(
+                reasons.iter().all(|reason| reason.len() > 10),
+                "{kind}: {reasons:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! Slime: The Territory War: four slimes spread, jump and merge over a square board.
+//!
+//! The specification is `games/slime.md` in the shared design documents (board §2, turns §4,
+//! protocol §5, moves §6, the original controller §9, resolved ambiguities §10); the user
+//! guide is `games/slime.md` in this repository. The split follows Petri: `protocol` turns
+//! the board into the command-line argument and the reply bytes into a raw move, `rules`
+//! decides what is legal and what it does, and `game` runs the [`crate::engine::Game`]
+//! state machine.
+
+mod game;
+mod options;
+mod probes;
+mod protocol;
+mod rules;
+#[cfg(test)]
+mod tests;
+
+pub use game::Slime;
+pub use options::{Parsing, SlimeOptions};
+
+use crate::engine::{Answer, SetupError};
+use crate::probe::Plan;
+use crate::registry::{Pairing, RegisteredGame, Scoring, Templates};
+
+/// Slime, as the registry knows it.
+impl RegisteredGame for Slime {
+    type Options = SlimeOptions;
+    const NAME: &'static str = "slime";
+    const SCORING: Scoring = Scoring::Mean;
+    // The original played each combination once: its engine has no randomness.
+    const DEFAULT_GAMES: u32 = 1;
+    const PAIRINGS: &'static [Pairing] = &[
+        Pairing::Combinations {
+            size: 4,
+            rotate: true,
+        },
+        Pairing::Combinations {
+            size: 4,
+            rotate: false,
+        },
+    ];
+    const TEMPLATES: Templates = Templates {
+        python: include_str!("../../../../templates/slime/bot.py"),
+        javascript: include_str!("../../../../templates/slime/bot.js"),
+        rust: include_str!("../../../../templates/slime/main.rs"),
+    };
+
+    fn probes(answers: &[Answer]) -> Plan {
+        probes::probes(answers)
+    }
+
+    fn start(options: &SlimeOptions, _seed: u64, _seats: usize) -> Result<Slime, SetupError> {
+        Slime::new(options)
+    }
+}

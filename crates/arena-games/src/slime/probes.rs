@@ -1,0 +1,96 @@
+//! `arena check`'s probes for Slime: one turn's argument in each of a few prepared boards,
+//! rendered and judged by `protocol.rs` and `rules.rs` exactly as in a game (with the
+//! default, strict parsing).
+
+use crate::engine::{Answer, Input};
+use crate::probe::{Plan, Verdict};
+
+use super::options::Parsing;
+use super::protocol;
+use super::rules::Board;
+
+/// The boards (8 by 8, `.` empty, `1` to `4` the players' cells) and the 0-based seat to move.
+const BOARDS: &[(&str, [&str; 8], usize)] = &[
+    (
+        "early: the starting position, player 1 to move",
+        [
+            "1......2", "........", "........", "........", "........", "........", "........",
+            "3......4",
+        ],
+        0,
+    ),
+    (
+        "crowded: every player's cells mixed in the middle, player 3 to move",
+        [
+            "11....22", "111.2222", "1133.422", ".3314442", "33.1144.", "333.4444", "3.3..4.4",
+            "33....44",
+        ],
+        2,
+    ),
+    (
+        "edge of board: player 2 holds only the right-hand column",
+        [
+            "1111...2", "1111...2", "111....2", "11.....2", "333..44.", "333..444", "3333.444",
+            "3333.444",
+        ],
+        1,
+    ),
+    (
+        "end-game: two empty cells left, player 4 to move",
+        [
+            "11111222", "11111222", "11.11222", "33311222", "33334444", "3333444.", "33334444",
+            "33334444",
+        ],
+        3,
+    ),
+];
+
+/// One probe per board in [`BOARDS`].
+pub(crate) fn probes(_answers: &[Answer]) -> Plan {
+    Plan::one_shot(BOARDS.iter().map(|&(name, rows, seat)| {
+        let board = Board::from_rows(&rows);
+        let input = Input::Args(vec![protocol::encode_request(&board, seat)]);
+        (name.into(), input, move |reply: &[u8]| {
+            judge(&board, seat, reply)
+        })
+    }))
+}
+
+fn judge(board: &Board, seat: usize, reply: &[u8]) -> Verdict {
+    let raw = match protocol::parse_reply(reply, Parsing::Strict) {
+        Ok(raw) => raw,
+        Err(why) => return Verdict::Unparsed(why.reason().into()),
+    };
+    let [fr, fc, tr, tc] = raw.0;
+    let parsed = format!("from ({fr}, {fc}) to ({tr}, {tc})");
+    match board.validate(seat, raw) {
+        Ok(mv) => Verdict::Legal(format!("{parsed}: {:?}", mv.kind)),
+        Err(why) => Verdict::Illegal(parsed, why.reason().into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_are_the_games_argument_and_replies_are_judged_like_the_game() {
+        let plan = probes(&[]);
+        assert_eq!(plan.probes.len(), BOARDS.len());
+        assert_eq!(
+            plan.probes[0].input,
+            Input::Args(vec![
+                "1,1......2,........,........,........,........,........,........,3......4".into()
+            ])
+        );
+        let early = &plan.probes[0].judge;
+        assert!(early(b"0 0 1 1\n").is_valid());
+        assert!(matches!(early(b"0 0 1 1"), Verdict::Unparsed(_)), "strict");
+        assert!(matches!(early(b"0 7 1 6\n"), Verdict::Illegal(..)));
+        // The end-game's empty cells are (2, 2) and (5, 7).
+        let end = &plan.probes[3].judge;
+        assert!(end(b"4 7 5 7\n").is_valid());
+        assert!(end(b"4 4 2 2\n").is_valid());
+        assert!(matches!(end(b"4 7 2 2\n"), Verdict::Illegal(..)), "too far");
+    }
+}
