@@ -14,7 +14,7 @@ use crate::cli::{
 use crate::config::Tournament;
 use crate::config::{standalone_bot, standalone_java_bot};
 use crate::errors::{EXIT_OK, EXIT_SPRT_H0, EXIT_SPRT_UNDECIDED, EXIT_STRICT, EXIT_USAGE, Error};
-use crate::journal::{Header, Journal, JournalError, JournalReader};
+use crate::journal::{Header, JOURNAL_FILE, Journal, JournalError, JournalReader};
 use crate::merge::merge_paths;
 use crate::progress;
 use crate::quick_match::{MATCH_FILE, tournament_text};
@@ -25,9 +25,7 @@ use crate::report::{
     Leaderboard, LeaderboardBuilder, render_csv, render_json, render_markdown, render_page,
     render_table, write_replay_pages,
 };
-use crate::results::{
-    JOURNAL_FILE, LEADERBOARD_FILE, REPLAYS_DIR, ResultsFolder, Start, write_atomically,
-};
+use crate::results::{LEADERBOARD_FILE, REPLAYS_DIR, ResultsFolder, Start, write_atomically};
 use crate::reuse::{ReusePool, rules_digest};
 use crate::run::{RunOptions, RunReport, run_tournament};
 use crate::sandbox::check_support;

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use crate::journal::JOURNAL_FILE;
 use crate::journal::{Header, Journal, JournalError};
-use crate::results::JOURNAL_FILE;
 use crate::shard::Shard;
 
 /// Why journals cannot be merged.

@@ -13,10 +13,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use crate::errors::Error;
-use crate::journal::JournalError;
-
-/// The journal's file name inside a results folder.
-pub const JOURNAL_FILE: &str = "journal.jsonl";
+use crate::journal::{JOURNAL_FILE, JournalError};
 
 /// The leaderboard's file name inside a results folder, written when a run is over.
 pub const LEADERBOARD_FILE: &str = "leaderboard.json";

@@ -200,7 +200,7 @@ pub fn run_tournament(
         Start::Resume => JournalWriter::resume(&journal_path, &header, |game| {
             progress.record_earlier(game);
             if let Some(sprt) = &mut sprt {
-                sprt.record(game);
+                sprt.record(game.index, game.result_of(sprt.candidate()));
             }
         })?,
     };
@@ -539,7 +539,7 @@ impl Books<'_> {
         );
         if let Some(sprt) = &mut self.sprt {
             let undecided = sprt.status().verdict.is_none();
-            sprt.record(&record);
+            sprt.record(record.index, record.result_of(sprt.candidate()));
             let line = format!("SPRT: {}", sprt.status().line());
             if undecided && sprt.status().verdict.is_some() {
                 tracing::info!("{line}; no more games are started");

@@ -19,7 +19,6 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::journal::GameRecord;
 use crate::text::plural;
 use arena_games::engine::GameResult;
 
@@ -315,27 +314,25 @@ impl SprtTracker {
         }
     }
 
-    /// Counts game `game` (games `2k` and `2k + 1` are pair `k`); a game without the
-    /// candidate or after the verdict changes nothing.
-    pub fn record(&mut self, game: &GameRecord) {
-        let Some(half_points) = game
-            .seats
-            .iter()
-            .find(|seat| seat.bot == self.status.sprt.candidate)
-            .and_then(|seat| seat.result)
-            .map(|result| match result {
-                GameResult::Win => 2,
-                GameResult::Draw => 1,
-                GameResult::Loss => 0,
-            })
-        else {
+    /// The bot under test, whose results [`SprtTracker::record`] takes.
+    pub fn candidate(&self) -> &str {
+        &self.status.sprt.candidate
+    }
+
+    /// Counts game `index` (games `2k` and `2k + 1` are pair `k`), where the candidate had
+    /// `result`; a game without the candidate (`None`) or after the verdict changes nothing.
+    pub fn record(&mut self, index: u64, result: Option<GameResult>) {
+        let Some(half_points) = result.map(|result| match result {
+            GameResult::Win => 2,
+            GameResult::Draw => 1,
+            GameResult::Loss => 0,
+        }) else {
             return;
         };
-        if self.status.verdict.is_some() || game.index / 2 < self.next {
+        if self.status.verdict.is_some() || index / 2 < self.next {
             return;
         }
-        self.waiting.entry(game.index / 2).or_default()[(game.index % 2) as usize] =
-            Some(half_points);
+        self.waiting.entry(index / 2).or_default()[(index % 2) as usize] = Some(half_points);
         while let Some([Some(first), Some(second)]) = self.waiting.get(&self.next).copied() {
             self.waiting.remove(&self.next);
             self.next += 1;
@@ -363,7 +360,6 @@ impl SprtTracker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::journal::SeatRecord;
 
     #[test]
     fn the_llr_of_published_counts_is_the_published_one() {
@@ -416,55 +412,27 @@ mod tests {
         }
     }
 
-    fn game(index: u64, candidate: GameResult) -> GameRecord {
-        let seat = |bot: &str, result| SeatRecord {
-            bot: bot.into(),
-            score: 0,
-            result: Some(result),
-            requests: 1,
-            timeouts: 0,
-            crashes: 0,
-            invalid_replies: 0,
-            invalid_reasons: BTreeMap::new(),
-            built_in: false,
-            stats: BTreeMap::new(),
-            digest: None,
-        };
-        let other = match candidate {
-            GameResult::Win => GameResult::Loss,
-            GameResult::Draw => GameResult::Draw,
-            GameResult::Loss => GameResult::Win,
-        };
-        GameRecord {
-            index,
-            seed: 0,
-            summary: String::new(),
-            duration_ms: 0,
-            seats: vec![seat("v2", candidate), seat("v1", other)],
-        }
-    }
-
     #[test]
     fn pairs_count_in_order_and_the_first_bound_reached_decides() {
         let sprt = Sprt::new("v2".into(), "elo0=0,elo1=50".parse().unwrap());
         let mut tracker = SprtTracker::new(sprt);
         // Pair 1 finishes before pair 0: it waits.
-        tracker.record(&game(2, GameResult::Win));
-        tracker.record(&game(3, GameResult::Draw));
+        tracker.record(2, Some(GameResult::Win));
+        tracker.record(3, Some(GameResult::Draw));
         assert_eq!(tracker.status().pentanomial.pairs(), 0);
-        tracker.record(&game(1, GameResult::Loss));
-        tracker.record(&game(0, GameResult::Draw));
+        tracker.record(1, Some(GameResult::Loss));
+        tracker.record(0, Some(GameResult::Draw));
         assert_eq!(tracker.status().pentanomial, Pentanomial([0, 1, 0, 1, 0]));
         let mut index = 4;
         while tracker.status().verdict.is_none() {
-            tracker.record(&game(index, GameResult::Win));
+            tracker.record(index, Some(GameResult::Win));
             index += 1;
             assert!(index < 1000, "a candidate winning every game never passed");
         }
         assert_eq!(tracker.status().verdict, Some(Verdict::H1));
         let decided = tracker.status().clone();
-        tracker.record(&game(index, GameResult::Loss));
-        tracker.record(&game(index + 1, GameResult::Loss));
+        tracker.record(index, Some(GameResult::Loss));
+        tracker.record(index + 1, Some(GameResult::Loss));
         assert_eq!(
             tracker.status(),
             &decided,

@@ -36,6 +36,9 @@ use check::Expected;
 /// Bumped whenever a field changes meaning.
 pub const FORMAT_VERSION: u32 = 2;
 
+/// The journal's file name inside a results folder.
+pub const JOURNAL_FILE: &str = "journal.jsonl";
+
 /// One line of the journal.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", content = "data", rename_all = "kebab-case")]
@@ -247,6 +250,16 @@ pub struct GameRecord {
     pub duration_ms: u64,
     /// One entry per seat, in seat order.
     pub seats: Vec<SeatRecord>,
+}
+
+impl GameRecord {
+    /// The result of `bot`'s seat, if it played and the game gives results.
+    pub fn result_of(&self, bot: &str) -> Option<GameResult> {
+        self.seats
+            .iter()
+            .find(|seat| seat.bot == bot)
+            .and_then(|seat| seat.result)
+    }
 }
 
 /// One seat of one game: who, how it scored, and how its bot behaved.

@@ -19,22 +19,13 @@
 
 use std::collections::BTreeMap;
 
+use super::elo_model::{ELO_PER_NAT, Fit, Meeting, PRIOR_DRAWS, Z95};
 use super::{elo_sparse, normal};
 
 /// The largest field rated exactly (dense covariance, superiority of every pair). Fitting
 /// and inverting cost about 0.1 s at this size and grow with its cube; beyond it the
 /// intervals are estimated (see `src/ratings/elo_sparse.rs`).
 pub const EXACT_LIMIT: usize = 200;
-
-/// Virtual draws added between every pair of bots before fitting (beyond [`EXACT_LIMIT`]
-/// bots, between every pair that met).
-pub(super) const PRIOR_DRAWS: f64 = 1.0;
-
-/// Elo points per natural-log unit of playing strength: 400 / ln 10.
-pub(super) const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
-
-/// The normal quantile of a two-sided 95% interval.
-pub(super) const Z95: f64 = 1.959_963_984_540_054;
 
 /// The fitting stops when no strength changes by more than this (in natural-log units).
 const TOLERANCE: f64 = 1e-12;
@@ -49,25 +40,6 @@ pub(crate) struct Results {
     pub(super) bots: usize,
     /// By `(a, b)` with `a < b`: games played and the points `a` won.
     pub(super) pairs: BTreeMap<(usize, usize), Meeting>,
-}
-
-/// The games between two bots and the points the lower-numbered of them won.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub(super) struct Meeting {
-    pub(super) games: f64,
-    pub(super) points: f64,
-}
-
-/// Fitted ratings, by bot index.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Fit {
-    /// Elo ratings, mean 0.
-    pub(crate) elo: Vec<f64>,
-    /// Half-widths of the 95% intervals, in Elo.
-    pub(crate) margin: Vec<f64>,
-    /// `superiority[a][b]`: the likelihood that `a` is stronger than `b` (0.5 on the
-    /// diagonal); empty beyond [`EXACT_LIMIT`] bots.
-    pub(crate) superiority: Vec<Vec<f64>>,
 }
 
 impl Results {

@@ -26,7 +26,7 @@
 
 use std::collections::BTreeMap;
 
-use super::elo::{ELO_PER_NAT, Fit, Meeting, PRIOR_DRAWS, Z95};
+use super::elo_model::{ELO_PER_NAT, Fit, Meeting, PRIOR_DRAWS, Z95};
 
 /// Virtual draws of every bot against an imaginary opponent rated 0.
 const ANCHOR_DRAWS: f64 = 1.0;

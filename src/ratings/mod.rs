@@ -6,6 +6,7 @@
 
 mod bootstrap;
 mod elo;
+mod elo_model;
 mod elo_sparse;
 mod normal;
 mod trueskill;
@@ -206,7 +207,7 @@ impl Rater {
 }
 
 /// Elo ratings and, if the fit has it, the superiority matrix of `names`.
-fn elo_ratings(names: &[&str], fit: &elo::Fit) -> Ratings {
+fn elo_ratings(names: &[&str], fit: &elo_model::Fit) -> Ratings {
     let bots = names
         .iter()
         .enumerate()

@@ -292,7 +292,7 @@ impl LeaderboardBuilder {
         }
         self.rater.add(game);
         if let Some(sprt) = &mut self.sprt {
-            sprt.record(game);
+            sprt.record(game.index, game.result_of(sprt.candidate()));
         }
     }
 
