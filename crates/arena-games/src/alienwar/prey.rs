@@ -5,6 +5,7 @@
 use rand_chacha::ChaCha12Rng;
 
 use super::rules::{CLEVERNESS, DEFENSE, LIFE, Move, STRENGTH, VISION, View};
+use crate::compass::Compass;
 use crate::seeded::below;
 
 /// A prey species, in the original roster's order.
@@ -84,9 +85,9 @@ impl Prey {
         match self {
             Prey::Whale => Move::Stay,
             Prey::Cow => Move::ALL[below(rng, Move::ALL.len())],
-            Prey::Turtle => Move::SouthWest,
+            Prey::Turtle => Move::Step(Compass::SW),
             Prey::Eagle => emptiest_ray(view),
-            Prey::Human => Move::NorthEast,
+            Prey::Human => Move::Step(Compass::NE),
         }
     }
 }
@@ -102,7 +103,7 @@ fn emptiest_ray(view: &View) -> Move {
             .filter(|&i| view.at(i * dx, i * dy).is_some_and(|c| c != b' '))
             .count()
     };
-    let mut best = (Move::North, occupied(Move::North));
+    let mut best = (Move::Step(Compass::N), occupied(Move::Step(Compass::N)));
     for m in &Move::ALL[1..] {
         let count = occupied(*m);
         if count < best.1 {

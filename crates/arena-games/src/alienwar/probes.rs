@@ -5,6 +5,7 @@
 //! own code (views cut from the round's snapshot, wrapping at the edges; meetings found and
 //! blurred by the planet), so the bytes are exactly a tournament's.
 
+use crate::compass::Compass;
 use crate::engine::{Answer, Input, Phase};
 use crate::probe::{Plan, Probe, Verdict};
 
@@ -192,7 +193,7 @@ fn fight_probe(name: &str, planet: &mut Planet) -> Probe {
             let (x, y) = (FIGHT.1.0, FIGHT.1.1);
             let cell = FIGHT.2[instance.y - y].as_bytes()[instance.x - x];
             if matches!(cell, b'C' | b'2') {
-                Move::West
+                Move::Step(Compass::W)
             } else {
                 Move::Stay
             }

@@ -5,6 +5,7 @@
 
 use rand_chacha::ChaCha12Rng;
 
+use crate::compass::Compass;
 use crate::seeded::below;
 
 /// Ability indexes, in the order of every array of the original API.
@@ -127,54 +128,32 @@ pub fn blurred(rng: &mut ChaCha12Rng, levels: &Levels) -> [i32; 4] {
     [LIFE, STRENGTH, DEFENSE, VISION].map(|k| rounded[k] + below(rng, blur) as i32)
 }
 
-/// One step, in the order of the original `planet.Move` enum (bots iterate it).
+/// One step, in the order of the original `planet.Move` enum (bots iterate it): the eight
+/// compass directions clockwise from north, then staying put.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Move {
-    /// y − 1.
-    North,
-    /// x + 1, y − 1.
-    NorthEast,
-    /// x + 1.
-    East,
-    /// x + 1, y + 1.
-    SouthEast,
-    /// y + 1.
-    South,
-    /// x − 1, y + 1.
-    SouthWest,
-    /// x − 1.
-    West,
-    /// x − 1, y − 1.
-    NorthWest,
+    /// One step in a direction.
+    Step(Compass),
     /// No step.
     Stay,
 }
 
 impl Move {
     /// Every move in enum order.
-    pub const ALL: [Move; 9] = [
-        Move::North,
-        Move::NorthEast,
-        Move::East,
-        Move::SouthEast,
-        Move::South,
-        Move::SouthWest,
-        Move::West,
-        Move::NorthWest,
-        Move::Stay,
-    ];
+    pub const ALL: [Move; 9] = {
+        let mut all = [Move::Stay; 9];
+        let mut i = 0;
+        while i < 8 {
+            all[i] = Move::Step(Compass::ALL[i]);
+            i += 1;
+        }
+        all
+    };
 
     /// The step `(dx, dy)`: x grows east, y grows south.
     pub fn offset(self) -> (isize, isize) {
         match self {
-            Move::North => (0, -1),
-            Move::NorthEast => (1, -1),
-            Move::East => (1, 0),
-            Move::SouthEast => (1, 1),
-            Move::South => (0, 1),
-            Move::SouthWest => (-1, 1),
-            Move::West => (-1, 0),
-            Move::NorthWest => (-1, -1),
+            Move::Step(direction) => direction.delta(),
             Move::Stay => (0, 0),
         }
     }
@@ -182,14 +161,14 @@ impl Move {
     /// The Java constant's name, which is also the protocol's word.
     pub fn name(self) -> &'static str {
         match self {
-            Move::North => "NORTH",
-            Move::NorthEast => "NORTHEAST",
-            Move::East => "EAST",
-            Move::SouthEast => "SOUTHEAST",
-            Move::South => "SOUTH",
-            Move::SouthWest => "SOUTHWEST",
-            Move::West => "WEST",
-            Move::NorthWest => "NORTHWEST",
+            Move::Step(Compass::N) => "NORTH",
+            Move::Step(Compass::NE) => "NORTHEAST",
+            Move::Step(Compass::E) => "EAST",
+            Move::Step(Compass::SE) => "SOUTHEAST",
+            Move::Step(Compass::S) => "SOUTH",
+            Move::Step(Compass::SW) => "SOUTHWEST",
+            Move::Step(Compass::W) => "WEST",
+            Move::Step(Compass::NW) => "NORTHWEST",
             Move::Stay => "STAY",
         }
     }

@@ -3,6 +3,7 @@
 //! snapshot), the prey, the byte-exact protocol vectors in `games/alienwar/`, and whole
 //! games with scripted and garbage-answering bots.
 
+use crate::compass::Compass;
 use crate::engine::testing::{XorShift, play, vector_records as records};
 use crate::engine::{Answer, Game, Input, Outcome, Phase, Query, Step};
 use crate::seeded::rng;
@@ -151,7 +152,7 @@ fn a_reward_adds_a_fifth_of_each_rounded_level_and_twice_the_life_level_as_hp() 
         ],
         true,
     );
-    planet.apply_moves(&[Move::Stay, Move::West]);
+    planet.apply_moves(&[Move::Stay, Move::Step(Compass::W)]);
     let wave = planet.next_wave();
     assert_eq!(wave.len(), 1);
     planet.settle(&wave[0], false, true);
@@ -189,7 +190,7 @@ fn peace_needs_both_to_say_no_and_one_yes_is_a_fight() {
             ],
             true,
         );
-        planet.apply_moves(&[Move::Stay, Move::North]);
+        planet.apply_moves(&[Move::Stay, Move::Step(Compass::N)]);
         let wave = planet.next_wave();
         planet.settle(&wave[0], newcomer, resident);
         assert_eq!(planet.tally().fights, fights);
@@ -207,7 +208,7 @@ fn both_can_die_in_one_exchange_and_then_nobody_is_rewarded() {
             instance(0, 0, [1.0, 1.0, 1.0, 1.0, 1.0], 1, 1, 1),
             instance(0, 1, [1.0, 1.0, 1.0, 1.0, 1.0], 1, 1, 2),
         ];
-        planet.apply_moves(&[Move::Stay, Move::North]);
+        planet.apply_moves(&[Move::Stay, Move::Step(Compass::N)]);
         let wave = planet.next_wave();
         planet.settle(&wave[0], true, true);
         let [a, b] = [&planet.instances()[0], &planet.instances()[1]];
@@ -238,7 +239,7 @@ fn dead_resident_cell(dead_resident_reward: bool) -> Planet {
         ],
         dead_resident_reward,
     );
-    planet.apply_moves(&[Move::Stay, Move::North, Move::West]);
+    planet.apply_moves(&[Move::Stay, Move::Step(Compass::N), Move::Step(Compass::W)]);
     let first = planet.next_wave();
     assert_eq!((first[0].newcomer, first[0].resident), (1, 0));
     planet.settle(&first[0], true, false);
@@ -284,7 +285,12 @@ fn arrivals_meet_only_the_first_arrival_never_each_other() {
         ],
         true,
     );
-    planet.apply_moves(&[Move::Stay, Move::North, Move::West, Move::East]);
+    planet.apply_moves(&[
+        Move::Stay,
+        Move::Step(Compass::N),
+        Move::Step(Compass::W),
+        Move::Step(Compass::E),
+    ]);
     let mut met = Vec::new();
     loop {
         let wave = planet.next_wave();
@@ -313,7 +319,12 @@ fn moves_see_the_start_of_round_board_and_may_swap_or_overtake() {
         ],
         true,
     );
-    planet.apply_moves(&[Move::East, Move::West, Move::East, Move::Stay]);
+    planet.apply_moves(&[
+        Move::Step(Compass::E),
+        Move::Step(Compass::W),
+        Move::Step(Compass::E),
+        Move::Stay,
+    ]);
     let wave = planet.next_wave();
     assert_eq!(wave.len(), 1);
     assert_eq!((wave[0].newcomer, wave[0].resident), (3, 2));
@@ -393,8 +404,14 @@ fn prey_move_by_their_fixed_rules() {
         cells: b"    W    ".to_vec(),
     };
     assert_eq!(Prey::Whale.choose_move(&empty, &mut rng), Move::Stay);
-    assert_eq!(Prey::Turtle.choose_move(&empty, &mut rng), Move::SouthWest);
-    assert_eq!(Prey::Human.choose_move(&empty, &mut rng), Move::NorthEast);
+    assert_eq!(
+        Prey::Turtle.choose_move(&empty, &mut rng),
+        Move::Step(Compass::SW)
+    );
+    assert_eq!(
+        Prey::Human.choose_move(&empty, &mut rng),
+        Move::Step(Compass::NE)
+    );
     let mut cow = [false; 9];
     for _ in 0..500 {
         let m = Prey::Cow.choose_move(&empty, &mut rng);
@@ -411,15 +428,21 @@ fn the_eagle_takes_the_emptiest_ray_first_in_enum_order() {
     };
     let mut rng = rng(1);
     let alone = view(&["   ", " E ", "   "]);
-    assert_eq!(Prey::Eagle.choose_move(&alone, &mut rng), Move::North);
+    assert_eq!(
+        Prey::Eagle.choose_move(&alone, &mut rng),
+        Move::Step(Compass::N)
+    );
     let north_taken = view(&[" A ", " E ", "   "]);
     assert_eq!(
         Prey::Eagle.choose_move(&north_taken, &mut rng),
-        Move::NorthEast
+        Move::Step(Compass::NE)
     );
     // Everything occupied but the west ray at distance 2: STAY counts its own cell r times.
     let crowded = view(&["AAAAA", "AAAAA", " AEAA", "AAAAA", "AAAAA"]);
-    assert_eq!(Prey::Eagle.choose_move(&crowded, &mut rng), Move::West);
+    assert_eq!(
+        Prey::Eagle.choose_move(&crowded, &mut rng),
+        Move::Step(Compass::W)
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -653,7 +676,7 @@ fn the_same_seed_plays_the_same_game() {
         let mut game = AlienWar::new(&small(30, 20), seed, 2).unwrap();
         play(
             &mut game,
-            scripted("3.5,6.5,0,0,0", Move::East, "Y"),
+            scripted("3.5,6.5,0,0,0", Move::Step(Compass::E), "Y"),
             100_000,
         )
     };
@@ -743,7 +766,7 @@ fn garbage_replies_never_panic_and_the_game_ends() {
 fn a_replay_frame_is_the_planet_after_each_round_with_scores_and_deaths() {
     let mut game = AlienWar::new(&small(30, 20), 11, 2).unwrap();
     assert_eq!(game.snapshot(), None, "nothing to draw before creation");
-    let bot = scripted("3.5,6.5,0,0,0", Move::East, "Y");
+    let bot = scripted("3.5,6.5,0,0,0", Move::Step(Compass::E), "Y");
     let (mut frames, mut deaths) = (Vec::new(), 0);
     loop {
         match game.poll() {

@@ -7,7 +7,7 @@ use crate::engine::{Answer, Input};
 use crate::probe::{Plan, Verdict};
 use crate::seeded;
 
-use super::protocol::{encode_input, parse_reply};
+use super::protocol::{direction_code, encode_input, parse_reply};
 use super::rules::Action;
 use super::view::window;
 use super::world::{Creature, Ground, Item, Kind, Pos, Robot, World};
@@ -82,8 +82,8 @@ fn judge(reply: &[u8]) -> Verdict {
         Ok(actions) => Verdict::Legal(
             actions
                 .map(|action| match action {
-                    Action::Move(dir) => format!("move {}", dir.code()),
-                    Action::Attack(dir) => format!("attack {}", dir.code()),
+                    Action::Move(dir) => format!("move {}", direction_code(dir)),
+                    Action::Attack(dir) => format!("attack {}", direction_code(dir)),
                     Action::Hold => "hold".to_owned(),
                 })
                 .join(", "),

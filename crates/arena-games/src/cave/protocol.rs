@@ -2,7 +2,8 @@
 //! its reply. Syntax only; what an action does is `rules.rs`'s business.
 
 use super::rules::Action;
-use super::world::{Dir, Robot};
+use super::world::Robot;
+use crate::compass::Compass;
 
 /// The input: the status line `health,gold,turns,poison,pit,revealer,knife` with Python's
 /// `True`/`False` (R21), then the window's rows; every line ends in `\n`, the last row's
@@ -27,6 +28,27 @@ pub fn encode_input(robot: &Robot, rows: &[Vec<u8>]) -> Vec<u8> {
     input
 }
 
+/// The two-letter code of a direction in replies.
+pub(crate) fn direction_code(direction: Compass) -> &'static str {
+    match direction {
+        Compass::N => "NN",
+        Compass::NE => "NE",
+        Compass::E => "EE",
+        Compass::SE => "SE",
+        Compass::S => "SS",
+        Compass::SW => "SW",
+        Compass::W => "WW",
+        Compass::NW => "NW",
+    }
+}
+
+/// The direction of a two-letter code, case-sensitive.
+pub(crate) fn direction_of_code(code: &[u8]) -> Option<Compass> {
+    Compass::ALL
+        .into_iter()
+        .find(|&direction| direction_code(direction).as_bytes() == code)
+}
+
 /// Parses a reply (R19): after trimming ASCII whitespace on both ends it must be exactly two
 /// actions, each `M`, `A` or `H` followed by a direction code (case-sensitive). Otherwise
 /// says why (the bot then holds twice).
@@ -36,7 +58,7 @@ pub fn parse_reply(bytes: &[u8]) -> Result<[Action; 2], &'static str> {
         return Err("not two actions of three characters such as `MNNANW`");
     }
     let action = |chunk: &[u8]| {
-        let dir = Dir::from_code(&chunk[1..])
+        let dir = direction_of_code(&chunk[1..])
             .ok_or("a direction is none of NN, NE, EE, SE, SS, SW, WW, NW")?;
         match chunk[0] {
             b'M' => Ok(Action::Move(dir)),
@@ -69,9 +91,9 @@ mod tests {
         use Action::{Attack, Hold, Move};
         assert_eq!(
             parse_reply(b"MNNANW\n"),
-            Ok([Move(Dir::N), Attack(Dir::NW)])
+            Ok([Move(Compass::N), Attack(Compass::NW)])
         );
-        assert_eq!(parse_reply(b" \r\n\tHSEMWW"), Ok([Hold, Move(Dir::W)]));
+        assert_eq!(parse_reply(b" \r\n\tHSEMWW"), Ok([Hold, Move(Compass::W)]));
         for bad in [
             &b""[..],
             b"MNN",

@@ -8,7 +8,8 @@ use crate::seeded::{below, sample};
 
 use super::generate::empty_cell;
 use super::options::Confusion;
-use super::world::{Dir, Ground, Item, Killer, Kind, Pos, World};
+use super::world::{Ground, Item, Killer, Kind, Pos, World};
+use crate::compass::Compass;
 
 /// Damage of a lion's hit (spec §7.3).
 const LION_DAMAGE: i64 = 10;
@@ -32,9 +33,9 @@ const NINA_STAY: u32 = 3;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
     /// `M`: move one cell (§11.1).
-    Move(Dir),
+    Move(Compass),
     /// `A`: attack the adjacent cell (§11.2).
-    Attack(Dir),
+    Attack(Compass),
     /// `H`: do nothing.
     Hold,
 }
@@ -76,7 +77,7 @@ impl World {
     pub fn move_creatures(&mut self, rng: &mut ChaCha12Rng) {
         for index in 0..self.creatures.len() {
             let creature = self.creatures[index];
-            let dir = Dir::ALL[below(rng, Dir::ALL.len())];
+            let dir = Compass::ALL[below(rng, Compass::ALL.len())];
             let Some(target) = self.step(creature.pos, dir.delta()) else {
                 continue;
             };
@@ -161,7 +162,7 @@ impl World {
         rng: &mut ChaCha12Rng,
     ) {
         let actions = if self.robots[seat].confused {
-            let mut random = || Dir::ALL[below(rng, Dir::ALL.len())];
+            let mut random = || Compass::ALL[below(rng, Compass::ALL.len())];
             match confusion {
                 Confusion::TwoMoves => {
                     let dir = random();
@@ -193,7 +194,7 @@ impl World {
 
     /// A move (spec §11.1): ignored in a pit; orthogonal moves go or stay; a blocked
     /// diagonal falls back to its vertical, then its horizontal component (R10).
-    pub fn move_robot(&mut self, seat: usize, dir: Dir) {
+    pub fn move_robot(&mut self, seat: usize, dir: Compass) {
         let robot = self.robots[seat];
         if robot.pit > 0 {
             return;
@@ -239,7 +240,7 @@ impl World {
 
     /// An attack (spec §11.2): kills any creature on the target cell and hurts any bot
     /// there, both when bats share a cell with a bot (R15).
-    pub fn attack(&mut self, seat: usize, dir: Dir) {
+    pub fn attack(&mut self, seat: usize, dir: Compass) {
         let attacker = self.robots[seat];
         let Some(target) = self.step(attacker.pos, dir.delta()) else {
             return;

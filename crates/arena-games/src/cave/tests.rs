@@ -12,10 +12,11 @@ use crate::seeded;
 use super::game::Cave;
 use super::generate::{generate, side};
 use super::options::{CaveOptions, Confusion, Density, Order};
-use super::protocol::{encode_input, parse_reply};
+use super::protocol::{direction_of_code, encode_input, parse_reply};
 use super::rules::Action;
 use super::view::window;
-use super::world::{Creature, Dir, Ground, Item, Killer, Kind, Nina, Pos, Robot, World};
+use super::world::{Creature, Ground, Item, Killer, Kind, Nina, Pos, Robot, World};
+use crate::compass::Compass;
 
 const INPUTS: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -99,7 +100,7 @@ fn act(world: &mut World, seat: usize, actions: [Action; 2]) {
     world.act(seat, actions, Confusion::TwoMoves, &mut rng());
 }
 
-fn moves(first: Dir, second: Dir) -> [Action; 2] {
+fn moves(first: Compass, second: Compass) -> [Action; 2] {
     [Action::Move(first), Action::Move(second)]
 }
 
@@ -241,7 +242,7 @@ fn the_challenges_blocked_diagonal_example_moves_one_south() {
          -----
          -----",
     );
-    act(&mut cave, 0, moves(Dir::NW, Dir::SW));
+    act(&mut cave, 0, moves(Compass::NW, Compass::SW));
     assert_eq!(cave.robots[0].pos, pos(0, 2));
 }
 
@@ -255,7 +256,7 @@ fn a_free_diagonal_is_taken_straight_and_a_blocked_one_falls_back() {
          --0}-
          -----",
     );
-    act(&mut cave, 0, [Action::Move(Dir::NE), Action::Hold]);
+    act(&mut cave, 0, [Action::Move(Compass::NE), Action::Hold]);
     assert_eq!(cave.robots[0].pos, pos(3, 2));
     // Blocked diagonal: vertical first, then horizontal, else stay.
     let mut cave = world(
@@ -265,7 +266,7 @@ fn a_free_diagonal_is_taken_straight_and_a_blocked_one_falls_back() {
          -----
          -----",
     );
-    act(&mut cave, 0, [Action::Move(Dir::NE), Action::Hold]);
+    act(&mut cave, 0, [Action::Move(Compass::NE), Action::Hold]);
     assert_eq!(cave.robots[0].pos, pos(2, 1), "vertical component");
     let mut cave = world(
         "-----
@@ -274,7 +275,7 @@ fn a_free_diagonal_is_taken_straight_and_a_blocked_one_falls_back() {
          -----
          -----",
     );
-    act(&mut cave, 0, [Action::Move(Dir::NE), Action::Hold]);
+    act(&mut cave, 0, [Action::Move(Compass::NE), Action::Hold]);
     assert_eq!(cave.robots[0].pos, pos(3, 2), "horizontal component");
     let mut cave = world(
         "-----
@@ -283,10 +284,10 @@ fn a_free_diagonal_is_taken_straight_and_a_blocked_one_falls_back() {
          -----
          -----",
     );
-    act(&mut cave, 0, [Action::Move(Dir::NE), Action::Hold]);
+    act(&mut cave, 0, [Action::Move(Compass::NE), Action::Hold]);
     assert_eq!(cave.robots[0].pos, pos(2, 2), "nothing enterable");
     // Orthogonal moves never slide.
-    act(&mut cave, 0, moves(Dir::N, Dir::E));
+    act(&mut cave, 0, moves(Compass::N, Compass::E));
     assert_eq!(cave.robots[0].pos, pos(2, 2));
 }
 
@@ -297,21 +298,21 @@ fn bots_are_blocked_by_edges_boulders_bots_lions_and_centipedes_only() {
          C0L
          }1N",
     );
-    for dir in [Dir::W, Dir::E, Dir::SW, Dir::S] {
+    for dir in [Compass::W, Compass::E, Compass::SW, Compass::S] {
         act(&mut cave, 0, [Action::Move(dir), Action::Hold]);
         assert_eq!(cave.robots[0].pos, pos(1, 1), "{dir:?}");
     }
     // Bats and Nina do not block.
-    act(&mut cave, 0, [Action::Move(Dir::N), Action::Hold]);
+    act(&mut cave, 0, [Action::Move(Compass::N), Action::Hold]);
     assert_eq!(cave.robots[0].pos, pos(1, 0));
-    act(&mut cave, 0, moves(Dir::N, Dir::N));
+    act(&mut cave, 0, moves(Compass::N, Compass::N));
     assert_eq!(cave.robots[0].pos, pos(1, 0), "the North edge");
     let mut cave = world(
         "---
          -0N
          ---",
     );
-    act(&mut cave, 0, [Action::Move(Dir::E), Action::Hold]);
+    act(&mut cave, 0, [Action::Move(Compass::E), Action::Hold]);
     assert_eq!(cave.robots[0].pos, pos(2, 1));
 }
 
@@ -327,20 +328,20 @@ fn items_are_taken_on_entry_and_used_up() {
          -------",
     );
     cave.robots[0].poison = 0;
-    act(&mut cave, 0, moves(Dir::N, Dir::E));
+    act(&mut cave, 0, moves(Compass::N, Compass::E));
     let robot = cave.robots[0];
     assert_eq!((robot.gold, robot.health), (1, 25), "gold +1, food +5");
     assert_eq!(cave.ground(pos(0, 0)), Ground::Bare);
     assert_eq!(cave.ground(pos(1, 0)), Ground::Bare);
     // Water is used up even without poison (R12); with poison it cures it.
-    act(&mut cave, 0, [Action::Move(Dir::E), Action::Hold]);
+    act(&mut cave, 0, [Action::Move(Compass::E), Action::Hold]);
     assert_eq!(cave.ground(pos(2, 0)), Ground::Bare);
     assert_eq!(cave.robots[0].poison, 0);
-    act(&mut cave, 0, moves(Dir::E, Dir::E));
+    act(&mut cave, 0, moves(Compass::E, Compass::E));
     let robot = cave.robots[0];
     assert!(robot.knife && robot.revealer);
     // A second revealer is consumed with no further effect.
-    act(&mut cave, 0, [Action::Move(Dir::E), Action::Hold]);
+    act(&mut cave, 0, [Action::Move(Compass::E), Action::Hold]);
     assert_eq!(cave.ground(pos(5, 0)), Ground::Bare);
     assert!(cave.robots[0].revealer);
     assert_eq!(
@@ -354,7 +355,7 @@ fn items_are_taken_on_entry_and_used_up() {
          ---",
     );
     poisoned.robots[0].poison = 3;
-    act(&mut poisoned, 0, [Action::Move(Dir::E), Action::Hold]);
+    act(&mut poisoned, 0, [Action::Move(Compass::E), Action::Hold]);
     assert_eq!(
         (poisoned.robots[0].poison, poisoned.robots[0].health),
         (0, 20),
@@ -372,7 +373,7 @@ fn bot_attacks_deal_five_ten_with_a_knife_and_kill_any_creature() {
     act(
         &mut cave,
         0,
-        [Action::Attack(Dir::S), Action::Attack(Dir::N)],
+        [Action::Attack(Compass::S), Action::Attack(Compass::N)],
     );
     assert_eq!(cave.robots[1].health, 15);
     assert!(cave.creatures.is_empty(), "one hit kills a lion");
@@ -380,7 +381,7 @@ fn bot_attacks_deal_five_ten_with_a_knife_and_kill_any_creature() {
     act(
         &mut cave,
         0,
-        [Action::Attack(Dir::S), Action::Attack(Dir::S)],
+        [Action::Attack(Compass::S), Action::Attack(Compass::S)],
     );
     assert!(!cave.robots[1].alive(), "15 - 10 - 10");
     assert_eq!(cave.robots[1].death, Some((0, Killer::Bot(0))));
@@ -392,7 +393,7 @@ fn bot_attacks_deal_five_ten_with_a_knife_and_kill_any_creature() {
          ---",
     );
     let before = cave.clone();
-    for dir in [Dir::NW, Dir::N, Dir::NE, Dir::S] {
+    for dir in [Compass::NW, Compass::N, Compass::NE, Compass::S] {
         act(&mut cave, 0, [Action::Attack(dir), Action::Hold]);
     }
     assert_eq!(cave, before);
@@ -409,7 +410,7 @@ fn an_attack_on_bats_sharing_a_bots_cell_kills_the_bats_and_hurts_the_bot() {
         kind: Kind::Bats,
         pos: pos(1, 1),
     });
-    act(&mut cave, 0, [Action::Attack(Dir::E), Action::Hold]);
+    act(&mut cave, 0, [Action::Attack(Compass::E), Action::Hold]);
     assert!(cave.creatures.is_empty());
     assert_eq!(cave.robots[1].health, 15);
 }
@@ -547,7 +548,7 @@ fn bats_confuse_the_bot_they_share_a_cell_with_into_two_random_moves() {
     let mut clone = cave.clone();
     clone.act(
         0,
-        [Action::Attack(Dir::N); 2],
+        [Action::Attack(Compass::N); 2],
         Confusion::TwoMoves,
         &mut rng,
     );
@@ -558,7 +559,7 @@ fn bats_confuse_the_bot_they_share_a_cell_with_into_two_random_moves() {
          0B-
          ---",
     );
-    act(&mut cave, 0, [Action::Move(Dir::E), Action::Hold]);
+    act(&mut cave, 0, [Action::Move(Compass::E), Action::Hold]);
     assert!(!cave.robots[0].confused);
     cave.confuse();
     assert!(cave.robots[0].confused);
@@ -575,7 +576,7 @@ fn a_pit_holds_a_bot_for_three_turns_but_lets_it_attack() {
     );
     let mut rng = rng();
     cave.turn = 1;
-    act(&mut cave, 0, moves(Dir::E, Dir::E));
+    act(&mut cave, 0, moves(Compass::E, Compass::E));
     assert_eq!(
         cave.robots[0].pos,
         pos(2, 1),
@@ -591,7 +592,7 @@ fn a_pit_holds_a_bot_for_three_turns_but_lets_it_attack() {
     for _ in 0..3 {
         cave.robots[0].fell = false;
         seen.push(cave.robots[0].pit);
-        act(&mut cave, 0, moves(Dir::W, Dir::W));
+        act(&mut cave, 0, moves(Compass::W, Compass::W));
         assert_eq!(cave.robots[0].pos, pos(2, 1), "stuck");
         cave.end_turn();
     }
@@ -602,7 +603,7 @@ fn a_pit_holds_a_bot_for_three_turns_but_lets_it_attack() {
     stuck.robots[0].pit = 2;
     stuck.act(
         0,
-        [Action::Attack(Dir::SE), Action::Hold],
+        [Action::Attack(Compass::SE), Action::Hold],
         Confusion::TwoMoves,
         &mut rng,
     );
@@ -611,7 +612,7 @@ fn a_pit_holds_a_bot_for_three_turns_but_lets_it_attack() {
     stuck.act(0, Action::HOLDS, Confusion::TwoMoves, &mut rng);
     assert_eq!(stuck.robots[0].pos, pos(2, 1));
     // Free on the fourth turn; leaving and coming back is another fall.
-    act(&mut cave, 0, moves(Dir::W, Dir::E));
+    act(&mut cave, 0, moves(Compass::W, Compass::E));
     assert_eq!((cave.robots[0].pos, cave.robots[0].pit), (pos(2, 1), 3));
 }
 
@@ -955,7 +956,7 @@ fn check_invariants(world: &World) {
 #[test]
 fn the_replies_in_games_cave_are_read_as_written() {
     let action = |text: &str| {
-        let dir = Dir::from_code(&text.as_bytes()[1..]).unwrap();
+        let dir = direction_of_code(&text.as_bytes()[1..]).unwrap();
         match &text[..1] {
             "M" => Action::Move(dir),
             "A" => Action::Attack(dir),

@@ -4,39 +4,46 @@
 use std::collections::BTreeMap;
 
 use super::board::{Board, Cell, Pos};
+use crate::compass::Compass;
 
 /// Turns per entry before a run ends (spec §5.6: `25*n`).
 const TURNS_PER_ENTRY: usize = 25;
 
-/// Where a player goes: a keypad digit around the player, 9 = stay (spec §4).
+/// Where a player goes: one of the eight directions, or nowhere.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Direction(u8);
+pub struct Direction(Option<Compass>);
 
 impl Direction {
     /// Do not move.
-    pub const STAY: Direction = Direction(9);
+    pub const STAY: Direction = Direction(None);
 
-    /// The direction of a digit 1..=9.
+    /// The direction of a keypad digit 1..=9 around the player, from the layout
+    /// `1 2 3 / 8 . 4 / 7 6 5`; 9 is staying put (spec §4).
     pub fn from_digit(digit: u64) -> Option<Direction> {
-        (1..=9)
-            .contains(&digit)
-            .then(|| Direction(u8::try_from(digit).expect("1..=9 fits in u8")))
+        const AROUND: [Compass; 8] = [
+            Compass::NW,
+            Compass::N,
+            Compass::NE,
+            Compass::E,
+            Compass::SE,
+            Compass::S,
+            Compass::SW,
+            Compass::W,
+        ];
+        match digit {
+            9 => Some(Direction::STAY),
+            _ => usize::try_from(digit)
+                .ok()
+                .and_then(|digit| digit.checked_sub(1))
+                .and_then(|i| AROUND.get(i))
+                .map(|&compass| Direction(Some(compass))),
+        }
     }
 
-    /// The step as (d_row, d_col), from the keypad layout `1 2 3 / 8 . 4 / 7 6 5`.
+    /// The step as (d_row, d_col).
     pub fn delta(self) -> (isize, isize) {
-        match self.0 {
-            1 => (-1, -1),
-            2 => (-1, 0),
-            3 => (-1, 1),
-            4 => (0, 1),
-            5 => (1, 1),
-            6 => (1, 0),
-            7 => (1, -1),
-            8 => (0, -1),
-            9 => (0, 0),
-            other => unreachable!("directions are built from 1..=9, got {other}"),
-        }
+        let (dx, dy) = self.0.map_or((0, 0), Compass::delta);
+        (dy, dx)
     }
 }
 

@@ -17,8 +17,10 @@ use crate::engine::{
 use crate::snapshot::{Glyph, Legend, Snapshot};
 
 use super::options::PetriOptions;
-use super::protocol::{self, Framing, ParseError};
-use super::rules::{Action, CellId, Contents, Dish, Illegal, Next, Side, Species, SpeciesError};
+use super::protocol::{self, ParseError};
+use super::rules::{
+    Action, CellId, Contents, Dish, Framing, Illegal, Next, Side, Species, SpeciesError,
+};
 
 /// One game of Battle for the Petri Dish (spec: `games/petri.md`). Seat 0 is player 1: it
 /// moves first and starts at (1, 1); seat 1 starts at (W-2, H-2).

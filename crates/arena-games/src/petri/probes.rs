@@ -7,8 +7,8 @@ use crate::engine::{Answer, Input, Phase};
 use crate::probe::{Plan, Probe, Verdict};
 
 use super::options::PetriOptions;
-use super::protocol::{self, Framing, RawSpecies};
-use super::rules::{Dish, Next, Species};
+use super::protocol;
+use super::rules::{Dish, Framing, Next, RawSpecies, Species};
 
 /// The positions, drawn with `o` for the bot's cells, `x` for the enemy's and `c` for
 /// corpses (10 by 4, the default dish), with the acting cell's HP and energy. The acting cell

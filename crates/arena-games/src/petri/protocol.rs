@@ -9,7 +9,8 @@
 //! JavaScript's `parseInt(token, 10)`. Replies are arbitrary bytes; nothing here panics on
 //! them or allocates in proportion to their size beyond one lossy UTF-8 view of a token.
 
-use super::rules::{CellId, Contents, Dish};
+use super::rules::{CellId, Contents, Dish, Framing, RawAction, RawSpecies};
+use crate::compass::Compass;
 use crate::decimal::push_int;
 
 /// The setup request: exactly these five bytes, without a newline, because several posted
@@ -29,88 +30,19 @@ pub(crate) const SESSION_END: &[u8] = b"END\n";
 /// rejected without decoding them, so a huge reply costs nothing.
 const MAX_WORD_BYTES: usize = 7 * 4;
 
-/// How a seat is talked to, chosen by its setup reply (spec §10).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Framing {
-    /// A fresh process per request; the request has no trailing newline (spec §9.2).
-    OneShot,
-    /// One persistent process per game; every request is terminated by a newline so the bot
-    /// can read it line by line (spec §10).
-    Loop,
-}
-
-/// One of the eight compass directions; north is towards row 0.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Direction {
-    N,
-    NE,
-    E,
-    SE,
-    S,
-    SW,
-    W,
-    NW,
-}
-
-impl Direction {
-    /// All eight, for walking the neighbours of a square.
-    pub(crate) const ALL: [Direction; 8] = [
-        Direction::N,
-        Direction::NE,
-        Direction::E,
-        Direction::SE,
-        Direction::S,
-        Direction::SW,
-        Direction::W,
-        Direction::NW,
-    ];
-
-    /// The change of (x, y) when stepping once in this direction.
-    pub(crate) fn delta(self) -> (i32, i32) {
-        match self {
-            Direction::N => (0, -1),
-            Direction::NE => (1, -1),
-            Direction::E => (1, 0),
-            Direction::SE => (1, 1),
-            Direction::S => (0, 1),
-            Direction::SW => (-1, 1),
-            Direction::W => (-1, 0),
-            Direction::NW => (-1, -1),
-        }
-    }
-
-    /// The direction an upper-cased reply token names, if any.
-    fn from_word(word: &str) -> Option<Direction> {
-        Some(match word {
-            "N" => Direction::N,
-            "NE" => Direction::NE,
-            "E" => Direction::E,
-            "SE" => Direction::SE,
-            "S" => Direction::S,
-            "SW" => Direction::SW,
-            "W" => Direction::W,
-            "NW" => Direction::NW,
-            _ => return None,
-        })
-    }
-}
-
-/// A syntactically valid action, not yet checked against the board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum RawAction {
-    /// `MOVE d`.
-    Move(Direction),
-    /// `ATTACK d s`; the strength is whatever `parseInt` made of the third token, range
-    /// checks are a rule.
-    Attack(Direction, i64),
-    /// `DIVIDE d`.
-    Divide(Direction),
-    /// `EAT d`.
-    Eat(Direction),
-    /// `REST`.
-    Rest,
-    /// `EXPLODE`.
-    Explode,
+/// The direction an upper-cased reply token names, if any.
+fn direction_from_word(word: &str) -> Option<Compass> {
+    Some(match word {
+        "N" => Compass::N,
+        "NE" => Compass::NE,
+        "E" => Compass::E,
+        "SE" => Compass::SE,
+        "S" => Compass::S,
+        "SW" => Compass::SW,
+        "W" => Compass::W,
+        "NW" => Compass::NW,
+        _ => return None,
+    })
 }
 
 /// Why a reply is not an action at all. Every case is played as REST (spec §6).
@@ -138,20 +70,6 @@ impl ParseError {
             ParseError::BadStrength => "ATTACK needs a strength after the direction",
         }
     }
-}
-
-/// A setup reply that parsed: three integers and the requested framing. Whether the numbers
-/// make a species is a rule (`rules::Species::from_raw`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct RawSpecies {
-    /// Maximum and starting HP, as sent.
-    pub(crate) hp: i64,
-    /// Maximum energy, as sent.
-    pub(crate) energy: i64,
-    /// Bonus explosion damage, as sent.
-    pub(crate) acidity: i64,
-    /// [`Framing::Loop`] if the fourth token is `LOOP`.
-    pub(crate) framing: Framing,
 }
 
 /// A setup reply whose first three tokens are not all integers.
@@ -205,10 +123,10 @@ pub(crate) fn encode_request(dish: &Dish, actor: CellId, framing: Framing) -> Ve
 pub(crate) fn parse_action(reply: &[u8]) -> Result<RawAction, ParseError> {
     let mut tokens = tokens(reply);
     let command = tokens.next().and_then(upper_word);
-    let mut direction = || -> Result<Direction, ParseError> {
+    let mut direction = || -> Result<Compass, ParseError> {
         let word = tokens.next().ok_or(ParseError::MissingDirection)?;
         upper_word(word)
-            .and_then(|word| Direction::from_word(&word))
+            .and_then(|word| direction_from_word(&word))
             .ok_or(ParseError::BadDirection)
     };
     let action = match command.as_deref() {
@@ -321,7 +239,7 @@ mod tests {
     use super::*;
     use crate::petri::options::RuleSet;
     use crate::petri::rules::Species;
-    use Direction::{E, N, NE, NW, S, SE, SW, W};
+    use Compass::{E, N, NE, NW, S, SE, SW, W};
 
     #[test]
     fn every_command_parses() {

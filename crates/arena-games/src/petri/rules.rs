@@ -11,7 +11,49 @@ use std::fmt;
 use thiserror::Error;
 
 use super::options::RuleSet;
-use super::protocol::{Direction, RawAction, RawSpecies};
+use crate::compass::Compass;
+
+/// How a seat is talked to, chosen by its setup reply (spec §10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Framing {
+    /// A fresh process per request; the request has no trailing newline (spec §9.2).
+    OneShot,
+    /// One persistent process per game; every request is terminated by a newline so the bot
+    /// can read it line by line (spec §10).
+    Loop,
+}
+
+/// A setup reply that parsed: three integers and the requested framing. Whether the numbers
+/// make a species is a rule (`rules::Species::from_raw`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RawSpecies {
+    /// Maximum and starting HP, as sent.
+    pub(crate) hp: i64,
+    /// Maximum energy, as sent.
+    pub(crate) energy: i64,
+    /// Bonus explosion damage, as sent.
+    pub(crate) acidity: i64,
+    /// [`Framing::Loop`] if the fourth token is `LOOP`.
+    pub(crate) framing: Framing,
+}
+
+/// A syntactically valid action, not yet checked against the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RawAction {
+    /// `MOVE d`.
+    Move(Compass),
+    /// `ATTACK d s`; the strength is whatever `parseInt` made of the third token, range
+    /// checks are a rule.
+    Attack(Compass, i64),
+    /// `DIVIDE d`.
+    Divide(Compass),
+    /// `EAT d`.
+    Eat(Compass),
+    /// `REST`.
+    Rest,
+    /// `EXPLODE`.
+    Explode,
+}
 
 /// HP + energy + acidity of every species (spec §3).
 const SPEC_TOTAL: i64 = 12;
@@ -627,7 +669,7 @@ impl Dish {
                 // hit alike, friend or foe (spec A2).
                 let cell = &self.cells[actor.0];
                 let damage = cell.hp + i32::from(self.species[cell.side.index()].acidity);
-                for direction in Direction::ALL {
+                for direction in Compass::ALL {
                     if let Ok(pos) = self.neighbour(centre, direction) {
                         if let Square::Cell(target) = self.square(pos) {
                             self.damage(target, damage);
@@ -696,12 +738,12 @@ impl Dish {
         cell.energy = (cell.energy + amount).min(max);
     }
 
-    fn neighbour(&self, from: Pos, direction: Direction) -> Result<Pos, Illegal> {
+    fn neighbour(&self, from: Pos, direction: Compass) -> Result<Pos, Illegal> {
         self.offset(from, direction.delta()).ok_or(Illegal::OffGrid)
     }
 
     /// The neighbour in `direction` if it holds no living cell (MOVE and DIVIDE targets).
-    fn open_neighbour(&self, from: Pos, direction: Direction) -> Result<Pos, Illegal> {
+    fn open_neighbour(&self, from: Pos, direction: Compass) -> Result<Pos, Illegal> {
         let to = self.neighbour(from, direction)?;
         match self.square(to) {
             Square::Cell(_) => Err(Illegal::Occupied),
@@ -709,9 +751,9 @@ impl Dish {
         }
     }
 
-    fn offset(&self, from: Pos, (dx, dy): (i32, i32)) -> Option<Pos> {
-        let x = u16::try_from(i32::from(from.x) + dx).ok()?;
-        let y = u16::try_from(i32::from(from.y) + dy).ok()?;
+    fn offset(&self, from: Pos, (dx, dy): (isize, isize)) -> Option<Pos> {
+        let x = u16::try_from(usize::from(from.x).checked_add_signed(dx)?).ok()?;
+        let y = u16::try_from(usize::from(from.y).checked_add_signed(dy)?).ok()?;
         (x < self.width && y < self.height).then_some(Pos { x, y })
     }
 
@@ -873,7 +915,6 @@ impl Dish {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::petri::protocol::Framing;
 
     const TEXT: RuleSet = RuleSet::Text;
     const JS: RuleSet = RuleSet::PetriJs;
@@ -954,7 +995,7 @@ mod tests {
         for (rules, energy) in [(TEXT, 5), (JS, 6)] {
             let mut dish = dish(&["o..", "..x"], rules);
             assert_eq!(
-                perform(&mut dish, (0, 0), RawAction::Move(Direction::E)),
+                perform(&mut dish, (0, 0), RawAction::Move(Compass::E)),
                 Ok(Action::Move(Pos { x: 1, y: 0 }))
             );
             assert_eq!(dish.picture(), [".o.", "..x"]);
@@ -968,7 +1009,7 @@ mod tests {
             let mut dish = dish(&["o..", "..x"], rules);
             dish.set(dish.at(0, 0), 5, 0);
             assert_eq!(
-                perform(&mut dish, (0, 0), RawAction::Move(Direction::E)),
+                perform(&mut dish, (0, 0), RawAction::Move(Compass::E)),
                 Err(Illegal::NoEnergy)
             );
             assert_eq!(dish.picture(), ["o..", "..x"]);
@@ -981,11 +1022,11 @@ mod tests {
         let mut dish = dish(&["oo.", "..x"], TEXT);
         dish.set(dish.at(0, 0), 5, 1);
         for direction in [
-            Direction::N,
-            Direction::NW,
-            Direction::W,
-            Direction::SW,
-            Direction::NE,
+            Compass::N,
+            Compass::NW,
+            Compass::W,
+            Compass::SW,
+            Compass::NE,
         ] {
             assert_eq!(
                 perform(&mut dish, (0, 0), RawAction::Move(direction)),
@@ -994,12 +1035,12 @@ mod tests {
             dish.set(dish.at(0, 0), 5, 1);
         }
         assert_eq!(
-            perform(&mut dish, (0, 0), RawAction::Move(Direction::E)),
+            perform(&mut dish, (0, 0), RawAction::Move(Compass::E)),
             Err(Illegal::Occupied)
         );
         assert_eq!(stats(&dish, 0, 0), (5, 3));
         assert_eq!(
-            perform(&mut dish, (1, 0), RawAction::Move(Direction::SE)),
+            perform(&mut dish, (1, 0), RawAction::Move(Compass::SE)),
             Err(Illegal::Occupied),
             "enemies block too"
         );
@@ -1009,14 +1050,14 @@ mod tests {
     #[test]
     fn moving_onto_a_corpse_destroys_it() {
         let mut dish = dish(&["oc.", "..x"], TEXT);
-        perform(&mut dish, (0, 0), RawAction::Move(Direction::E)).expect("legal");
+        perform(&mut dish, (0, 0), RawAction::Move(Compass::E)).expect("legal");
         assert_eq!(dish.picture(), [".o.", "..x"]);
         assert_eq!(
             stats(&dish, 1, 0),
             (5, 5),
             "no energy from a trampled corpse"
         );
-        perform(&mut dish, (1, 0), RawAction::Move(Direction::W)).expect("legal");
+        perform(&mut dish, (1, 0), RawAction::Move(Compass::W)).expect("legal");
         assert_eq!(
             dish.picture(),
             ["o..", "..x"],
@@ -1030,7 +1071,7 @@ mod tests {
             for strength in 1..=3 {
                 let mut dish = dish(&["ox"], rules);
                 let target = dish.at(1, 0);
-                let checked = perform(&mut dish, (0, 0), RawAction::Attack(Direction::E, strength));
+                let checked = perform(&mut dish, (0, 0), RawAction::Attack(Compass::E, strength));
                 assert_eq!(
                     checked,
                     Ok(Action::Attack {
@@ -1048,9 +1089,9 @@ mod tests {
     fn attack_kills_at_zero_hp_and_leaves_a_corpse() {
         let mut dish = dish(&["ox", ".."], TEXT);
         dish.set(dish.at(1, 0), 3, 6);
-        perform(&mut dish, (0, 0), RawAction::Attack(Direction::E, 2)).expect("legal");
+        perform(&mut dish, (0, 0), RawAction::Attack(Compass::E, 2)).expect("legal");
         assert_eq!(stats(&dish, 1, 0), (1, 6));
-        perform(&mut dish, (0, 0), RawAction::Attack(Direction::E, 3)).expect("legal");
+        perform(&mut dish, (0, 0), RawAction::Attack(Compass::E, 3)).expect("legal");
         assert_eq!(dish.picture(), ["oc", ".."]);
         assert_eq!(dish.living(), [1, 0]);
     }
@@ -1058,7 +1099,7 @@ mod tests {
     #[test]
     fn attacking_a_friend_is_legal() {
         let mut dish = dish(&["oo", ".x"], TEXT);
-        perform(&mut dish, (0, 0), RawAction::Attack(Direction::E, 3)).expect("legal");
+        perform(&mut dish, (0, 0), RawAction::Attack(Compass::E, 3)).expect("legal");
         assert_eq!(stats(&dish, 1, 0), (2, 6));
     }
 
@@ -1066,13 +1107,13 @@ mod tests {
     fn every_illegal_attack_is_a_rest() {
         let mut dish = dish(&["oc.", "..x"], TEXT);
         for (raw, why) in [
-            (RawAction::Attack(Direction::E, 0), Illegal::Strength),
-            (RawAction::Attack(Direction::E, 4), Illegal::Strength),
-            (RawAction::Attack(Direction::E, -1), Illegal::Strength),
-            (RawAction::Attack(Direction::E, i64::MAX), Illegal::Strength),
-            (RawAction::Attack(Direction::N, 1), Illegal::OffGrid),
-            (RawAction::Attack(Direction::E, 1), Illegal::NoTarget),
-            (RawAction::Attack(Direction::S, 1), Illegal::NoTarget),
+            (RawAction::Attack(Compass::E, 0), Illegal::Strength),
+            (RawAction::Attack(Compass::E, 4), Illegal::Strength),
+            (RawAction::Attack(Compass::E, -1), Illegal::Strength),
+            (RawAction::Attack(Compass::E, i64::MAX), Illegal::Strength),
+            (RawAction::Attack(Compass::N, 1), Illegal::OffGrid),
+            (RawAction::Attack(Compass::E, 1), Illegal::NoTarget),
+            (RawAction::Attack(Compass::S, 1), Illegal::NoTarget),
         ] {
             dish.set(dish.at(0, 0), 5, 1);
             assert_eq!(perform(&mut dish, (0, 0), raw), Err(why), "{raw:?}");
@@ -1081,7 +1122,7 @@ mod tests {
         let mut dish = dish_with_neighbour_enemy();
         dish.set(dish.at(0, 0), 5, 2);
         assert_eq!(
-            perform(&mut dish, (0, 0), RawAction::Attack(Direction::E, 3)),
+            perform(&mut dish, (0, 0), RawAction::Attack(Compass::E, 3)),
             Err(Illegal::NoEnergy)
         );
         assert_eq!(stats(&dish, 1, 0), (5, 6), "the target is unharmed");
@@ -1098,7 +1139,7 @@ mod tests {
             let species = Species::new(3, 8, 1);
             let mut dish = Dish::from_picture(&["o.", ".x"], 150, TEXT, [species, species]);
             dish.set(dish.at(0, 0), 2, energy);
-            let checked = perform(&mut dish, (0, 0), RawAction::Divide(Direction::E));
+            let checked = perform(&mut dish, (0, 0), RawAction::Divide(Compass::E));
             assert_eq!(checked, Ok(Action::Divide(Pos { x: 1, y: 0 })));
             assert_eq!(dish.picture(), ["oo", ".x"]);
             assert_eq!(stats(&dish, 0, 0), (2, left), "the parent keeps its HP");
@@ -1110,7 +1151,7 @@ mod tests {
     fn divide_is_the_same_in_both_rule_sets_and_destroys_a_corpse() {
         for rules in [TEXT, JS] {
             let mut dish = dish(&["oc", ".x"], rules);
-            perform(&mut dish, (0, 0), RawAction::Divide(Direction::E)).expect("legal");
+            perform(&mut dish, (0, 0), RawAction::Divide(Compass::E)).expect("legal");
             assert_eq!(dish.picture(), ["oo", ".x"]);
             assert_eq!(stats(&dish, 1, 0), (5, 1));
         }
@@ -1121,21 +1162,21 @@ mod tests {
         let mut dish = dish(&["o.x", "..."], TEXT);
         dish.set(dish.at(0, 0), 5, 4);
         assert_eq!(
-            perform(&mut dish, (0, 0), RawAction::Divide(Direction::E)),
+            perform(&mut dish, (0, 0), RawAction::Divide(Compass::E)),
             Err(Illegal::NoEnergy)
         );
         assert_eq!(stats(&dish, 0, 0), (5, 6));
         assert_eq!(
-            perform(&mut dish, (0, 0), RawAction::Divide(Direction::W)),
+            perform(&mut dish, (0, 0), RawAction::Divide(Compass::W)),
             Err(Illegal::OffGrid)
         );
         assert_eq!(
-            perform(&mut dish, (0, 0), RawAction::Divide(Direction::N)),
+            perform(&mut dish, (0, 0), RawAction::Divide(Compass::N)),
             Err(Illegal::OffGrid)
         );
         let mut dish = dish_with_neighbour_enemy();
         assert_eq!(
-            perform(&mut dish, (0, 0), RawAction::Divide(Direction::E)),
+            perform(&mut dish, (0, 0), RawAction::Divide(Compass::E)),
             Err(Illegal::Occupied)
         );
         assert_eq!(dish.living(), [1, 1]);
@@ -1147,12 +1188,12 @@ mod tests {
             let mut dish = dish(&["oc", "cx"], rules);
             dish.set(dish.at(0, 0), 5, 1);
             assert_eq!(
-                perform(&mut dish, (0, 0), RawAction::Eat(Direction::E)),
+                perform(&mut dish, (0, 0), RawAction::Eat(Compass::E)),
                 Ok(Action::Eat(Pos { x: 1, y: 0 }))
             );
             assert_eq!(dish.picture(), ["o.", "cx"]);
             assert_eq!(stats(&dish, 0, 0), (5, 5));
-            perform(&mut dish, (0, 0), RawAction::Eat(Direction::S))
+            perform(&mut dish, (0, 0), RawAction::Eat(Compass::S))
                 .expect("eating at 5 of 6 is legal");
             assert_eq!(dish.picture(), ["o.", ".x"]);
             assert_eq!(stats(&dish, 0, 0), (5, 6), "5 + 4 is capped at 6");
@@ -1162,7 +1203,7 @@ mod tests {
     #[test]
     fn eating_at_full_energy_still_consumes_the_corpse() {
         let mut dish = dish(&["oc", ".x"], TEXT);
-        perform(&mut dish, (0, 0), RawAction::Eat(Direction::E)).expect("legal");
+        perform(&mut dish, (0, 0), RawAction::Eat(Compass::E)).expect("legal");
         assert_eq!(dish.picture(), ["o.", ".x"]);
         assert_eq!(stats(&dish, 0, 0), (5, 6));
     }
@@ -1172,10 +1213,10 @@ mod tests {
         let mut dish = dish(&["o.", "ox"], TEXT);
         dish.set(dish.at(0, 0), 5, 0);
         for (direction, why) in [
-            (Direction::E, Illegal::NoCorpse),
-            (Direction::S, Illegal::NoCorpse),
-            (Direction::SE, Illegal::NoCorpse),
-            (Direction::N, Illegal::OffGrid),
+            (Compass::E, Illegal::NoCorpse),
+            (Compass::S, Illegal::NoCorpse),
+            (Compass::SE, Illegal::NoCorpse),
+            (Compass::N, Illegal::OffGrid),
         ] {
             assert_eq!(
                 perform(&mut dish, (0, 0), RawAction::Eat(direction)),
@@ -1335,9 +1376,9 @@ mod tests {
         let (acted, _) = run(&mut dish, 8, |dish, id| {
             let cell = dish.cell(id);
             match (cell.side(), cell.x(), cell.y()) {
-                (Side::First, 1, 1) if cell.energy() == 12 => RawAction::Divide(Direction::E),
-                (Side::First, 1, 1) => RawAction::Move(Direction::N),
-                (Side::First, 2, 1) => RawAction::Divide(Direction::S),
+                (Side::First, 1, 1) if cell.energy() == 12 => RawAction::Divide(Compass::E),
+                (Side::First, 1, 1) => RawAction::Move(Compass::N),
+                (Side::First, 2, 1) => RawAction::Divide(Compass::S),
                 _ => RawAction::Rest,
             }
         });
@@ -1367,8 +1408,8 @@ mod tests {
         let (acted, _) = run(&mut dish, 5, |dish, id| {
             let cell = dish.cell(id);
             match (cell.side(), cell.x(), cell.y()) {
-                (Side::First, 2, 0) => RawAction::Move(Direction::S),
-                (Side::First, 0, 1) => RawAction::Move(Direction::N),
+                (Side::First, 2, 0) => RawAction::Move(Compass::S),
+                (Side::First, 0, 1) => RawAction::Move(Compass::N),
                 _ => RawAction::Rest,
             }
         });
@@ -1390,8 +1431,8 @@ mod tests {
     fn every_cell_sees_the_board_after_the_earlier_cells_acted() {
         let mut dish = dish(&["o.", "o.", ".x"], TEXT);
         let (acted, _) = run(&mut dish, 2, |dish, id| match dish.cell(id).y() {
-            0 => RawAction::Move(Direction::SE),
-            _ => RawAction::Move(Direction::E),
+            0 => RawAction::Move(Compass::SE),
+            _ => RawAction::Move(Compass::E),
         });
         assert_eq!(acted, [(Side::First, 0, 0), (Side::First, 0, 1)]);
         // The first cell took (1, 1), so the second cell's move there was a rest.
@@ -1405,7 +1446,7 @@ mod tests {
         let mut dish = dish(&["oo.", "..x"], TEXT);
         dish.set(dish.at(1, 0), 2, 6);
         let (acted, _) = run(&mut dish, 2, |dish, id| match dish.cell(id).side() {
-            Side::First => RawAction::Attack(Direction::E, 3),
+            Side::First => RawAction::Attack(Compass::E, 3),
             Side::Second => RawAction::Rest,
         });
         assert_eq!(acted, [(Side::First, 0, 0), (Side::Second, 2, 1)]);
@@ -1416,7 +1457,7 @@ mod tests {
     fn the_game_ends_in_the_middle_of_a_turn_when_a_side_is_wiped_out() {
         let mut dish = dish(&["ox.", "...", "o.."], TEXT);
         dish.set(dish.at(1, 0), 1, 6);
-        let (acted, over) = run(&mut dish, 10, |_, _| RawAction::Attack(Direction::E, 1));
+        let (acted, over) = run(&mut dish, 10, |_, _| RawAction::Attack(Compass::E, 1));
         assert_eq!(acted, [(Side::First, 0, 0)], "the second cell never acts");
         assert_eq!(
             over,
@@ -1507,8 +1548,8 @@ mod tests {
             let mut dish = Dish::from_picture(&["o..", "...", "..x"], 2, JS, [SPECIES, SPECIES]);
             let (_, over) = run(&mut dish, 100, |dish, id| match dish.cell(id).side() {
                 side if side != divider => RawAction::Rest,
-                Side::First => RawAction::Divide(Direction::E),
-                Side::Second => RawAction::Divide(Direction::W),
+                Side::First => RawAction::Divide(Compass::E),
+                Side::Second => RawAction::Divide(Compass::W),
             });
             let Next::Over(ending) = over else {
                 panic!("not over: {over:?}")
@@ -1523,7 +1564,7 @@ mod tests {
         dish.set(dish.at(0, 0), 2, 6);
         let (acted, over) = run(&mut dish, 10, |dish, id| match dish.cell(id).side() {
             Side::First => RawAction::Rest,
-            Side::Second => RawAction::Attack(Direction::W, 2),
+            Side::Second => RawAction::Attack(Compass::W, 2),
         });
         assert_eq!(acted.len(), 2);
         let Next::Over(ending) = over else {

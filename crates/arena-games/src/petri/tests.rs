@@ -8,8 +8,8 @@ use crate::engine::{Answer, Game, GameResult, Input, Outcome, Phase, Query, Step
 
 use super::game::Petri;
 use super::options::{PetriOptions, RuleSet};
-use super::protocol::{Framing, encode_request};
-use super::rules::{Dish, Species};
+use super::protocol::encode_request;
+use super::rules::{Dish, Framing, Species};
 
 const WORKED_EXAMPLE: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
