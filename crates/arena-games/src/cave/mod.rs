@@ -49,9 +49,9 @@ impl RegisteredGame for Cave {
             aggregate: Aggregate::Total,
         },
     ];
-    // A request's own time limit: 2 s (games/cave.md, "Time limits").
+    // A request's own time limit: 2 s (games/cave.md, "Reply").
     const DEFAULT_TIMEOUT_MS: Option<u64> = Some(2_000);
-    // The 1 KB file store kept across turns and games (games/cave.md, "Files").
+    // The 1 KB file store kept across turns and games (games/cave.md, "The private folder").
     const PRIVATE_FOLDERS: bool = true;
     const TEMPLATES: Templates = Templates {
         python: include_str!("../../../../templates/cave/bot.py"),
