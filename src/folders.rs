@@ -1,7 +1,8 @@
-//! Private working folders: for games that give each bot a file store (Cave Rangers, R24),
-//! one folder per bot under the results folder, kept for the whole tournament (across turns,
-//! games and a resume) and used as the bot's current directory. The 1 KB cap is reported,
-//! not enforced: after every game, a bot whose folder holds more is named in a warning.
+//! Private working folders: for games that give each bot a file store (Cave Rangers: games/cave.md,
+//! "The private folder"), one folder per bot under the results folder, kept for the whole
+//! tournament (across turns, games and a resume) and used as the bot's current directory. The 1 KB
+//! cap is reported, not enforced: after every game, a bot whose folder holds more is named in a
+//! warning.
 //!
 //! A bot may replace its folder by a link to anywhere (unsandboxed, it can reach the folder's
 //! parent). The runner never follows such a link: before the first game and after every game
@@ -17,7 +18,7 @@ use crate::config::Tournament;
 /// The folder under the results folder that holds the bots' folders.
 pub const WORK_DIR: &str = "work";
 
-/// The most a bot may keep in its folder, in bytes (R24).
+/// The most a bot may keep in its folder, in bytes (games/cave.md, "The private folder").
 pub const CAP_BYTES: u64 = 1024;
 
 /// Creates (or, on a resume, keeps) a folder per bot under `out/work/` and returns a copy of

@@ -620,7 +620,8 @@ impl Earlier<'_> {
 }
 
 /// After game `index`: makes again every private folder its bot replaced, and names every
-/// bot whose folder holds more than the cap (R24: the cap is reported, not enforced).
+/// bot whose folder holds more than the cap (reported, not enforced: games/cave.md, "The
+/// private folder").
 fn check_folders(tournament: &Tournament, folders: &[PathBuf], index: u64) -> Result<(), Error> {
     for (bot, folder) in tournament.bots.iter().zip(folders) {
         if let Some(why) = restore(folder)? {

@@ -388,7 +388,7 @@ pub(crate) struct BotTotals {
 }
 
 impl Standing {
-    /// Leaderboard order: higher score first, then by name (spec A10 for Petri; the same
+    /// Leaderboard order: higher score first, then by name (README.md, "Results"; the same
     /// explicit tie-break everywhere so output never depends on map order).
     pub(crate) fn by_rank(a: &Standing, b: &Standing) -> std::cmp::Ordering {
         b.score

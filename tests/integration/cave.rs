@@ -1,6 +1,6 @@
-//! Cave Rangers end to end: the private folders bots keep for a whole tournament (R24), the
-//! extra leaderboard columns, and (when the shared compatibility folder exists) the original
-//! bots that never read stdin.
+//! Cave Rangers end to end: the private folders bots keep for a whole tournament (games/cave.md,
+//! "The private folder"), the extra leaderboard columns, and (when the shared compatibility folder
+//! exists) the original bots that never read stdin.
 
 use std::path::Path;
 
@@ -150,8 +150,8 @@ fn the_original_bots_that_never_read_stdin_play_every_turn() {
     }
 }
 
-/// Cave Rangers' own default time per turn is the spec's 2 s (R23); a file's `timeout_ms`
-/// still wins, and other games keep the runner's default.
+/// Cave Rangers' own default time per turn is 2 s (games/cave.md, "Reply"); a file's
+/// `timeout_ms` still wins, and other games keep the runner's default.
 #[test]
 fn a_cave_turn_gets_two_seconds_unless_the_file_says_otherwise() {
     use arena::config::Tournament;

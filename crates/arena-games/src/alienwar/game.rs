@@ -17,7 +17,7 @@ use super::prey::Prey;
 use super::protocol;
 use super::rules::{self, Levels, Move};
 
-/// One game of AlienWar (spec: `games/alienwar.md`): every seat is a species, plus the five
+/// One game of AlienWar (see `games/alienwar.md`): every seat is a species, plus the five
 /// prey built into the engine.
 #[derive(Debug, Clone)]
 pub struct AlienWar {
@@ -120,7 +120,8 @@ impl AlienWar {
                     Some(points) if rules::valid_points(&points) => {
                         instances.push(new_instance(seat, id, &points));
                     }
-                    // Spec §3.2: an illegal allocation is not created; counted as invalid.
+                    // An illegal allocation is not created; counted as invalid
+                    // (games/alienwar.md, "Protocol").
                     Some(_) => illegal += 1,
                     None => {}
                 }
@@ -383,7 +384,8 @@ impl Game for AlienWar {
                 play.planet.apply_moves(&moves);
             }
             Turn::Questions { wave, asked } => {
-                // Prey never fight; an alien without a usable answer fights (spec §4 e).
+                // Prey never fight; an alien without a usable answer fights (games/alienwar.md,
+                // "The prey" and "Protocol").
                 let instances = play.planet.instances();
                 let mut fights: Vec<[bool; 2]> = wave
                     .iter()

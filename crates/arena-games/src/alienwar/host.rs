@@ -1,5 +1,5 @@
-//! The Java host that runs the original challenge's aliens unmodified: the original API
-//! (`planet.Specie`, `planet.Move`, `alien.Alien`) re-implemented from the specification,
+//! The Java host that runs the original challenge's aliens unmodified (games/alienwar.md, "Java
+//! aliens"): the original API (`planet.Specie`, `planet.Move`, `alien.Alien`) written anew,
 //! plus `planet.AlienWarHost`, which speaks this project's protocol for one alien class, and
 //! `planet.SharedHost`, which runs several alien classes in one JVM.
 //! The sources live in `hosts/alienwar-java/` and are built into `arena`, which compiles

@@ -2,12 +2,12 @@
 //! prey; for 1000 rounds each instance steps, newcomers meet a cell's first arrival and may
 //! fight, and kills grow the winner's abilities.
 //!
-//! The specification is `games/alienwar.md` in the shared design documents (formulas §2,
-//! setup §3, the round §4, the original API §5, scoring §6, the protocol's needs §8); the
-//! user guide with this project's protocol is `games/alienwar.md` in this repository.
-//! `rules` holds the formulas, `prey` the built-in species, `planet` the world and the
-//! round's steps, `protocol` the bytes, and `game` the [`crate::engine::Game`] state
-//! machine. `host` names the Java host that runs the original Java aliens.
+//! The rules are stated in `games/alienwar.md` in this repository: "The planet", "Abilities",
+//! "The prey", "A round" (with the original controller's quirks), this project's "Protocol",
+//! "Java aliens" and "Leaderboard". `rules` holds the formulas, `prey` the built-in species,
+//! `planet` the world and the round's steps, `protocol` the bytes, and `game` the
+//! [`crate::engine::Game`] state machine. `host` names the Java host that runs the original
+//! Java aliens.
 
 mod game;
 mod host;

@@ -18,8 +18,9 @@ pub struct AlienWarOptions {
     /// `SPECIE_COUNT`); the board is sized for them.
     pub instances: u32,
     /// Whether a resident that died this round still meets later arrivals and rewards a
-    /// winner again (default true: the original controller's behaviour, spec §4). Off, the
-    /// next arrival takes over the cell instead.
+    /// winner again (default true: the original controller's behaviour; games/alienwar.md,
+    /// "Quirks of the original controller, reproduced"). Off, the next arrival takes over the
+    /// cell instead.
     pub dead_resident_reward: bool,
 }
 

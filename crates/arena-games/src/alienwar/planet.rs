@@ -1,7 +1,7 @@
 //! The planet: every instance of every species on a torus, and one round of the original
 //! controller split into the steps the engine needs between its questions to the bots
-//! (spec §4): shuffle and snapshot, moves, then the meetings wave by wave, then removal of
-//! the dead.
+//! (games/alienwar.md, "A round"): shuffle and snapshot, moves, then the meetings wave by
+//! wave, then removal of the dead.
 //!
 //! The original resolves meetings one by one in shuffled order. Every instance ends its move
 //! on exactly one cell, and only instances on the same cell meet (each newcomer meets the
@@ -75,7 +75,8 @@ pub struct MeetingCounts {
     pub fights: u64,
     /// Meetings where both wanted peace.
     pub peaceful: u64,
-    /// Rewards paid again by a resident that was already dead (spec §4 quirk).
+    /// Rewards paid again by a resident that was already dead (games/alienwar.md, "Quirks of
+    /// the original controller, reproduced").
     pub dead_resident_rewards: u64,
 }
 
@@ -94,7 +95,8 @@ pub struct Planet {
     snapshot: Vec<u8>,
     /// Cells with more than one arrival this round.
     crowded: Vec<Arrivals>,
-    /// Whether a dead resident still meets (and rewards) later arrivals (spec §4 quirk).
+    /// Whether a dead resident still meets (and rewards) later arrivals (games/alienwar.md,
+    /// "Quirks of the original controller, reproduced").
     dead_resident_reward: bool,
     streams: Streams,
     tally: MeetingCounts,
@@ -103,7 +105,7 @@ pub struct Planet {
 impl Planet {
     /// A planet of side `side` for species drawn as `symbols`, the first `bots` of them
     /// played by bots, with `instances` placed on distinct random cells in creation order
-    /// (spec §3.4).
+    /// (games/alienwar.md, "The planet").
     ///
     /// # Panics
     ///
@@ -289,9 +291,9 @@ impl Planet {
             .collect()
     }
 
-    /// Settles a meeting given both answers (spec §4 e–g): peace if both said no; otherwise
-    /// exchanges of blows, newcomer hit first, until one is dead (none if the resident died
-    /// earlier this round), then the survivor is rewarded from the loser.
+    /// Settles a meeting given both answers (games/alienwar.md, "A round"): peace if both
+    /// said no; otherwise exchanges of blows, newcomer hit first, until one is dead (none if
+    /// the resident died earlier this round), then the survivor is rewarded from the loser.
     pub fn settle(&mut self, meeting: &Meeting, newcomer_fights: bool, resident_fights: bool) {
         if !newcomer_fights && !resident_fights {
             self.tally.peaceful += 1;

@@ -1,6 +1,6 @@
-//! The five built-in prey species (spec §3.3): each puts all ten points into one ability,
-//! never wants to fight, and moves by a fixed rule. They are part of the engine, not bot
-//! processes, and are scored like aliens.
+//! The five built-in prey species (games/alienwar.md, "The prey"): each puts all ten points
+//! into one ability, never wants to fight, and moves by a fixed rule. They are part of the
+//! engine, not bot processes, and are scored like aliens.
 
 use rand_chacha::ChaCha12Rng;
 

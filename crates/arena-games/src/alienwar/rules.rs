@@ -1,7 +1,7 @@
-//! The formulas of AlienWar, as its original controller computes them (spec §2, §4): float
-//! ability levels rounded half up on use, hit points, dodging, damage, vision, the
-//! cleverness blur, rewards and the score. Pure functions and small value types; the round
-//! itself is `planet.rs`.
+//! The formulas of AlienWar, as its original controller computes them (games/alienwar.md,
+//! "Abilities"): float ability levels rounded half up on use, hit points, dodging, damage,
+//! vision, the cleverness blur, rewards and the score. Pure functions and small value types;
+//! the round itself is `planet.rs`.
 
 use rand_chacha::ChaCha12Rng;
 
@@ -28,8 +28,8 @@ pub fn round_half_up(x: f32) -> i32 {
     (f64::from(x) + 0.5).floor() as i32
 }
 
-/// Whether an allocation is accepted (spec §3.2): every value in `0..=10` and the running
-/// `f32` sum, in index order, at most 10. NaN fails both tests.
+/// Whether an allocation is accepted (games/alienwar.md, "Abilities"): every value in
+/// `0..=10` and the running `f32` sum, in index order, at most 10. NaN fails both tests.
 pub fn valid_points(points: &[f32; 5]) -> bool {
     let mut sum = 0.0f32;
     for &value in points {
@@ -86,7 +86,7 @@ impl Levels {
     }
 
     /// The score of a living instance: its five floats summed left to right as `f32`, then
-    /// rounded (so the rounding trick of §3.2 does not inflate it).
+    /// rounded (so the rounding trick of games/alienwar.md, "Abilities", does not inflate it).
     pub fn score(&self) -> i64 {
         let sum = self.0.iter().fold(0.0f32, |sum, &level| sum + level);
         i64::from(round_half_up(sum))
@@ -120,8 +120,9 @@ pub fn damage(rng: &mut ChaCha12Rng, strength: i32) -> i32 {
     below(rng, strength.max(1) as usize) as i32 + 1
 }
 
-/// What another instance is shown of `levels` (spec §4 e): the rounded life, strength,
-/// defense and vision levels, each plus an independent draw in `0..blur`, in that order.
+/// What another instance is shown of `levels` (games/alienwar.md, "Abilities" and "A
+/// round"): the rounded life, strength, defense and vision levels, each plus an independent
+/// draw in `0..blur`, in that order.
 pub fn blurred(rng: &mut ChaCha12Rng, levels: &Levels) -> [i32; 4] {
     let blur = levels.blur();
     let rounded = levels.rounded();

@@ -1,4 +1,4 @@
-//! Engine-level tests: every formula and quirk of the spec's controller (rounding, dodge
+//! Engine-level tests: every formula and quirk of the original controller (rounding, dodge
 //! cap, blur, rewards, the double reward on a dead resident, removal timing, the
 //! snapshot), the prey, the byte-exact protocol vectors in `games/alienwar/`, and whole
 //! games with scripted and garbage-answering bots.

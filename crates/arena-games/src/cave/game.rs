@@ -1,6 +1,6 @@
-//! The Cave Rangers engine: the [`Game`] state machine that plays the turns in the spec's
-//! order (§8), asks each living bot in the turn's random order, and reports gold plus turns
-//! survived.
+//! The Cave Rangers engine: the [`Game`] state machine that plays the turns in the order of
+//! games/cave.md, "A turn", asks each living bot in the turn's random order, and reports gold
+//! plus turns survived.
 //!
 //! It ties `view.rs` and `protocol.rs` (bytes) to `rules.rs` (the cave). Like every engine it
 //! does no I/O; the driver starts a fresh process per bot per turn (`Input::Stdin`).
@@ -23,7 +23,7 @@ use super::rules::Action;
 use super::view::window;
 use super::world::{Killer, Kind, Pos, World};
 
-/// One game of Cave Rangers (spec: `games/cave.md`) for every seat in one cave.
+/// One game of Cave Rangers (see `games/cave.md`) for every seat in one cave.
 #[derive(Debug, Clone)]
 pub struct Cave {
     options: CaveOptions,

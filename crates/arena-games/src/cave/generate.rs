@@ -1,4 +1,4 @@
-//! The seeded cave generator (spec §3, §5; R1, R2, R25): side `30 + 10·bots`, then every
+//! The seeded cave generator (games/cave.md, "The cave"): side `30 + 10·bots`, then every
 //! thing by count in the order `} P G F W K R C B L`, then Nina, then the bots, each on a
 //! cell drawn as `below(side²)` and redrawn until it is empty.
 
@@ -9,7 +9,7 @@ use crate::seeded::below;
 use super::options::Density;
 use super::world::{Creature, Ground, Item, Kind, Nina, Pos, Robot, World};
 
-/// The side of a cave for its first `bots` entrants (spec §3).
+/// The side of a cave for its first `bots` entrants (games/cave.md, "The cave").
 pub fn side(bots: usize) -> usize {
     30 + 10 * bots
 }
@@ -33,8 +33,8 @@ const PLACEMENT_ORDER: [Thing; 10] = [
     Thing::Creature(Kind::Lion),
 ];
 
-/// A uniformly random empty cell (spec §5 step 2): `r = below(side²)` is cell
-/// `(r mod side, r div side)`, redrawn until empty. Also Nina's jump target (§7.8).
+/// A uniformly random empty cell (games/cave.md, "The cave"): `r = below(side²)` is cell
+/// `(r mod side, r div side)`, redrawn until empty. Also Nina's jump target ("A turn").
 pub fn empty_cell(world: &World, rng: &mut ChaCha12Rng) -> Pos {
     loop {
         let r = below(rng, world.side * world.side);

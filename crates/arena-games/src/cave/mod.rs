@@ -1,11 +1,11 @@
 //! Cave Rangers: every entry in one cave with creatures, items, pits and Nurse Nina,
 //! collecting gold for 50 turns with a fresh process per bot per turn.
 //!
-//! The specification is `games/cave.md` in the shared design documents (rules §2–§12, the
-//! rulings R1–R28 in §13); the user guide is `games/cave.md` in this repository. `world`
-//! holds the cave's contents, `generate` builds a cave from the seed, `rules` plays the steps
-//! of a turn, `view` and `protocol` make the bytes a bot reads and parse its reply, and
-//! `game` runs the [`crate::engine::Game`] state machine.
+//! The rules are stated in `games/cave.md` in this repository: "The cave", "A turn" (with
+//! "Moves" and "Attacks"), "Protocol" and "Leaderboard". `world` holds the cave's contents,
+//! `generate` builds a cave from the seed, `rules` plays the steps of a turn, `view` and
+//! `protocol` make the bytes a bot reads and parse its reply, and `game` runs the
+//! [`crate::engine::Game`] state machine.
 
 mod game;
 mod generate;
@@ -49,9 +49,9 @@ impl RegisteredGame for Cave {
             aggregate: Aggregate::Total,
         },
     ];
-    // A request's own time limit: 2 s (games/cave.md, "Time limits").
+    // A request's own time limit: 2 s (games/cave.md, "Reply").
     const DEFAULT_TIMEOUT_MS: Option<u64> = Some(2_000);
-    // The 1 KB file store kept across turns and games (games/cave.md, "Files").
+    // The 1 KB file store kept across turns and games (games/cave.md, "The private folder").
     const PRIVATE_FOLDERS: bool = true;
     const TEMPLATES: Templates = Templates {
         python: include_str!("../../../../templates/cave/bot.py"),

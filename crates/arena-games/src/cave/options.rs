@@ -1,8 +1,9 @@
-//! The tournament options of Cave Rangers: the densities of the cave's contents (R1), the turn
-//! cap, the revealer's noise (R22), what a bat-confused turn does (R8) and whether bots act on
-//! the current state or on one snapshot (R9).
+//! The tournament options of Cave Rangers: the densities of the cave's contents, the turn
+//! cap, the revealer's noise, what a bat-confused turn does and whether bots act on the
+//! current state or on one snapshot (games/cave.md, its `[options]` example and "Options
+//! beyond the canonical rules").
 //!
-//! Every default is the specification's canonical rule. [`CaveOptions::validate`] reports
+//! Every default is the canonical rule of games/cave.md. [`CaveOptions::validate`] reports
 //! every problem at once; an engine is only built from options that passed it.
 
 use serde::Deserialize;
@@ -21,14 +22,16 @@ const MAX_TOTAL_BP: u64 = 9_000;
 pub struct CaveOptions {
     /// Turns after which the game ends even with several bots alive (default 50).
     pub max_turns: u32,
-    /// How much of each thing the generator places (spec §5, R1).
+    /// How much of each thing the generator places (games/cave.md, "The cave").
     pub density: Density,
     /// Percent chance that a cell of the revealer's outer ring shows a wrong symbol
-    /// (default 25: "75 % correct", R22).
+    /// (default 25: "75 % correct"; games/cave.md, "Input").
     pub revealer_noise_percent: u32,
-    /// What a bot sharing its cell with bats does instead of its own actions (R8).
+    /// What a bot sharing its cell with bats does instead of its own actions (games/cave.md,
+    /// "A turn", step 3).
     pub confusion: Confusion,
-    /// Whether each bot sees the state left by the bots before it (R9).
+    /// Whether each bot sees the state left by the bots before it (games/cave.md, "A turn",
+    /// step 3).
     pub order: Order,
 }
 
@@ -45,7 +48,8 @@ impl Default for CaveOptions {
 }
 
 /// Densities in basis points (1/10000 of the cells) of everything the generator places;
-/// `count = (side*side*bp + 5000) / 10000` (spec §5, R1). Nurse Nina is always exactly one (R2).
+/// `count = (side*side*bp + 5000) / 10000` (games/cave.md, "The cave"). Nurse Nina is always
+/// exactly one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Density {
@@ -89,7 +93,7 @@ impl Default for Density {
 }
 
 impl Density {
-    /// The densities in the generator's placement order `} P G F W K R C B L` (spec §5).
+    /// The densities in the generator's placement order `} P G F W K R C B L`.
     pub fn in_placement_order(&self) -> [u64; 10] {
         [
             self.boulder,
@@ -112,8 +116,8 @@ impl Density {
     }
 }
 
-/// What a confused bot (bats on its cell) does in its turn (R8). It is still run; its
-/// output is discarded.
+/// What a confused bot (bats on its cell) does in its turn (games/cave.md, "A turn", step 3,
+/// and "Options beyond the canonical rules"). It is still run; its output is discarded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Confusion {
@@ -126,7 +130,8 @@ pub enum Confusion {
     TwoDirections,
 }
 
-/// How bots see each other's actions within a turn (R9).
+/// How bots see each other's actions within a turn (games/cave.md, "A turn", step 3, and
+/// "Options beyond the canonical rules").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Order {

@@ -1,13 +1,13 @@
-//! The bytes of Cave Rangers (spec §9, §10): the input a bot reads on stdin and the parsing of
-//! its reply. Syntax only; what an action does is `rules.rs`'s business.
+//! The bytes of Cave Rangers (games/cave.md, "Protocol"): the input a bot reads on stdin and
+//! the parsing of its reply. Syntax only; what an action does is `rules.rs`'s business.
 
 use super::rules::Action;
 use super::world::Robot;
 use crate::compass::Compass;
 
 /// The input: the status line `health,gold,turns,poison,pit,revealer,knife` with Python's
-/// `True`/`False` (R21), then the window's rows; every line ends in `\n`, the last row's
-/// too (R20).
+/// `True`/`False`, then the window's rows; every line ends in `\n`, the last row's too
+/// (games/cave.md, "Input").
 pub fn encode_input(robot: &Robot, rows: &[Vec<u8>]) -> Vec<u8> {
     let python = |flag: bool| if flag { "True" } else { "False" };
     let mut input = format!(
@@ -49,9 +49,9 @@ pub(crate) fn direction_of_code(code: &[u8]) -> Option<Compass> {
         .find(|&direction| direction_code(direction).as_bytes() == code)
 }
 
-/// Parses a reply (R19): after trimming ASCII whitespace on both ends it must be exactly two
-/// actions, each `M`, `A` or `H` followed by a direction code (case-sensitive). Otherwise
-/// says why (the bot then holds twice).
+/// Parses a reply (games/cave.md, "Reply"): after trimming ASCII whitespace on both ends it
+/// must be exactly two actions, each `M`, `A` or `H` followed by a direction code
+/// (case-sensitive). Otherwise says why (the bot then holds twice).
 pub fn parse_reply(bytes: &[u8]) -> Result<[Action; 2], &'static str> {
     let text = bytes.trim_ascii();
     if text.len() != 6 {

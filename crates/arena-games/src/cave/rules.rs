@@ -1,6 +1,7 @@
-//! The rules of a turn (spec §7, §8, §11): poison, the creatures, the bats, Nina, the bots'
-//! moves and attacks, and the end of a turn. Pure state changes on a [`World`]; every random
-//! draw comes from the game's one RNG, in the order the spec fixes.
+//! The rules of a turn (games/cave.md, "A turn", "Moves" and "Attacks"): poison, the
+//! creatures, the bats, Nina, the bots' moves and attacks, and the end of a turn. Steps are
+//! numbered as in "A turn"; 2a to 2d are the four parts of its step 2. Pure state changes on
+//! a [`World`]; every random draw comes from the game's one RNG, in the order of the steps.
 
 use rand_chacha::ChaCha12Rng;
 
@@ -11,43 +12,43 @@ use super::options::Confusion;
 use super::world::{Ground, Item, Killer, Kind, Pos, World};
 use crate::compass::Compass;
 
-/// Damage of a lion's hit (spec §7.3).
+/// Damage of a lion's hit (games/cave.md, "The cave").
 const LION_DAMAGE: i64 = 10;
-/// Damage of a centipede's bite (spec §7.1).
+/// Damage of a centipede's bite (games/cave.md, "The cave").
 const BITE_DAMAGE: i64 = 1;
-/// Damage per turn of poison, and how many turns a bite poisons for (R14).
+/// Damage per turn of poison, and how many turns a bite poisons for (games/cave.md, "A turn").
 const POISON_DAMAGE: i64 = 2;
 const POISON_TURNS: u32 = 3;
-/// Health from food (spec §7.4) and from Nina per turn (R3).
+/// Health from food and from Nina per turn (games/cave.md, "The cave").
 const FOOD_HEALTH: i64 = 5;
 const NINA_HEALTH: i64 = 10;
-/// Turns stuck in a pit (R13).
+/// Turns stuck in a pit (games/cave.md, "Moves").
 const PIT_TURNS: u32 = 3;
-/// Bot-on-bot damage without and with a knife (spec §11.2).
+/// Bot-on-bot damage without and with a knife (games/cave.md, "Attacks").
 const ATTACK_DAMAGE: i64 = 5;
 const KNIFE_DAMAGE: i64 = 10;
-/// Bot phases Nina stays on one cell (R4).
+/// Bot phases Nina stays on one cell (games/cave.md, "A turn").
 const NINA_STAY: u32 = 3;
 
-/// One of a bot's two actions (spec §10).
+/// One of a bot's two actions (games/cave.md, "Reply").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
-    /// `M`: move one cell (§11.1).
+    /// `M`: move one cell (games/cave.md, "Moves").
     Move(Compass),
-    /// `A`: attack the adjacent cell (§11.2).
+    /// `A`: attack the adjacent cell (games/cave.md, "Attacks").
     Attack(Compass),
     /// `H`: do nothing.
     Hold,
 }
 
 impl Action {
-    /// What a bot does on an invalid or missing reply (R19, R23).
+    /// What a bot does on an invalid or missing reply (games/cave.md, "Reply").
     pub const HOLDS: [Action; 2] = [Action::Hold, Action::Hold];
 }
 
 impl World {
-    /// Steps 1 and 2 of a turn (spec §8): poison, creature moves, creature attacks, bats,
-    /// Nina. Starts the next turn's count.
+    /// Steps 1 and 2 of a turn: poison, creature moves, creature attacks, bats, Nina. Starts
+    /// the next turn's count.
     pub fn start_turn(&mut self, rng: &mut ChaCha12Rng) {
         self.turn += 1;
         for robot in &mut self.robots {
@@ -60,7 +61,7 @@ impl World {
         self.move_nina(rng);
     }
 
-    /// Step 1: every poisoned bot loses 2 health and one turn of poison (R14).
+    /// Step 1: every poisoned bot loses 2 health and one turn of poison.
     pub fn poison(&mut self) {
         for seat in 0..self.robots.len() {
             let robot = &mut self.robots[seat];
@@ -73,7 +74,7 @@ impl World {
     }
 
     /// Step 2a: each creature in creation order tries one step in a random direction and
-    /// stays put if it is blocked (R5, R7).
+    /// stays put if it is blocked.
     pub fn move_creatures(&mut self, rng: &mut ChaCha12Rng) {
         for index in 0..self.creatures.len() {
             let creature = self.creatures[index];
@@ -91,7 +92,7 @@ impl World {
     }
 
     /// Step 2b: every lion and centipede hits every living bot next to it; deaths are
-    /// checked after all attacks (R6). The killer is the creature whose hit took the bot to
+    /// checked after all attacks. The killer is the creature whose hit took the bot to
     /// 0 health or below first.
     pub fn creature_attacks(&mut self) {
         let mut lethal: Vec<Option<Kind>> = vec![None; self.robots.len()];
@@ -121,7 +122,7 @@ impl World {
         }
     }
 
-    /// Step 2c: a bot sharing its cell with bats is confused this turn (spec §7.2).
+    /// Step 2c: a bot sharing its cell with bats is confused this turn.
     pub fn confuse(&mut self) {
         for seat in 0..self.robots.len() {
             let pos = self.robots[seat].pos;
@@ -134,7 +135,7 @@ impl World {
     }
 
     /// Step 2d: Nina jumps to a random empty cell when her stay is over, then one bot phase
-    /// of her stay passes (R4).
+    /// of her stay passes.
     pub fn move_nina(&mut self, rng: &mut ChaCha12Rng) {
         if self.nina.stay == 0 {
             self.nina.pos = empty_cell(self, rng);
@@ -144,7 +145,7 @@ impl World {
     }
 
     /// The order of this turn's bot phase: the living bots in a uniformly random order
-    /// (Fisher-Yates, R9).
+    /// (Fisher-Yates).
     pub fn bot_order(&self, rng: &mut ChaCha12Rng) -> Vec<usize> {
         let alive: Vec<usize> = (0..self.robots.len())
             .filter(|&seat| self.robots[seat].alive())
@@ -152,8 +153,8 @@ impl World {
         sample(rng, &alive, alive.len())
     }
 
-    /// Step 3.3 and 3.4 for `seat`: a confused bot's actions are replaced (R8); then both
-    /// actions apply, left to right.
+    /// Step 3 for `seat`: a confused bot's actions are replaced; then both actions apply,
+    /// left to right.
     pub fn act(
         &mut self,
         seat: usize,
@@ -183,7 +184,8 @@ impl World {
         }
     }
 
-    /// Whether a bot may enter `pos`: no boulder, no other bot, no lion or centipede (R11).
+    /// Whether a bot may enter `pos`: no boulder, no other bot, no lion or centipede
+    /// (games/cave.md, "Moves").
     fn enterable(&self, pos: Pos) -> bool {
         self.ground(pos) != Ground::Boulder
             && self.robot_at(pos).is_none()
@@ -192,8 +194,8 @@ impl World {
                 .is_none_or(|index| !self.creatures[index].kind.blocks_bots())
     }
 
-    /// A move (spec §11.1): ignored in a pit; orthogonal moves go or stay; a blocked
-    /// diagonal falls back to its vertical, then its horizontal component (R10).
+    /// A move (games/cave.md, "Moves"): ignored in a pit; orthogonal moves go or stay; a
+    /// blocked diagonal falls back to its vertical, then its horizontal component.
     pub fn move_robot(&mut self, seat: usize, dir: Compass) {
         let robot = self.robots[seat];
         if robot.pit > 0 {
@@ -214,7 +216,8 @@ impl World {
         }
     }
 
-    /// A bot enters `pos`: it takes the item there, then falls in if it is a pit (R12, R13).
+    /// A bot enters `pos`: it takes the item there, then falls in if it is a pit
+    /// (games/cave.md, "Moves").
     fn enter(&mut self, seat: usize, pos: Pos) {
         let ground = self.ground(pos);
         let robot = &mut self.robots[seat];
@@ -238,8 +241,8 @@ impl World {
         }
     }
 
-    /// An attack (spec §11.2): kills any creature on the target cell and hurts any bot
-    /// there, both when bats share a cell with a bot (R15).
+    /// An attack (games/cave.md, "Attacks"): kills any creature on the target cell and hurts
+    /// any bot there, both when bats share a cell with a bot.
     pub fn attack(&mut self, seat: usize, dir: Compass) {
         let attacker = self.robots[seat];
         let Some(target) = self.step(attacker.pos, dir.delta()) else {
@@ -258,8 +261,8 @@ impl World {
         }
     }
 
-    /// Step 4 (spec §8): Nina heals the bots on her cell, pits release their captives by one
-    /// turn (not in the turn they fell), and every living bot survived one more turn.
+    /// Step 4: Nina heals the bots on her cell, pits release their captives by one turn (not
+    /// in the turn they fell), and every living bot survived one more turn.
     pub fn end_turn(&mut self) {
         let nina = self.nina.pos;
         for robot in self.robots.iter_mut().filter(|r| r.alive()) {
@@ -273,14 +276,14 @@ impl World {
         }
     }
 
-    /// Whether the game is over after the current turn (R17): `max_turns` played, or at most
-    /// one bot alive (none, in a one-bot game).
+    /// Whether the game is over after the current turn (games/cave.md, "A turn", step 4):
+    /// `max_turns` played, or at most one bot alive (none, in a one-bot game).
     pub fn is_over(&self, max_turns: u32) -> bool {
         let last = usize::from(self.robots.len() > 1);
         self.turn >= max_turns || self.alive() <= last
     }
 
-    /// Removes the bot at `seat` if its health is gone (R16).
+    /// Removes the bot at `seat` if its health is gone (games/cave.md, "A turn").
     fn check_death(&mut self, seat: usize, killer: Killer) {
         let robot = &mut self.robots[seat];
         if robot.alive() && robot.health <= 0 {

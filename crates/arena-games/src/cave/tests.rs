@@ -333,7 +333,7 @@ fn items_are_taken_on_entry_and_used_up() {
     assert_eq!((robot.gold, robot.health), (1, 25), "gold +1, food +5");
     assert_eq!(cave.ground(pos(0, 0)), Ground::Bare);
     assert_eq!(cave.ground(pos(1, 0)), Ground::Bare);
-    // Water is used up even without poison (R12); with poison it cures it.
+    // Water is used up even without poison (games/cave.md, "Moves"); with poison it cures it.
     act(&mut cave, 0, [Action::Move(Compass::E), Action::Hold]);
     assert_eq!(cave.ground(pos(2, 0)), Ground::Bare);
     assert_eq!(cave.robots[0].poison, 0);
@@ -681,7 +681,7 @@ fn a_turn_runs_poison_creatures_bats_nina_bots_then_the_end_of_turn() {
     };
     assert!(bytes.starts_with(b"15,0,0,0,0,False,False\n"));
     game.handle_answers(vec![Answer::Reply(b"MEEHNN\n".to_vec())]);
-    // Only one bot is left alive, so the game ends after this turn (R17).
+    // Only one bot is left alive, so the game ends after this turn (games/cave.md, "A turn").
     let Step::Done(outcome) = game.poll() else {
         panic!("the game is over");
     };

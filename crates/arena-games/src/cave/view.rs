@@ -1,5 +1,5 @@
-//! What a bot sees (spec §9.3): the window around it, clipped at the cave's edges, 5x5 or
-//! 11x11 with a revealer, whose outer ring may show wrong symbols (R22).
+//! What a bot sees (games/cave.md, "Input"): the window around it, clipped at the cave's
+//! edges, 5x5 or 11x11 with a revealer, whose outer ring may show wrong symbols.
 
 use rand_chacha::ChaCha12Rng;
 
@@ -11,8 +11,8 @@ use super::world::{Pos, World};
 const RADIUS: usize = 2;
 const REVEALER_RADIUS: usize = 5;
 
-/// The symbols a wrong cell of the outer ring may show: every symbol but `Y` (R22). A fake
-/// is drawn among the 12 that differ from the true symbol, in this order.
+/// The symbols a wrong cell of the outer ring may show: every symbol but `Y` (games/cave.md,
+/// "Input"). A fake is drawn among the 12 that differ from the true symbol, in this order.
 const FAKES: &[u8; 13] = b"-@CBLFWRKGN}P";
 
 /// The rows of `seat`'s window, north to south, each west to east. Cells farther than 2 from

@@ -1,9 +1,10 @@
-//! What a cave holds (spec §2, §4, §6): positions and directions, the static layer (ground,
-//! boulders, pits, items), creatures, Nurse Nina and the robots, with the queries the rules
-//! and the view need. Changing the cave is `rules.rs`'s business; building it, `generate.rs`'s.
+//! What a cave holds (games/cave.md, "The cave"): positions and directions, the static layer
+//! (ground, boulders, pits, items), creatures, Nurse Nina and the robots, with the queries the
+//! rules and the view need. Changing the cave is `rules.rs`'s business; building it,
+//! `generate.rs`'s.
 
 /// A cell as (x, y): `x` the column growing East, `y` the row growing South; (0, 0) is the
-/// NW corner (spec §2).
+/// NW corner (games/cave.md, "The cave").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Pos {
     /// Column, from the West edge.
@@ -24,7 +25,7 @@ impl Pos {
     }
 }
 
-/// A pickup item, used up on entry (spec §7.4–§7.9).
+/// A pickup item, used up on entry (games/cave.md, "Moves").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Item {
     /// `G`: +1 gold.
@@ -53,7 +54,7 @@ pub enum Ground {
 }
 
 impl Ground {
-    /// The symbol of the static layer (spec §4).
+    /// The symbol of the static layer (games/cave.md, "The cave").
     pub fn symbol(self) -> u8 {
         match self {
             Ground::Bare => b'-',
@@ -68,7 +69,7 @@ impl Ground {
     }
 }
 
-/// The kind of a wandering creature (spec §7.1–§7.3).
+/// The kind of a wandering creature (games/cave.md, "The cave").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     /// `C`: bites adjacent bots for 1 and poisons them.
@@ -90,7 +91,7 @@ impl Kind {
     }
 
     /// Whether it blocks bots and is blocked by them: lions and centipedes do, bats do not
-    /// (R7, R11).
+    /// (games/cave.md, "A turn" and "Moves").
     pub fn blocks_bots(self) -> bool {
         self != Kind::Bats
     }
@@ -105,7 +106,7 @@ pub struct Creature {
     pub pos: Pos,
 }
 
-/// Nurse Nina: where she is and how many more bot phases she stays (spec §7.8).
+/// Nurse Nina: where she is and how many more bot phases she stays (games/cave.md, "A turn").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Nina {
     /// Her cell.
@@ -125,10 +126,10 @@ pub enum Killer {
     Bot(usize),
 }
 
-/// One robot (spec §6).
+/// One robot (games/cave.md, "A turn", and the status line of "Input").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Robot {
-    /// Health; the bot dies at 0 or below (R16).
+    /// Health; the bot dies at 0 or below (games/cave.md, "A turn").
     pub health: i64,
     /// Gold collected.
     pub gold: u32,
@@ -237,8 +238,8 @@ impl World {
         self.creatures.iter().position(|c| c.pos == pos)
     }
 
-    /// Whether `pos` is empty in the generator's sense (spec §5): bare ground, no creature,
-    /// not Nina's cell, no living robot.
+    /// Whether `pos` is empty in the generator's sense (games/cave.md, "The cave"): bare
+    /// ground, no creature, not Nina's cell, no living robot.
     pub fn is_empty(&self, pos: Pos) -> bool {
         self.ground(pos) == Ground::Bare
             && self.creature_at(pos).is_none()
@@ -252,7 +253,7 @@ impl World {
     }
 
     /// What a viewer at seat `viewer` sees on `pos` without noise: `Y` > `@` > creature >
-    /// `N` > the static layer (spec §4, R7).
+    /// `N` > the static layer (games/cave.md, "The cave").
     pub fn symbol(&self, pos: Pos, viewer: usize) -> u8 {
         match self.robot_at(pos) {
             Some(seat) if seat == viewer => b'Y',

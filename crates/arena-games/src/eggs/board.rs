@@ -1,6 +1,5 @@
 //! The board of an Easter Egg Hunt run: the grid of walls, eggs and floor, the seeded
-//! generator (spec §3 and its "default reproducible generator"), and fixed maps in the
-//! original `map.txt` format.
+//! generator (games/eggs.md, "The board"), and fixed maps in the original `map.txt` format.
 //!
 //! Everything random here draws from one `ChaCha12Rng` through the shared helpers in
 //! [`crate::seeded`], so that a board depends only on the seed and the ChaCha12 stream.
@@ -11,7 +10,7 @@ use rand_chacha::ChaCha12Rng;
 
 use crate::seeded::{below, sample};
 
-/// The shortest and longest inner wall segment (spec §3.3).
+/// The shortest and longest inner wall segment (games/eggs.md, "The board").
 const WALL_LENGTHS: (u32, u32) = (2, 10);
 
 /// One square of the board.
@@ -127,8 +126,9 @@ impl Board {
         (row < self.rows && col < self.cols).then_some(Pos::new(row, col))
     }
 
-    /// The non-wall squares 8-connected to `start` (spec §3.5: a diagonal is blocked only by
-    /// a wall on the target, so there is no corner rule), as a mask in row-major order.
+    /// The non-wall squares 8-connected to `start` (a diagonal is blocked only by a wall on
+    /// the target, so there is no corner rule: games/eggs.md, "What happens"), as a mask in
+    /// row-major order.
     pub fn component(&self, start: Pos) -> Vec<bool> {
         let mut seen = vec![false; self.cells.len()];
         let mut queue = VecDeque::from([start]);
@@ -151,8 +151,8 @@ impl Board {
     }
 
     /// The floor squares players may start on: those of the component holding every egg
-    /// (spec §10 #4), so every egg is reachable from every start. `None` if there are no
-    /// eggs or they are not all in one component.
+    /// (games/eggs.md, "The board"), so every egg is reachable from every start. `None` if there
+    /// are no eggs or they are not all in one component.
     pub fn start_cells(&self) -> Option<Vec<Pos>> {
         let eggs = self.positions(Cell::Egg);
         let component = self.component(*eggs.first()?);
@@ -228,7 +228,7 @@ impl Board {
 }
 
 /// Generates a board sized for `size` entries and start squares for `players` of them
-/// (spec §3, default generator): side `3*size` with the border, `3*size` wall segments,
+/// (games/eggs.md, "The board"): side `3*size` with the border, `3*size` wall segments,
 /// `4*size` eggs, all in one 8-connected component with room for every player. A board
 /// that fails is regenerated from the same stream.
 pub fn generate(rng: &mut ChaCha12Rng, size: usize, players: usize) -> (Board, Vec<Pos>) {

@@ -18,7 +18,7 @@ use super::protocol;
 use super::rules::{Hunt, Move};
 use crate::seeded;
 
-/// One run of Easter Egg Hunt (spec: `games/eggs.md`) for every seat on one board.
+/// One run of Easter Egg Hunt (see `games/eggs.md`) for every seat on one board.
 ///
 /// Each poll asks all players for their move in one [`Step::Ask`], because every view is
 /// taken from the start-of-turn state, so the requests are independent and may run at once.
@@ -187,7 +187,7 @@ impl Game for Eggs {
             .into_iter()
             .enumerate()
             .map(|(seat, answer)| match answer {
-                // Spec §4: no reply is no lines, so the memory is lost too.
+                // No reply is no lines, so the memory is lost too (games/eggs.md, "A turn").
                 Answer::NoReply => {
                     self.memories[seat].clear();
                     Move::REST

@@ -14,7 +14,7 @@ use crate::registry::{Pairing, Settings};
 
 use super::board::Board;
 
-/// The fewest entries the generator is meant for (spec §3.6).
+/// The fewest entries the generator is meant for (games/eggs.md, "The board").
 pub const MIN_ENTRIES: usize = 7;
 
 /// How an Easter Egg Hunt is played.
@@ -22,7 +22,8 @@ pub const MIN_ENTRIES: usize = 7;
 #[serde(deny_unknown_fields, default)]
 pub struct EggsOptions {
     /// Size the board, walls, eggs and turn limit as if there were at least 7 entries
-    /// (spec §10 #5), so fewer entries can play; default false: fewer than 7 is an error.
+    /// (games/eggs.md, "The board"), so fewer entries can play; default false: fewer than 7
+    /// is an error.
     pub size_as_seven: bool,
     /// A map file in the original format, relative to the tournament file: every run is
     /// played on it, with new random start squares, instead of on a generated board.
@@ -37,8 +38,9 @@ impl Settings for EggsOptions {
         Pairing::FreeForAll
     }
 
-    /// The fewest entries these options can play with: 7 for generated boards (spec §3.6)
-    /// unless `size_as_seven`; one for a fixed map, whose size does not depend on them.
+    /// The fewest entries these options can play with: 7 for generated boards unless
+    /// `size_as_seven`; one for a fixed map, whose size does not depend on them
+    /// (games/eggs.md, "The board").
     fn min_bots(&self) -> usize {
         if self.map.is_some() || self.size_as_seven {
             1

@@ -1,13 +1,14 @@
-//! The bytes of Easter Egg Hunt (spec §4): the request a bot reads on stdin and the parsing
-//! of its reply. Syntax only; what a move does is `rules.rs`'s business.
+//! The bytes of Easter Egg Hunt (games/eggs.md, "A turn"): the request a bot reads on stdin
+//! and the parsing of its reply. Syntax only; what a move does is `rules.rs`'s business.
 
 use super::rules::{Action, Direction, Move};
 
-/// The longest memory a bot keeps, in characters (spec §4, §10 #12).
+/// The longest memory a bot keeps, in characters (games/eggs.md, "A turn").
 pub const MEMORY_CHARS: usize = 1024;
 
-/// The request: the five view lines and the memory line, each ending in `\n` (spec §10 #8:
-/// the final newline matters even for an empty memory, or line-reading bots crash).
+/// The request: the five view lines and the memory line, each ending in `\n` (games/eggs.md,
+/// "A turn"): the final newline matters even for an empty memory, or line-reading bots crash
+/// ("Differences from the original controller").
 pub fn encode_request(view: &[[u8; 5]; 5], memory: &str) -> Vec<u8> {
     let mut request = Vec::with_capacity(6 * 6 + memory.len());
     for line in view {
@@ -32,11 +33,11 @@ pub struct Reply {
     pub invalid: Option<&'static str>,
 }
 
-/// Parses a reply (spec §4): lines split on `\n` with one trailing `\r` dropped; line 1
-/// trimmed, its leading decimal integer is the direction (else 9); line 2 trimmed must be
-/// `A`, `C` or `N` (empty is `N`, anything else is `N` and invalid); line 3 is the memory,
-/// cut to 1024 characters. Missing lines take their defaults, and lines after the third are
-/// ignored. Invalid UTF-8 is replaced, so no byte sequence fails.
+/// Parses a reply (games/eggs.md, "A turn"): lines split on `\n` with one trailing `\r` dropped;
+/// line 1 trimmed, its leading decimal integer is the direction (else 9); line 2 trimmed must be
+/// `A`, `C` or `N` (empty is `N`, anything else is `N` and invalid); line 3 is the memory, cut to
+/// 1024 characters. Missing lines take their defaults, and lines after the third are ignored.
+/// Invalid UTF-8 is replaced, so no byte sequence fails.
 pub fn parse_reply(bytes: &[u8]) -> Reply {
     let text = String::from_utf8_lossy(bytes);
     let mut lines = text

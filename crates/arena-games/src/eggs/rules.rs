@@ -1,12 +1,12 @@
-//! The rules of a run (spec §5): views, simultaneous moves, fights, the bounce cascade,
-//! eggs and the end of a run. Pure state; no bytes (that is `protocol.rs`).
+//! The rules of a run (games/eggs.md, "What happens"): views, simultaneous moves, fights, the
+//! bounce cascade, eggs and the end of a run. Pure state; no bytes (that is `protocol.rs`).
 
 use std::collections::BTreeMap;
 
 use super::board::{Board, Cell, Pos};
 use crate::compass::Compass;
 
-/// Turns per entry before a run ends (spec §5.6: `25*n`).
+/// Turns per entry before a run ends (`25*n`, games/eggs.md, "The board").
 const TURNS_PER_ENTRY: usize = 25;
 
 /// Where a player goes: one of the eight directions, or nowhere.
@@ -18,7 +18,7 @@ impl Direction {
     pub const STAY: Direction = Direction(None);
 
     /// The direction of a keypad digit 1..=9 around the player, from the layout
-    /// `1 2 3 / 8 . 4 / 7 6 5`; 9 is staying put (spec §4).
+    /// `1 2 3 / 8 . 4 / 7 6 5`; 9 is staying put (games/eggs.md, "A turn").
     pub fn from_digit(digit: u64) -> Option<Direction> {
         const AROUND: [Compass; 8] = [
             Compass::NW,
@@ -59,7 +59,7 @@ pub enum Action {
 }
 
 impl Action {
-    /// Rock-paper-scissors (spec §5.3): A beats N, N beats C, C beats A.
+    /// Rock-paper-scissors (games/eggs.md, "What happens"): A beats N, N beats C, C beats A.
     fn beats(self, other: Action) -> bool {
         matches!(
             (self, other),
@@ -80,7 +80,7 @@ pub struct Move {
 }
 
 impl Move {
-    /// The fallback for a missing reply (spec §4): stay, do nothing.
+    /// The fallback for a missing reply (games/eggs.md, "A turn"): stay, do nothing.
     pub const REST: Move = Move {
         direction: Direction::STAY,
         action: Action::Nothing,
@@ -141,12 +141,13 @@ impl Hunt {
         self.destroyed
     }
 
-    /// Whether the run is over: no eggs left, or the turn limit reached (spec §5.6).
+    /// Whether the run is over: no eggs left, or the turn limit reached (games/eggs.md, "The
+    /// board").
     pub fn is_over(&self) -> bool {
         self.board.eggs() == 0 || self.turn >= self.max_turns
     }
 
-    /// The 5x5 view of `seat` (spec §4): `X` beyond the edge, `*` on every player
+    /// The 5x5 view of `seat` (games/eggs.md, "A turn"): `X` beyond the edge, `*` on every player
     /// (the viewer's own centre included), else the board's symbol.
     pub fn view(&self, seat: usize) -> [[u8; 5]; 5] {
         let centre = self.positions[seat];
@@ -169,7 +170,7 @@ impl Hunt {
         view
     }
 
-    /// Plays one turn with one move per seat (spec §5.2 to §5.5).
+    /// Plays one turn with one move per seat (games/eggs.md, "What happens").
     pub fn play(&mut self, moves: &[Move]) {
         assert_eq!(moves.len(), self.positions.len(), "one move per player");
         let origins = self.positions.clone();
@@ -222,7 +223,8 @@ impl Hunt {
                 }
             }
         }
-        // Spec §10 #14: a countered player may come home to a newcomer; send it back too.
+        // A countered player may come home to a newcomer; send it back too (games/eggs.md,
+        // "What happens", step 4).
         if countered {
             bounce(&mut positions, &origins);
         }
@@ -240,9 +242,9 @@ fn occupants(positions: &[Pos]) -> BTreeMap<Pos, Vec<usize>> {
     squares
 }
 
-/// The bounce cascade (spec §5.4): everyone on a shared square goes home, until nobody
-/// shares. It ends because origins are distinct: a shared square always holds someone who
-/// is away from home, and each player goes home at most once.
+/// The bounce cascade (games/eggs.md, "What happens", step 3): everyone on a shared square
+/// goes home, until nobody shares. It ends because origins are distinct: a shared square
+/// always holds someone who is away from home, and each player goes home at most once.
 fn bounce(positions: &mut [Pos], origins: &[Pos]) {
     loop {
         let shared: Vec<usize> = occupants(positions)
@@ -491,8 +493,9 @@ mod tests {
 
     #[test]
     fn a_countered_player_coming_home_sends_the_newcomer_home() {
-        // Spec §10 #14: P counters off the egg at (3,3) and returns to (3,2), where Q has
-        // just moved; the cascade after the egg step sends Q home, and R that followed Q.
+        // games/eggs.md, "What happens", step 4: P counters off the egg at (3,3) and returns to
+        // (3,2), where Q has just moved; the cascade after the egg step sends Q home, and R that
+        // followed Q.
         let hunt = turn(
             board(&[(3, 3)], &[]),
             &[(3, 2), (4, 2), (5, 2)],

@@ -22,7 +22,7 @@ use super::rules::{
     Action, CellId, Contents, Dish, Framing, Illegal, Next, Side, Species, SpeciesError,
 };
 
-/// One game of Battle for the Petri Dish (spec: `games/petri.md`). Seat 0 is player 1: it
+/// One game of Battle for the Petri Dish (see `games/petri.md`). Seat 0 is player 1: it
 /// moves first and starts at (1, 1); seat 1 starts at (W-2, H-2).
 ///
 /// The first poll asks both seats for their species at once. Seats that answer with `LOOP`
@@ -55,7 +55,7 @@ enum Stage {
     Finished(Outcome),
 }
 
-/// Why a seat forfeited at setup (spec A3).
+/// Why a seat forfeited at setup (games/petri.md, "Fallbacks").
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Forfeit {
     /// No usable reply: timeout, crash without output, or no process.
@@ -155,7 +155,8 @@ impl Petri {
         )
     }
 
-    /// Applies one cell's answer: anything but a legal action is a rest (spec §6).
+    /// Applies one cell's answer: anything but a legal action is a rest (games/petri.md,
+    /// "Actions").
     fn handle_action(&mut self, dish: &mut Dish, answer: Answer) {
         let action = match answer {
             // The driver counts timeouts and crashes; for the rules they are only a rest.
@@ -267,7 +268,7 @@ impl Game for Petri {
         self.stage = match mem::replace(&mut self.stage, Stage::Species) {
             Stage::Species => self.handle_species(answers),
             Stage::OpenSessions(dish) => {
-                // The reply line (bots repeat their spec) carries nothing. A session that
+                // The reply line (bots repeat their species) carries nothing. A session that
                 // failed to start shows as no reply to its first cell request, i.e. a rest.
                 Stage::Play(dish)
             }

@@ -41,8 +41,8 @@ impl Default for PetriOptions {
     }
 }
 
-/// Which of the two rule sets to play (spec §13): they differ only in the cost of a move and
-/// in the explosion.
+/// Which of the two rule sets to play (games/petri.md, "Rule sets"): they differ only in the
+/// cost of a move and in the explosion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 pub enum RuleSet {
     /// The challenge text: a move costs 1 energy, an explosion deals HP + acidity to all

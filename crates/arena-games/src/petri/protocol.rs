@@ -1,6 +1,6 @@
 //! The bytes of the Petri protocol: rendering cell requests and parsing replies.
 //!
-//! This module owns the wire format of `games/petri.md` (spec §9 and §10) and nothing else.
+//! This module owns the wire format of `games/petri.md` ("Protocol") and nothing else.
 //! Parsing is syntax only: [`parse_action`] and [`parse_species`] look at the reply bytes
 //! and never at the game state, so a reply that parses may still be illegal (`rules.rs`
 //! decides that). Both parsers reproduce the original `petri.js` driver, because bots were
@@ -14,14 +14,14 @@ use crate::compass::Compass;
 use crate::decimal::push_int;
 
 /// The setup request: exactly these five bytes, without a newline, because several posted
-/// bots compare their whole input to `BEGIN` (spec §9.1, A8).
+/// bots compare their whole input to `BEGIN` (games/petri.md, "Setup").
 pub(crate) const SETUP_REQUEST: &[u8] = b"BEGIN";
 
 /// The first line a persistent (LOOP) process receives, before any cell request; its reply
-/// line is read and ignored (spec §10).
+/// line is read and ignored (games/petri.md, "LOOP mode").
 pub(crate) const SESSION_START: &[u8] = b"BEGIN\n";
 
-/// The line that tells a persistent (LOOP) process the game is over (spec §10).
+/// The line that tells a persistent (LOOP) process the game is over (games/petri.md, "LOOP mode").
 pub(crate) const SESSION_END: &[u8] = b"END\n";
 
 /// A source word longer than this cannot upper-case to any command or direction: the
@@ -45,7 +45,8 @@ fn direction_from_word(word: &str) -> Option<Compass> {
     })
 }
 
-/// Why a reply is not an action at all. Every case is played as REST (spec §6).
+/// Why a reply is not an action at all. Every case is played as REST (games/petri.md,
+/// "Actions").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ParseError {
     /// The first token is none of the six commands (this includes an empty reply).
@@ -76,9 +77,9 @@ impl ParseError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct NotThreeIntegers;
 
-/// Renders the request for the cell `actor` (spec §9.2): `W H`, the rows as its owner sees
-/// them (`o` own, `x` enemy, `c` corpse, `.` empty), a blank line and `X Y HP ENERGY`. The
-/// stats line ends with a newline only for [`Framing::Loop`].
+/// Renders the request for the cell `actor` (games/petri.md, "Cell requests"): `W H`, the
+/// rows as its owner sees them (`o` own, `x` enemy, `c` corpse, `.` empty), a blank line and
+/// `X Y HP ENERGY`. The stats line ends with a newline only for [`Framing::Loop`].
 pub(crate) fn encode_request(dish: &Dish, actor: CellId, framing: Framing) -> Vec<u8> {
     let (width, height) = dish.size();
     let cell = dish.cell(actor);
@@ -111,15 +112,15 @@ pub(crate) fn encode_request(dish: &Dish, actor: CellId, framing: Framing) -> Ve
         out.push(separator);
     }
     if framing == Framing::OneShot {
-        // The stats line has no newline in one-shot mode (spec §9.2, A8).
+        // The stats line has no newline in one-shot mode (games/petri.md, "Cell requests").
         out.pop();
     }
     out
 }
 
-/// Parses a cell's reply like the original driver (spec §9.3): the command and direction are
-/// upper-cased, the strength is `parseInt`ed, and tokens after those a command needs are
-/// ignored (`EXPLODE NOW` explodes, `REST 5` rests).
+/// Parses a cell's reply like the original driver (games/petri.md, "Replies"): the command
+/// and direction are upper-cased, the strength is `parseInt`ed, and tokens after those a
+/// command needs are ignored (`EXPLODE NOW` explodes, `REST 5` rests).
 pub(crate) fn parse_action(reply: &[u8]) -> Result<RawAction, ParseError> {
     let mut tokens = tokens(reply);
     let command = tokens.next().and_then(upper_word);
@@ -148,9 +149,10 @@ pub(crate) fn parse_action(reply: &[u8]) -> Result<RawAction, ParseError> {
     Ok(action)
 }
 
-/// Parses a setup reply like the original driver (spec §3, §10): the first three tokens are
-/// `parseInt`ed; a fourth token `LOOP` (any case, surrounding ASCII whitespace allowed, so
-/// `LOOP\r` from a CRLF bot counts) asks for the persistent mode. Later tokens are ignored.
+/// Parses a setup reply like the original driver (games/petri.md, "Setup"): the first three
+/// tokens are `parseInt`ed; a fourth token `LOOP` (any case, surrounding ASCII whitespace
+/// allowed, so `LOOP\r` from a CRLF bot counts) asks for the persistent mode. Later tokens
+/// are ignored.
 pub(crate) fn parse_species(reply: &[u8]) -> Result<RawSpecies, NotThreeIntegers> {
     let mut tokens = tokens(reply);
     let mut number = || tokens.next().and_then(parse_int).ok_or(NotThreeIntegers);

@@ -1,5 +1,6 @@
-//! The rules of Battle for the Petri Dish (spec §2 to §8, §12 and §13): the dish with its
-//! cells and corpses, species, which actions are legal, what they do, and who acts when.
+//! The rules of Battle for the Petri Dish (games/petri.md, "Rules" and "Rule sets"): the dish
+//! with its cells and corpses, species, which actions are legal, what they do, and who acts
+//! when.
 //!
 //! Pure state and arithmetic. This module knows nothing of bytes (`protocol.rs` renders and
 //! parses them) or of seats, answers and outcomes (`game.rs`). The two rule sets differ only
@@ -13,13 +14,14 @@ use thiserror::Error;
 use super::options::RuleSet;
 use crate::compass::Compass;
 
-/// How a seat is talked to, chosen by its setup reply (spec §10).
+/// How a seat is talked to, chosen by its setup reply (games/petri.md, "LOOP mode").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Framing {
-    /// A fresh process per request; the request has no trailing newline (spec §9.2).
+    /// A fresh process per request; the request has no trailing newline (games/petri.md,
+    /// "Cell requests").
     OneShot,
     /// One persistent process per game; every request is terminated by a newline so the bot
-    /// can read it line by line (spec §10).
+    /// can read it line by line (games/petri.md, "LOOP mode").
     Loop,
 }
 
@@ -55,7 +57,7 @@ pub(crate) enum RawAction {
     Explode,
 }
 
-/// HP + energy + acidity of every species (spec §3).
+/// HP + energy + acidity of every species (games/petri.md, "The species").
 const SPEC_TOTAL: i64 = 12;
 /// The energy a division costs, which is also the least energy a cell needs to divide.
 const DIVIDE_COST: u32 = 5;
@@ -63,9 +65,9 @@ const DIVIDE_COST: u32 = 5;
 const REST_GAIN: u32 = 2;
 /// The energy eating a corpse gives.
 const EAT_GAIN: u32 = 4;
-/// The most HP a cell may have and still explode (spec §6.6).
+/// The most HP a cell may have and still explode (games/petri.md, "Actions").
 const EXPLODE_MAX_HP: i32 = 3;
-/// The highest attack strength (spec §6.2); the lowest is 1.
+/// The highest attack strength; the lowest is 1 (games/petri.md, "Actions").
 const MAX_STRENGTH: u8 = 3;
 
 /// One of the two players. `First` moves first and starts in the north-west.
@@ -103,7 +105,7 @@ impl fmt::Display for Side {
     }
 }
 
-/// A species' constants, chosen once per game by its player (spec §3).
+/// A species' constants, chosen once per game by its player (games/petri.md, "The species").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Species {
     /// Maximum and starting HP of every cell.
@@ -115,8 +117,8 @@ pub(crate) struct Species {
 }
 
 /// Why a parsed setup reply does not give a playable species. Every case forfeits the game
-/// (spec A3); only the first two are invalid replies, because the text explicitly allows
-/// zero HP or energy (it just loses).
+/// (games/petri.md, "Fallbacks"); only the first two are invalid replies, because the text
+/// explicitly allows zero HP or energy (it just loses).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
 pub(crate) enum SpeciesError {
     #[error("has a negative value")]
@@ -223,7 +225,7 @@ impl Cell {
 }
 
 /// What a square holds. A square holds a cell id only while that cell lives: a cell that
-/// dies is replaced by a corpse at once (spec §4).
+/// dies is replaced by a corpse at once (games/petri.md, "Cells").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Square {
     Empty,
@@ -251,7 +253,7 @@ pub(crate) enum Action {
 }
 
 /// Why a well-formed action is not legal for the acting cell right now. Every case is
-/// played as REST (spec §6).
+/// played as REST (games/petri.md, "Actions").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Illegal {
     /// The destination is outside the dish.
@@ -371,7 +373,7 @@ struct Turn {
     /// 1-based count of this side's turns.
     number: u32,
     /// How many of the side's cells existed when the turn began: cells born during the turn
-    /// sit after them in the list and wait for the next turn (spec §5).
+    /// sit after them in the list and wait for the next turn (games/petri.md, "Turns").
     len: usize,
     /// Index into the side's list of the next cell to act.
     next: usize,
@@ -401,7 +403,8 @@ pub(crate) struct Dish {
 
 impl Dish {
     /// A new game: one cell per side with full HP and energy, the first side's at (1, 1)
-    /// and the second side's at (W-2, H-2) (spec §2). The first side moves first.
+    /// and the second side's at (W-2, H-2) (games/petri.md, "The dish"). The first side moves
+    /// first.
     pub(crate) fn new(
         width: u16,
         height: u16,
@@ -464,8 +467,8 @@ impl Dish {
     }
 
     /// The cell that acts next, or how the game ended. Checks for elimination first (so the
-    /// check follows every action, spec §8), skips cells killed earlier in their own turn
-    /// (they do not act, spec A9), and moves on to the next player turn when one is done.
+    /// check follows every action), skips cells killed earlier in their own turn (they do not
+    /// act), and moves on to the next player turn when one is done (games/petri.md, "Turns").
     /// Calling it again without [`Dish::act`] in between gives the same answer.
     pub(crate) fn next(&mut self) -> Next {
         loop {
@@ -504,7 +507,8 @@ impl Dish {
     }
 
     /// Player turns completed, both sides counted: the current turn counts once none of its
-    /// cells is left to act (those not reached yet but dead are skipped, spec A9).
+    /// cells is left to act (those not reached yet but dead are skipped, games/petri.md,
+    /// "Turns").
     pub(crate) fn turns_done(&self) -> u32 {
         let Turn { side, number, .. } = self.turn;
         let finished = self.waiting().iter().all(|id| !self.cells[id.0].alive());
@@ -570,7 +574,7 @@ impl Dish {
         })
     }
 
-    /// The legality check of every action (spec §6), for any living cell.
+    /// The legality check of every action (games/petri.md, "Actions"), for any living cell.
     fn check(&self, actor: CellId, raw: RawAction) -> Result<Action, Illegal> {
         let cell = &self.cells[actor.0];
         let action = match raw {
@@ -612,7 +616,7 @@ impl Dish {
                 Action::Attack { target, strength }
             }
             RawAction::Explode => {
-                // Current values, not the species maxima (spec A14).
+                // Current values, not the species maxima (games/petri.md, "Actions").
                 if cell.hp > EXPLODE_MAX_HP || i64::from(cell.energy) <= i64::from(cell.hp) {
                     return Err(Illegal::CannotExplode);
                 }
@@ -622,14 +626,15 @@ impl Dish {
         Ok(action)
     }
 
-    /// Carries out a legal action of a living cell (spec §6).
+    /// Carries out a legal action of a living cell (games/petri.md, "Actions").
     fn apply(&mut self, actor: CellId, action: Action) {
         match action {
             Action::Rest => self.gain(actor, REST_GAIN),
             Action::Move(to) => {
                 let cost = match self.rules {
                     RuleSet::Text => 1,
-                    // The driver checks for energy but never charges it (spec A1).
+                    // The driver checks for energy but never charges it (games/petri.md,
+                    // "Rule sets").
                     RuleSet::PetriJs => 0,
                 };
                 let cell = &mut self.cells[actor.0];
@@ -648,7 +653,7 @@ impl Dish {
             Action::Divide(to) => {
                 let parent = &mut self.cells[actor.0];
                 parent.energy -= DIVIDE_COST;
-                // The child starts with what the parent has left (spec §4).
+                // The child starts with what the parent has left (games/petri.md, "Actions").
                 let (side, energy) = (parent.side, parent.energy);
                 self.spawn(side, to, energy);
             }
@@ -666,7 +671,7 @@ impl Dish {
         match self.rules {
             RuleSet::Text => {
                 // The damage is fixed before anybody is hurt, so all eight neighbours are
-                // hit alike, friend or foe (spec A2).
+                // hit alike, friend or foe (games/petri.md, "Actions").
                 let cell = &self.cells[actor.0];
                 let damage = cell.hp + i32::from(self.species[cell.side.index()].acidity);
                 for direction in Compass::ALL {
@@ -682,7 +687,7 @@ impl Dish {
                 // The driver's loop, faithfully: dx outer, dy inner, through the cell's own
                 // square, subtracting the exploder's HP as it is at that moment. The self-hit
                 // at (0, 0) brings that HP to 0, so the squares visited after it (S, NE, E,
-                // SE) take no damage; acidity is never used (spec §12).
+                // SE) take no damage; acidity is never used (games/petri.md, "Rule sets").
                 for dx in -1..=1 {
                     for dy in -1..=1 {
                         let Some(pos) = self.offset(centre, (dx, dy)) else {
@@ -731,7 +736,8 @@ impl Dish {
         self.living[side.index()] -= 1;
     }
 
-    /// Energy gains are capped at the species maximum; the excess is lost (spec §4).
+    /// Energy gains are capped at the species maximum; the excess is lost (games/petri.md,
+    /// "Cells").
     fn gain(&mut self, id: CellId, amount: u32) {
         let cell = &mut self.cells[id.0];
         let max = u32::from(self.species[cell.side.index()].energy);

@@ -141,20 +141,21 @@ fn replay(text: &str) -> Petri {
 
 #[test]
 fn worked_example_of_the_specification_byte_for_byte() {
-    // See: spec §9.4.
+    // See games/petri.md, "Byte-exact examples" (`worked-example.txt`).
     replay(WORKED_EXAMPLE);
 }
 
 #[test]
 fn loop_example_byte_for_byte() {
-    // See: spec §10.
+    // See games/petri.md, "LOOP mode".
     let game = replay(LOOP_EXAMPLE);
     assert_eq!(game.session_farewell(), b"END\n");
 }
 
 #[test]
 fn request_vectors_render_byte_for_byte() {
-    // See: spec §9.2 and the contact and corner boards of the original bots' notes.
+    // See games/petri.md, "Cell requests", and the contact and corner boards of
+    // "Byte-exact examples".
     let records = records(REQUESTS);
     assert_eq!(records.len(), 4);
     for record in records {
@@ -235,7 +236,7 @@ fn setup_asks_both_seats_at_once_for_begin_without_a_newline() {
 
 #[test]
 fn setup_failures_forfeit_the_game() {
-    // See: spec A3. (seat 0 reply, seat 1 reply, results, summary).
+    // See games/petri.md, "Fallbacks". (seat 0 reply, seat 1 reply, results, summary).
     use GameResult::{Draw, Loss, Win};
     let garbage = format!("{}...", "\\xff".repeat(40));
     /// The two setup replies (`None`: no reply), the seats' results and the summary.

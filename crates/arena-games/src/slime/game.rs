@@ -1,10 +1,10 @@
 //! The Slime engine: the [`Game`] state machine that asks one seat per turn, plays or
 //! passes its move, ends the game and reports the cells owned.
 //!
-//! It ties `protocol.rs` (bytes) to `rules.rs` (the board) and owns what the original
-//! controller's main loop did (spec §4 and §9): seats 1 to 4 in turn, the end checks before
-//! every turn, and no shortcut for eliminated players, whose turns still count towards the
-//! cap. Like every engine it does no I/O; the driver runs the processes.
+//! It ties `protocol.rs` (bytes) to `rules.rs` (the board) and owns what the original controller's
+//! main loop did (games/slime.md, "Rules"): seats 1 to 4 in turn, the end checks before every turn,
+//! and no shortcut for eliminated players, whose turns still count towards the cap. Like every
+//! engine it does no I/O; the driver runs the processes.
 
 use std::collections::BTreeMap;
 
@@ -21,7 +21,7 @@ use super::rules::{Board, EMPTY, IllegalMove, Move, MoveKind, mark};
 /// Seats per game: the board has four corners.
 const SEATS: usize = 4;
 
-/// One game of Slime: The Territory War (spec: `games/slime.md`). Seat 0 is player 1: it
+/// One game of Slime: The Territory War (see `games/slime.md`). Seat 0 is player 1: it
 /// starts in the top-left corner and moves first.
 #[derive(Debug, Clone)]
 pub struct Slime {
@@ -61,7 +61,8 @@ impl Slime {
         (self.turns % SEATS as u32) as usize
     }
 
-    /// Plays the mover's answer: anything but a legal move is a pass (spec §5.3, §6).
+    /// Plays the mover's answer: anything but a legal move is a pass (games/slime.md,
+    /// "Protocol" and "Rules").
     fn handle_answer(&mut self, answer: Answer) {
         let seat = self.mover();
         // The driver counts timeouts and crashes; for the rules they are only a pass.

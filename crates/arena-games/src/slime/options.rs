@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 use crate::registry::{Pairing, Settings};
 
-/// The smallest board: 2×2 already holds the four corners (it starts full, spec A8).
+/// The smallest board: 2×2 already holds the four corners (it starts full).
 const MIN_SIZE: u16 = 2;
 /// The largest board. The whole board travels as one command-line argument of N·(N+1)+1
 /// bytes, and Linux refuses a single argument over 128 KiB (`MAX_ARG_STRLEN`); 256 keeps
@@ -43,8 +43,8 @@ impl Default for SlimeOptions {
     }
 }
 
-/// Whether the fourth integer of a reply must be followed by another character (spec §5.3,
-/// A2).
+/// Whether the fourth integer of a reply must be followed by another character
+/// (games/slime.md, "Protocol").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Parsing {

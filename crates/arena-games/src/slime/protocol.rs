@@ -1,5 +1,5 @@
 //! The bytes of the Slime protocol: the command-line argument a bot receives and the
-//! reading of its reply (spec §5).
+//! reading of its reply (games/slime.md, "Protocol").
 //!
 //! Parsing is syntax only: [`parse_reply`] never looks at the board, so a reply that parses
 //! may still be illegal (`rules.rs` decides that). It reproduces the original controller's
@@ -17,7 +17,7 @@ use super::rules::{Board, RawMove};
 const LINE_CAP: usize = 127;
 
 /// The single command-line argument for `seat` (0-based): `<seat>,<row0>,...,<rowN-1>`,
-/// with the seat counted from 1 (spec §5.2).
+/// with the seat counted from 1 (games/slime.md, "Protocol").
 pub(crate) fn encode_request(board: &Board, seat: usize) -> String {
     let mut text = (seat + 1).to_string();
     for row in board.rows() {
@@ -50,7 +50,8 @@ impl ParseError {
     }
 }
 
-/// Reads the move in `reply` the way the original controller does (spec §5.3).
+/// Reads the move in `reply` the way the original controller does (games/slime.md,
+/// "Protocol").
 pub(crate) fn parse_reply(reply: &[u8], parsing: Parsing) -> Result<RawMove, ParseError> {
     if reply.is_empty() {
         return Err(ParseError::NoOutput);

@@ -1,5 +1,5 @@
 //! The board and the move rules, exactly as the original controller checks and applies
-//! them (spec §2 and §6).
+//! them (games/slime.md, "Rules").
 //!
 //! Cells are stored as the bytes the protocol sends (`.` and `1` to `4`), so rendering a
 //! request is a copy and the tests can write boards as text. Nothing here parses replies or
@@ -37,7 +37,7 @@ pub(crate) struct Move {
     pub(crate) to: (usize, usize),
 }
 
-/// The three actions of spec §6.
+/// The three actions of games/slime.md, "Rules".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum MoveKind {
     /// To an empty cell at distance 1; the source stays.
@@ -48,7 +48,8 @@ pub(crate) enum MoveKind {
     Merge,
 }
 
-/// Why a move is a pass, one variant per check of spec §6 in the order they run.
+/// Why a move is a pass, one variant per check of games/slime.md, "Rules", in the order they
+/// run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum IllegalMove {
     /// A coordinate is outside the board.
@@ -77,8 +78,8 @@ impl IllegalMove {
 }
 
 impl Board {
-    /// The starting position of spec §2: empty but for the four corners, players 1 to 4 at
-    /// top-left, top-right, bottom-left and bottom-right. On a 2×2 board that is full.
+    /// The starting position (games/slime.md, "Rules"): empty but for the four corners, players 1
+    /// to 4 at top-left, top-right, bottom-left and bottom-right. On a 2×2 board that is full.
     pub(crate) fn new(size: usize) -> Board {
         assert!(size >= 2, "a board needs room for four corners");
         let mut board = Board {
@@ -143,7 +144,7 @@ impl Board {
         self.cells.iter().filter(|&&cell| cell == mark).count()
     }
 
-    /// Whether no cell is empty, which ends the game (spec §4).
+    /// Whether no cell is empty, which ends the game (games/slime.md, "Rules").
     pub(crate) fn is_full(&self) -> bool {
         !self.cells.contains(&EMPTY)
     }

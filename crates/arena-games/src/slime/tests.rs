@@ -199,7 +199,8 @@ fn a_two_by_two_board_starts_full_and_ends_before_any_turn() {
     assert_eq!(outcome.summary, "board full after 0 turns; cells 1-1-1-1");
 }
 
-/// Spec §4: the board-full check runs before every turn, so the game can end mid-round.
+/// The board-full check runs before every turn, so the game can end mid-round
+/// (games/slime.md, "Rules").
 #[test]
 fn filling_the_last_cell_ends_the_game_in_the_middle_of_a_round() {
     let board = Board::from_rows(&["112", "1.2", "334"]);
@@ -215,9 +216,9 @@ fn filling_the_last_cell_ends_the_game_in_the_middle_of_a_round() {
     assert_eq!(outcome.summary, "board full after 6 turns; cells 0-9-0-0");
 }
 
-/// Spec §4 and A5: a player without slime is still asked, with its seat and the board, and
-/// its turns count towards the cap. Whatever it answers is the pass it must play, so no
-/// reply of it counts as invalid.
+/// games/slime.md, "Rules": a player without slime is still asked, with its seat and the board, and
+/// its turns count towards the cap. Whatever it answers is the pass it must play, so no reply of it
+/// counts as invalid.
 #[test]
 fn an_eliminated_player_is_still_asked_and_its_turns_count() {
     let board = Board::from_rows(&["1...", "....", "....", "3..4"]);
@@ -252,8 +253,8 @@ fn only_a_player_with_a_legal_move_can_send_an_invalid_one() {
     assert_eq!(invalid(&outcome), [0, 1, 1, 1]);
 }
 
-/// Spec A2: a bot that prints a legal move without a newline (DeathSlime) always passes
-/// under strict parsing and plays under lenient parsing.
+/// games/slime.md, "Protocol": a bot that prints a legal move without a newline (DeathSlime) always
+/// passes under strict parsing and plays under lenient parsing.
 #[test]
 fn a_bot_without_newlines_passes_only_under_strict_parsing() {
     let spread_right = |seat: usize, arg: &str| {
