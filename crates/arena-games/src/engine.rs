@@ -12,7 +12,7 @@
 //! parses the exact bytes it sends. Bot failures reach it as [`Answer::NoReply`] and the game's
 //! rules decide what they mean (usually the same fallback as an invalid reply).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -20,8 +20,10 @@ use crate::snapshot::Snapshot;
 
 /// A pure, deterministic game engine driven by [`Step`]s and [`Answer`]s.
 pub trait Game {
-    /// What the driver must do next. After a [`Step::Ask`], the driver must call
-    /// [`Game::handle_answers`] before polling again.
+    /// What the driver must do next. A [`Step::Ask`] has at most one query per seat, so the
+    /// driver may run them all at once, each on its seat's process; every engine hands its
+    /// asks out through `PendingAsk::ask`, which checks it. After a [`Step::Ask`], the driver
+    /// must call [`Game::handle_answers`] before polling again.
     fn poll(&mut self) -> Step;
 
     /// The answers to the requests of the last [`Step::Ask`], in the same order.
@@ -52,13 +54,13 @@ pub enum SetupError {
     /// The options fail their game's [`crate::Settings::validate`].
     #[error("invalid options: {}", .0.join("; "))]
     InvalidOptions(Vec<String>),
-    /// Fewer seats than the options can play with.
-    #[error("{seats} seats, but these options need at least {min}")]
-    TooFewSeats {
+    /// A number of seats the game cannot play with.
+    #[error("{seats} seats, but the game needs {needs}")]
+    Seats {
         /// The seats asked for.
         seats: usize,
-        /// The fewest the options play with.
-        min: usize,
+        /// What it needs, in words ("at least 7", "exactly 2").
+        needs: String,
     },
     /// A data file the options name was not loaded through
     /// [`crate::Settings::use_data_file`], or cannot seat the players.
@@ -75,7 +77,17 @@ impl SetupError {
         }
         let min = options.pairing().min_bots().max(options.min_bots());
         if seats < min {
-            return Err(SetupError::TooFewSeats { seats, min });
+            let needs = format!("at least {min}");
+            return Err(SetupError::Seats { seats, needs });
+        }
+        Ok(())
+    }
+
+    /// `Ok` if a game for exactly `players` is given that many seats.
+    pub(crate) fn exact_seats(seats: usize, players: usize) -> Result<(), SetupError> {
+        if seats != players {
+            let needs = format!("exactly {players}");
+            return Err(SetupError::Seats { seats, needs });
         }
         Ok(())
     }
@@ -264,7 +276,17 @@ pub(crate) struct PendingAsk {
 impl PendingAsk {
     /// Records `queries` as the outstanding ask and returns the step to hand out. Polling
     /// again before the answers simply replaces it.
+    ///
+    /// # Panics
+    ///
+    /// If two queries are for the same seat: a bug in the engine, which would have one
+    /// process asked two things at once.
     pub(crate) fn ask(&mut self, queries: Vec<Query>) -> Step {
+        let mut asked = BTreeSet::new();
+        assert!(
+            queries.iter().all(|query| asked.insert(query.seat)),
+            "an Ask asks one seat twice"
+        );
         self.queries = Some(queries.len());
         Step::Ask(queries)
     }
@@ -416,5 +438,11 @@ mod tests {
         let mut pending = PendingAsk::default();
         pending.ask(vec![query(0), query(1)]);
         pending.answer(&[Answer::NoReply, Answer::NoReply, Answer::NoReply]);
+    }
+
+    #[test]
+    #[should_panic(expected = "an Ask asks one seat twice")]
+    fn an_ask_of_one_seat_twice_is_an_engine_bug() {
+        PendingAsk::default().ask(vec![query(1), query(0), query(1)]);
     }
 }

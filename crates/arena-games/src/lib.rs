@@ -4,14 +4,15 @@
 //! Nothing here starts a process, reads a clock, touches a file or needs a runtime: an engine
 //! turns [`engine::Answer`]s into its next [`engine::Step`], from its options and its seed
 //! alone. The crate's dependencies (serde, rand_chacha, thiserror) keep it that way; the
-//! runner that does the I/O is the `arena` crate. Every game is declared once in
-//! [`registry`].
+//! runner that does the I/O is the `arena` crate. Every game declares itself
+//! once ([`declaration`]) and is listed once ([`registry`]).
 #![warn(missing_docs)]
 
 pub mod alienwar;
 pub mod cave;
 pub mod compass;
 mod decimal;
+pub mod declaration;
 pub mod eggs;
 pub mod engine;
 pub mod petri;
@@ -20,8 +21,11 @@ pub mod registry;
 pub mod seeded;
 pub mod slime;
 pub mod snapshot;
+#[cfg(test)]
+mod toy;
 
-pub use registry::{
-    Aggregate, AnyGame, GameKind, GameOptions, JavaHost, OptionsParser, Pairing, RegisteredGame,
-    Scoring, Settings, StatColumn, Templates,
+pub use declaration::{
+    Aggregate, JavaHost, OptionsParser, Pairing, RegisteredGame, Scoring, Settings, StatColumn,
+    Templates,
 };
+pub use registry::{AnyGame, GameKind, GameOptions};

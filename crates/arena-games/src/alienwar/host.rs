@@ -5,7 +5,7 @@
 //! The sources live in `hosts/alienwar-java/` and are built into `arena`, which compiles
 //! them with each Java bot (see [`crate::JavaHost`]).
 
-use crate::JavaHost;
+use crate::declaration::JavaHost;
 
 /// AlienWar's Java host.
 pub const JAVA_HOST: JavaHost = JavaHost {

@@ -24,9 +24,9 @@ pub use game::AlienWar;
 pub use host::JAVA_HOST;
 pub use options::AlienWarOptions;
 
+use crate::declaration::{JavaHost, Pairing, RegisteredGame, Scoring, Templates};
 use crate::engine::{Answer, SetupError};
 use crate::probe::Plan;
-use crate::registry::{JavaHost, Pairing, RegisteredGame, Scoring, Templates};
 
 /// AlienWar, as the registry knows it.
 impl RegisteredGame for AlienWar {

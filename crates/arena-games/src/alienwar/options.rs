@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use crate::registry::{Pairing, Settings};
+use crate::declaration::{Pairing, Settings};
 
 /// The most instances per species: a request holds one line per instance.
 const MAX_INSTANCES: u32 = 10_000;

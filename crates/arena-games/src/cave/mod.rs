@@ -21,9 +21,9 @@ mod world;
 pub use game::Cave;
 pub use options::{CaveOptions, Confusion, Density, Order};
 
+use crate::declaration::{Aggregate, Pairing, RegisteredGame, Scoring, StatColumn, Templates};
 use crate::engine::{Answer, SetupError};
 use crate::probe::Plan;
-use crate::registry::{Aggregate, Pairing, RegisteredGame, Scoring, StatColumn, Templates};
 
 /// Cave Rangers, as the registry knows it.
 impl RegisteredGame for Cave {

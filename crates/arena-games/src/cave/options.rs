@@ -8,7 +8,7 @@
 
 use serde::Deserialize;
 
-use crate::registry::{Pairing, Settings};
+use crate::declaration::{Pairing, Settings};
 
 /// Densities are in basis points: 1/10000 of the cave's cells.
 pub const BASIS: u64 = 10_000;

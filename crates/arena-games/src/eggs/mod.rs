@@ -18,9 +18,9 @@ mod tests;
 pub use game::Eggs;
 pub use options::EggsOptions;
 
+use crate::declaration::{Pairing, RegisteredGame, Scoring, Templates};
 use crate::engine::{Answer, SetupError};
 use crate::probe::Plan;
-use crate::registry::{Pairing, RegisteredGame, Scoring, Templates};
 
 /// Easter Egg Hunt, as the registry knows it.
 impl RegisteredGame for Eggs {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use crate::registry::{Pairing, Settings};
+use crate::declaration::{Pairing, Settings};
 
 use super::board::Board;
 

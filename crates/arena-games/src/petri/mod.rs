@@ -17,9 +17,9 @@ mod tests;
 pub use game::Petri;
 pub use options::{PetriOptions, RuleSet};
 
+use crate::declaration::{Pairing, RegisteredGame, Scoring, Templates};
 use crate::engine::{Answer, SetupError};
 use crate::probe::Plan;
-use crate::registry::{Pairing, RegisteredGame, Scoring, Templates};
 
 /// Battle for the Petri Dish, as the registry knows it.
 impl RegisteredGame for Petri {
@@ -38,7 +38,8 @@ impl RegisteredGame for Petri {
         probes::probes(answers)
     }
 
-    fn start(options: &PetriOptions, _seed: u64, _seats: usize) -> Result<Petri, SetupError> {
+    fn start(options: &PetriOptions, _seed: u64, seats: usize) -> Result<Petri, SetupError> {
+        SetupError::exact_seats(seats, 2)?;
         Petri::new(options)
     }
 }

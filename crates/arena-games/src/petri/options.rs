@@ -6,7 +6,7 @@
 
 use serde::Deserialize;
 
-use crate::registry::{Pairing, Settings};
+use crate::declaration::{Pairing, Settings};
 
 /// The smallest width or height: both start squares, (1, 1) and (W-2, H-2), must be at least
 /// one square in from the edges they face.

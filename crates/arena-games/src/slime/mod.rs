@@ -16,9 +16,9 @@ mod tests;
 pub use game::Slime;
 pub use options::{Parsing, SlimeOptions};
 
+use crate::declaration::{Pairing, RegisteredGame, Scoring, Templates};
 use crate::engine::{Answer, SetupError};
 use crate::probe::Plan;
-use crate::registry::{Pairing, RegisteredGame, Scoring, Templates};
 
 /// Slime, as the registry knows it.
 impl RegisteredGame for Slime {
@@ -47,7 +47,8 @@ impl RegisteredGame for Slime {
         probes::probes(answers)
     }
 
-    fn start(options: &SlimeOptions, _seed: u64, _seats: usize) -> Result<Slime, SetupError> {
+    fn start(options: &SlimeOptions, _seed: u64, seats: usize) -> Result<Slime, SetupError> {
+        SetupError::exact_seats(seats, 4)?;
         Slime::new(options)
     }
 }

@@ -7,7 +7,7 @@
 
 use serde::Deserialize;
 
-use crate::registry::{Pairing, Settings};
+use crate::declaration::{Pairing, Settings};
 
 /// The smallest board: 2×2 already holds the four corners (it starts full).
 const MIN_SIZE: u16 = 2;

@@ -1,0 +1,195 @@
+//! What each game declares about itself for the [`crate::registry`]: its engine's
+//! [`RegisteredGame`] implementation and its options' [`Settings`], with the vocabulary they
+//! are written in (pairings, scoring, extra leaderboard columns, Java host, templates).
+
+use std::fmt;
+use std::path::Path;
+
+use serde::de::DeserializeOwned;
+
+use crate::engine::{Answer, Game, SetupError};
+use crate::probe::Plan;
+
+/// What a game declares about itself: its name, its tournament shape and scoring, its
+/// defaults, its probes for `arena check`, its bot templates and how to start one game.
+pub trait RegisteredGame: Game + fmt::Debug + Sized {
+    /// The game's `[options]` table.
+    type Options: Settings;
+    /// The name used in tournament files, journals and `ARENA_GAME`.
+    const NAME: &'static str;
+    /// How results are summed up into a leaderboard.
+    const SCORING: Scoring;
+    /// The original challenge's number of games (per pairing, or runs).
+    const DEFAULT_GAMES: u32;
+    /// Every pairing the options can give: a journal, which names the game but not its
+    /// options, is checked against the one that has its number of games.
+    const PAIRINGS: &'static [Pairing];
+    /// The game's figures beyond the score that the leaderboard shows, in display order.
+    const STAT_COLUMNS: &'static [StatColumn] = &[];
+    /// The game's own default time for one request, where its rules set one; `None` for the
+    /// runner's default.
+    const DEFAULT_TIMEOUT_MS: Option<u64> = None;
+    /// Whether each bot gets one private working folder for the whole tournament, kept
+    /// across turns and games, as its current directory. Such games run one at a time, so a
+    /// folder carries state from game to game in index order and results do not depend on
+    /// `jobs`.
+    const PRIVATE_FOLDERS: bool = false;
+    /// The Java host that runs the original challenge's Java bots, for games whose originals
+    /// were Java classes rather than programs.
+    const JAVA_HOST: Option<&'static JavaHost> = None;
+    /// The minimal bots `arena new` writes.
+    const TEMPLATES: Templates;
+
+    /// The names of the players built into the engine ([`crate::engine::BuiltInSeat`]),
+    /// whatever the options; no bot may take one.
+    fn built_in_names() -> Vec<&'static str> {
+        Vec::new()
+    }
+
+    /// `arena check`'s probes: prepared positions with the game's verdict on a reply, given
+    /// the answers to the probes sent so far.
+    fn probes(answers: &[Answer]) -> Plan;
+
+    /// A fresh engine for one game with these options, its seed and its number of seats.
+    fn start(options: &Self::Options, seed: u64, seats: usize) -> Result<Self, SetupError>;
+}
+
+/// A game's options, as the tournament loader uses them.
+pub trait Settings: DeserializeOwned + Default + Clone + PartialEq + fmt::Debug {
+    /// Who plays whom with these options.
+    fn pairing(&self) -> Pairing;
+
+    /// The fewest bots the game itself needs, whatever the pairing can schedule.
+    fn min_bots(&self) -> usize {
+        1
+    }
+
+    /// Problems with the option values (each a sentence); empty if they are fine.
+    fn validate(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The data file the options name, relative to the tournament file. The tournament
+    /// loader reads it and hands it to [`Settings::use_data_file`]: engines and options never
+    /// touch files.
+    fn data_file(&self) -> Option<&Path> {
+        None
+    }
+
+    /// Takes the text of [`Settings::data_file`] (read from `path`) and checks it against the
+    /// number of entries; returns the problems found.
+    fn use_data_file(&mut self, path: &Path, text: &str, entries: usize) -> Vec<String> {
+        let _ = (path, text, entries);
+        Vec::new()
+    }
+}
+
+/// A game's Java host: the original API re-implemented in Java plus a main class that speaks
+/// the game's protocol for one bot class. Only its sources and names: the runner compiles
+/// and starts it.
+#[derive(Debug)]
+pub struct JavaHost {
+    /// The host's sources: path under the source root, and text.
+    pub sources: &'static [(&'static str, &'static str)],
+    /// The main class; its one argument is the bot's class name.
+    pub main_class: &'static str,
+    /// The main class that runs several bots in one JVM, each by a class loader of its own:
+    /// its arguments are `seat classes-folder class-name` per bot, and each request is
+    /// preceded by the line `SEAT <seat>`.
+    pub shared_main_class: &'static str,
+    /// The package bot classes live in. A bot source without a `package` line is put in it.
+    pub package: &'static str,
+    /// What a source put into the package also imports (written on its first line, so
+    /// javac's line numbers stay those of the file).
+    pub imports: &'static str,
+}
+
+/// A game's minimal bots (`templates/<game>/`), one source per language; each reads the
+/// game's input, parses it and answers legally.
+#[derive(Debug, Clone, Copy)]
+pub struct Templates {
+    /// `bot.py`.
+    pub python: &'static str,
+    /// `bot.js`.
+    pub javascript: &'static str,
+    /// `src/main.rs` of a Cargo project.
+    pub rust: &'static str,
+}
+
+/// An extra leaderboard column made from one named per-game figure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StatColumn {
+    /// The column's name (also its key in a standing's `stats`).
+    pub name: &'static str,
+    /// The key in [`crate::engine::SeatOutcome::stats`] it is made from.
+    pub stat: &'static str,
+    /// How a bot's per-game values add up.
+    pub aggregate: Aggregate,
+}
+
+/// How a per-game figure adds up over a bot's games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Aggregate {
+    /// The mean over the games played (a game without the figure counts as 0).
+    Mean,
+    /// The sum over the games played.
+    Total,
+}
+
+/// Who plays whom in a tournament.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pairing {
+    /// Every pair of bots plays `games` games, each side first in half of them.
+    HeadToHead,
+    /// Every combination of `size` bots plays `games` games with seats in list order, or,
+    /// with `rotate`, in each of the `size` rotations of that order.
+    Combinations {
+        /// Bots per game.
+        size: usize,
+        /// Whether each combination is also played in every seat rotation.
+        rotate: bool,
+    },
+    /// Every bot plays in every game, seats in list order; `games` games.
+    FreeForAll,
+}
+
+impl Pairing {
+    /// The smallest number of bots the format can schedule.
+    pub fn min_bots(self) -> usize {
+        match self {
+            Pairing::HeadToHead => 2,
+            Pairing::Combinations { size, .. } => size,
+            Pairing::FreeForAll => 1,
+        }
+    }
+}
+
+/// How a leaderboard is computed from game outcomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scoring {
+    /// Total wins over all games; draws count for nobody. Head-to-head games only.
+    Wins,
+    /// The mean of a bot's per-game scores.
+    Mean,
+}
+
+impl Scoring {
+    /// The number a bot is ranked by, from the sum of its per-game scores over `games`.
+    pub fn ranking_score(self, total: i64, games: u32) -> f64 {
+        match self {
+            Scoring::Wins => total as f64,
+            Scoring::Mean if games == 0 => 0.0,
+            Scoring::Mean => total as f64 / f64::from(games),
+        }
+    }
+}
+
+/// Deserializes the options of a game with `parse`, which is given the options type to use.
+/// The tournament loader calls this so that each game's options are parsed by serde with the
+/// game's own `deny_unknown_fields` type (and so with exact error locations).
+pub trait OptionsParser {
+    /// The error of a failed parse.
+    type Error;
+    /// Parses the options as `T`.
+    fn parse<T: DeserializeOwned + Default>(&mut self) -> Result<T, Self::Error>;
+}
