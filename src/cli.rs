@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::config::MAX_JOBS;
@@ -15,7 +16,7 @@ use arena_games::GameKind;
 #[command(
     name = "arena",
     version,
-    after_help = "Games: alienwar, cave, eggs, petri, slime (rules and protocols in games/<game>.md).\n\nExamples:\n  arena run tournaments/petri.toml\n  arena run tournaments/petri.toml --games 10 --jobs 2 --format json\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl\n  arena run tournaments/slime.toml --replays --out results\n  arena replay results/replays/game-0.jsonl --html game-0.html\n  arena check petri -- /usr/bin/python3 -S -I my-bot.py\n  arena new slime --lang python my-slime-bot\n  arena run tournaments/petri.toml --shard 1/4 --out shard-1   # one per machine, then:\n  arena merge shard-1 shard-2 shard-3 shard-4 --out merged\n  arena match petri --bot v2=./v2 --bot v1=./v1 --sprt elo0=0,elo1=10 --games 400   # v2 is tested\n\nExit status: 0 success (with --sprt: H1 accepted), 1 run failed (I/O), 2 bad command line,\ntournament file, journal, replay file or shards to merge, results folder in use, 3 bot\nfailures under --strict or in check, 4 H0 accepted and 5 no verdict under --sprt, 130, 143,\n129 stopped by Ctrl-C, SIGTERM, SIGHUP (finished games are kept; the resume command is\nprinted)."
+    after_help = after_help(),
 )]
 pub struct Cli {
     /// What to do.
@@ -249,8 +250,8 @@ pub struct StandingsArgs {
 /// `arena check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The game whose protocol to check (alienwar, cave, eggs, petri, slime).
-    #[arg(value_parser = game_kind)]
+    /// The game whose protocol to check.
+    #[arg(value_parser = game_kind())]
     pub game: GameKind,
     /// The bot's command and its arguments, after `--`.
     #[arg(
@@ -283,8 +284,8 @@ pub struct CheckArgs {
 /// `arena new`.
 #[derive(Debug, Args)]
 pub struct NewArgs {
-    /// The game the bot plays (alienwar, cave, eggs, petri, slime).
-    #[arg(value_parser = game_kind)]
+    /// The game the bot plays.
+    #[arg(value_parser = game_kind())]
     pub game: GameKind,
     /// The bot's language.
     #[arg(long, value_enum)]
@@ -309,8 +310,8 @@ pub struct ReportArgs {
 /// `arena match`.
 #[derive(Debug, Args)]
 pub struct MatchArgs {
-    /// The game (alienwar, cave, eggs, petri, slime).
-    #[arg(value_parser = game_kind)]
+    /// The game.
+    #[arg(value_parser = game_kind())]
     pub game: GameKind,
     /// A bot: its name, `=`, and its command line (split like a tournament file's `command`
     /// string, run in the current folder). Give one per bot, as many as the game needs.
@@ -382,13 +383,24 @@ fn jobs(text: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("expected a number from 0 to {MAX_JOBS}"))
 }
 
-/// Parses a game's name.
-fn game_kind(name: &str) -> Result<GameKind, String> {
-    GameKind::from_name(name).ok_or_else(|| {
-        let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
-        format!("unknown game (games: {})", names.join(", "))
-    })
+/// Parses a game's name, offering the registry's names (in `--help` and in errors).
+fn game_kind() -> impl TypedValueParser<Value = GameKind> {
+    PossibleValuesParser::new(GameKind::ALL.iter().map(|kind| kind.name()))
+        .map(|name| GameKind::from_name(&name).expect("only the games' names are offered"))
 }
+
+/// The main help's closing text: the games, from the registry, then examples and exit
+/// statuses.
+fn after_help() -> String {
+    let games: Vec<&str> = GameKind::ALL.iter().map(|kind| kind.name()).collect();
+    format!(
+        "Games: {} (rules and protocols in games/<game>.md).\n\n{EXAMPLES_AND_EXIT_STATUS}",
+        games.join(", ")
+    )
+}
+
+/// The main help's examples and exit statuses.
+const EXAMPLES_AND_EXIT_STATUS: &str = "Examples:\n  arena run tournaments/petri.toml\n  arena run tournaments/petri.toml --games 10 --jobs 2 --format json\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl\n  arena run tournaments/slime.toml --replays --out results\n  arena replay results/replays/game-0.jsonl --html game-0.html\n  arena check petri -- /usr/bin/python3 -S -I my-bot.py\n  arena new slime --lang python my-slime-bot\n  arena run tournaments/petri.toml --shard 1/4 --out shard-1   # one per machine, then:\n  arena merge shard-1 shard-2 shard-3 shard-4 --out merged\n  arena match petri --bot v2=./v2 --bot v1=./v1 --sprt elo0=0,elo1=10 --games 400   # v2 is tested\n\nExit status: 0 success (with --sprt: H1 accepted), 1 run failed (I/O), 2 bad command line,\ntournament file, journal, replay file or shards to merge, results folder in use, 3 bot\nfailures under --strict or in check, 4 H0 accepted and 5 no verdict under --sprt, 130, 143,\n129 stopped by Ctrl-C, SIGTERM, SIGHUP (finished games are kept; the resume command is\nprinted).";
 
 /// Leaderboard output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

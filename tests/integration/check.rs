@@ -4,6 +4,8 @@
 use std::path::Path;
 use std::process::Output;
 
+use arena_games::GameKind;
+
 use crate::support::{Tag, arena, repo};
 
 /// Runs `arena check GAME [options] -- COMMAND...` in `dir`.
@@ -24,14 +26,21 @@ fn hostile() -> String {
 #[test]
 fn the_sample_bots_pass_every_probe() {
     let dir = tempfile::tempdir().unwrap();
-    for (game, bot, probes) in [
+    let samples = [
         ("petri", "bots/petri/hunter.py", 6),
         ("petri", "bots/petri/classic.py", 5),
         ("slime", "bots/slime/greedy.py", 4),
         ("eggs", "bots/eggs/greedy.py", 4),
         ("alienwar", "bots/alienwar/hermit.py", 6),
         ("cave", "bots/cave/prospector.py", 4),
-    ] {
+    ];
+    for kind in GameKind::ALL {
+        assert!(
+            samples.iter().any(|(game, ..)| *game == kind.name()),
+            "no sample bot of {kind} is checked"
+        );
+    }
+    for (game, bot, probes) in samples {
         let bot = repo().join(bot).display().to_string();
         let (output, text) = check(
             dir.path(),
@@ -259,21 +268,21 @@ fn assert_template_passes(game: &str, lang: &str) {
 
 #[test]
 fn the_python_templates_pass_the_check() {
-    for game in ["alienwar", "petri", "eggs", "slime", "cave"] {
-        assert_template_passes(game, "python");
+    for game in GameKind::ALL {
+        assert_template_passes(game.name(), "python");
     }
 }
 
 #[test]
 fn the_javascript_templates_pass_the_check() {
-    for game in ["alienwar", "petri", "eggs", "slime", "cave"] {
-        assert_template_passes(game, "javascript");
+    for game in GameKind::ALL {
+        assert_template_passes(game.name(), "javascript");
     }
 }
 
 #[test]
 fn the_rust_templates_pass_the_check() {
-    for game in ["alienwar", "petri", "eggs", "slime", "cave"] {
-        assert_template_passes(game, "rust");
+    for game in GameKind::ALL {
+        assert_template_passes(game.name(), "rust");
     }
 }

@@ -160,19 +160,14 @@ fn a_java_compile_error_is_reported_with_javacs_message_before_any_game() {
     );
 }
 
-/// The original aliens' published behaviour (`/work/shared/compat/alienwar/README.md`:
+/// The original aliens' published behaviour (`../shared/compat/alienwar/README.md`:
 /// moves for six views, fight answers of the three stateless ones), asked through the
-/// protocol of the Java host. Optional: runs only where the original aliens are present.
+/// protocol of the Java host.
 #[test]
-fn the_original_aliens_answer_as_published_through_the_java_host() {
-    let compat = Path::new("/work/shared/compat/alienwar");
-    if !compat.is_dir() {
-        eprintln!(
-            "no original aliens at {}: nothing to compare",
-            compat.display()
-        );
-        return;
-    }
+#[ignore = "needs the original aliens of ../shared/compat, which are not in the repository; \
+            .ci/run runs it where that folder exists"]
+fn compat_the_original_aliens_answer_as_published_through_the_java_host() {
+    let compat = crate::support::compat("alienwar");
     // Views row by row (north first); the README's move table, one column per alien.
     let views = [
         ".../.A./...",

@@ -133,23 +133,43 @@ pub fn write_toml(dir: &Path, name: &str, text: &str) -> PathBuf {
     path
 }
 
-/// Where the browser tests find Chromium (`.ci/run` installs the Debian package).
-const CHROMIUM: &str = "/usr/bin/chromium";
+/// The folder of one game's original bots in the shared compatibility folder
+/// (`$ARENA_COMPAT`, else `../shared/compat` beside the repository), for the `compat_` tests,
+/// which are ignored by default because the folder is not part of the repository.
+pub fn compat(game: &str) -> PathBuf {
+    let root = std::env::var_os("ARENA_COMPAT")
+        .map_or_else(|| repo().join("../shared/compat"), PathBuf::from);
+    let folder = root.join(game);
+    assert!(
+        folder.is_dir(),
+        "{} is missing: the compat_ tests need the original bots",
+        folder.display()
+    );
+    folder
+}
+
+/// Where the browser tests find Chromium: `CHROMIUM` if set, else Debian's package, which
+/// `.ci/run` installs.
+fn chromium_path() -> PathBuf {
+    std::env::var_os("CHROMIUM").map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from)
+}
 
 /// Runs headless Chromium on a `window` ("WIDTH,HEIGHT") with `args`, everything that could
 /// reach the network switched off, one browser at a time in the whole test run: each is
 /// several processes, and the tests share two cores.
 pub fn chromium(profile: &Path, window: &str, args: &[String]) -> Output {
     static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let browser = chromium_path();
     assert!(
-        Path::new(CHROMIUM).exists(),
-        "{CHROMIUM} is missing: the browser tests need the Debian package `chromium`, \
-         which .ci/run installs (apt-get install chromium)"
+        browser.exists(),
+        "{} is missing: the browser tests need Chromium (set CHROMIUM, or install the \
+         Debian package `chromium`, which .ci/run does)",
+        browser.display()
     );
     let _turn = ONE_AT_A_TIME
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let output = std::process::Command::new(CHROMIUM)
+    let output = std::process::Command::new(&browser)
         .args([
             "--headless",
             "--no-sandbox",
