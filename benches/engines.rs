@@ -8,6 +8,7 @@
 //! Run with `cargo bench --bench engines`.
 
 use arena_games::engine::{Answer, Game, Input, Query, Step};
+use arena_games::seeded::Draws;
 use arena_games::{GameOptions, alienwar, cave, eggs, petri, slime};
 use divan::counter::ItemsCount;
 use divan::{Bencher, black_box};
@@ -22,12 +23,12 @@ fn play(
     bencher: Bencher,
     options: GameOptions,
     seats: usize,
-    player: fn(&Query, &mut Rng) -> Answer,
+    player: fn(&Query, &mut Draws) -> Answer,
 ) {
     let mut seed = 0u64;
     bencher.counter(ItemsCount::new(1usize)).bench_local(|| {
         seed += 1;
-        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let mut rng = Draws::new(seed);
         let mut game = options
             .new_game(seed, seats)
             .expect("the benchmarks' options are valid");
@@ -113,15 +114,15 @@ fn alienwar_instances(bencher: Bencher, instances: u32) {
 }
 
 /// A balanced species, then random actions in random directions (illegal ones rest).
-fn petri_player(query: &Query, rng: &mut Rng) -> Answer {
+fn petri_player(query: &Query, rng: &mut Draws) -> Answer {
     const ACTIONS: &[&str] = &["MOVE", "DIVIDE", "DIVIDE", "ATTACK", "EAT", "REST"];
     const DIRECTIONS: &[&str] = &["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
     let reply = match query.input {
         Input::Stdin(ref request) if request.starts_with(b"BEGIN") => "4 4 4\n".to_owned(),
         _ => format!(
             "{} {} {}\n",
-            rng.pick(ACTIONS),
-            rng.pick(DIRECTIONS),
+            *rng.pick(ACTIONS),
+            *rng.pick(DIRECTIONS),
             1 + rng.below(3)
         ),
     };
@@ -130,7 +131,7 @@ fn petri_player(query: &Query, rng: &mut Rng) -> Answer {
 
 /// Spreads or jumps from a random own cell to a random empty cell within reach; passes if
 /// a few tries find none.
-fn slime_player(query: &Query, rng: &mut Rng) -> Answer {
+fn slime_player(query: &Query, rng: &mut Draws) -> Answer {
     let Input::Args(args) = &query.input else {
         return Answer::NoReply;
     };
@@ -155,26 +156,26 @@ fn slime_player(query: &Query, rng: &mut Rng) -> Answer {
 }
 
 /// A random direction (or staying), a random action, and a short memory line.
-fn eggs_player(_query: &Query, rng: &mut Rng) -> Answer {
+fn eggs_player(_query: &Query, rng: &mut Draws) -> Answer {
     let reply = format!(
         "{}\n{}\nturn {}\n",
         rng.below(10),
-        rng.pick(&["A", "C", "N"]),
+        *rng.pick(&["A", "C", "N"]),
         rng.below(100)
     );
     Answer::Reply(reply.into_bytes())
 }
 
 /// Two random actions, mostly moves, in random directions.
-fn cave_player(_query: &Query, rng: &mut Rng) -> Answer {
+fn cave_player(_query: &Query, rng: &mut Draws) -> Answer {
     const ACTIONS: &[&str] = &["M", "M", "M", "A", "H"];
     const DIRECTIONS: &[&str] = &["NN", "NE", "EE", "SE", "SS", "SW", "WW", "NW"];
     let reply = format!(
         "{}{}{}{}\n",
-        rng.pick(ACTIONS),
-        rng.pick(DIRECTIONS),
-        rng.pick(ACTIONS),
-        rng.pick(DIRECTIONS)
+        *rng.pick(ACTIONS),
+        *rng.pick(DIRECTIONS),
+        *rng.pick(ACTIONS),
+        *rng.pick(DIRECTIONS)
     );
     Answer::Reply(reply.into_bytes())
 }
@@ -182,7 +183,7 @@ fn cave_player(_query: &Query, rng: &mut Rng) -> Answer {
 /// Answers an AlienWar request (`CREATE <count> <side>`, `MOVE <k>` or `FIGHT <k>`, read
 /// from its header line) with one legal word per instance: a 10-point allocation, a random
 /// move, a random choice to fight.
-fn alien_player(query: &Query, rng: &mut Rng) -> Answer {
+fn alien_player(query: &Query, rng: &mut Draws) -> Answer {
     const POINTS: &[&str] = &["2,2,2,2,2", "3.5,6.5,0,0,0", "4,3,3,0,0", "1,2,2,3,2"];
     const MOVES: &[&str] = &[
         "NORTH",
@@ -209,25 +210,9 @@ fn alien_player(query: &Query, rng: &mut Rng) -> Answer {
     let count: usize = fields.next().and_then(|n| n.parse().ok()).unwrap_or(0);
     let mut reply = String::new();
     for _ in 0..count {
-        reply.push_str(rng.pick(words));
+        reply.push_str(*rng.pick(words));
         reply.push(' ');
     }
     reply.push('\n');
     Answer::Reply(reply.into_bytes())
-}
-
-/// Marsaglia's xorshift64: the scripted players' randomness, seeded per game.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
 }

@@ -536,7 +536,7 @@ mod tests {
             ),
             (
                 &["arena", "check", "chess", "--", "bot"],
-                ErrorKind::ValueValidation,
+                ErrorKind::InvalidValue,
             ),
             (
                 &["arena", "check", "petri"],

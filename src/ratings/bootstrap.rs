@@ -7,7 +7,7 @@
 //! same journal always gives the same interval, whatever other bots it holds.
 
 use rand_chacha::ChaCha12Rng;
-use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::rand_core::SeedableRng;
 
 /// Resampled means per interval.
 pub(crate) const RESAMPLES: usize = 2000;
@@ -24,18 +24,15 @@ pub(crate) fn mean_interval(scores: &[i64], seed: u64, name: &str) -> Option<(f6
     let n = scores.len();
     let mut means: Vec<f64> = (0..RESAMPLES)
         .map(|_| {
-            let total: i64 = (0..n).map(|_| scores[index_below(&mut rng, n)]).sum();
+            let total: i64 = (0..n)
+                .map(|_| scores[arena_games::seeded::below(&mut rng, n)])
+                .sum();
             total as f64 / n as f64
         })
         .collect();
     means.sort_by(f64::total_cmp);
     let cut = RESAMPLES * 25 / 1000;
     Some((means[cut], means[RESAMPLES - 1 - cut]))
-}
-
-/// A uniform index in `0..n` by Lemire's multiply-shift (bias below n / 2^64, negligible).
-fn index_below(rng: &mut ChaCha12Rng, n: usize) -> usize {
-    ((u128::from(rng.next_u64()) * n as u128) >> 64) as usize
 }
 
 #[cfg(test)]

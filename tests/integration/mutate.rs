@@ -14,6 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
+use arena_games::seeded::Draws;
+
 use crate::support::repo;
 
 /// How many mutated files are run.
@@ -25,28 +27,6 @@ const SEED: u64 = 0x1616_1616;
 const HANG: Duration = Duration::from_secs(60);
 /// The shard that holds none of a small tournament's games.
 const NO_GAMES: &str = "4294967295/4294967295";
-
-/// SplitMix64: small, fixed and good enough to pick mutations.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n` (which is not 0).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
 
 /// Numbers that sit on or past the bounds of the types and checks they meet.
 const NUMBERS: &[&str] = &[
@@ -117,7 +97,7 @@ const EXTRA_LINES: &[&str] = &[
 ];
 
 /// One mutation of `text`, described for a failure message.
-fn mutate(text: &str, rng: &mut Rng) -> (String, String) {
+fn mutate(text: &str, rng: &mut Draws) -> (String, String) {
     let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
     let assignments: Vec<usize> = (0..lines.len())
         .filter(|&i| lines[i].contains(" = ") && !lines[i].starts_with('#'))
@@ -261,7 +241,7 @@ fn five_hundred_mutated_tournament_files_exit_0_or_2_and_leave_nothing_when_reje
     let cache = root.join("cache");
     let ready = ready_files();
     assert!(ready.len() >= 5, "{} ready files", ready.len());
-    let mut rng = Rng(SEED);
+    let mut rng = Draws::new(SEED);
     let (mut accepted, mut rejected, mut failures) = (0, 0, Vec::new());
     for n in 0..MUTANTS {
         let (folder, text) = rng.pick(&ready);

@@ -379,31 +379,6 @@ pub(crate) mod testing {
             })
             .collect()
     }
-
-    /// Marsaglia's xorshift64: enough randomness for a robustness test, with no dependency.
-    pub(crate) struct XorShift(pub(crate) u64);
-
-    impl XorShift {
-        pub(crate) fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        pub(crate) fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-
-        pub(crate) fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-            items[self.below(items.len())]
-        }
-
-        pub(crate) fn bytes(&mut self, max: usize) -> Vec<u8> {
-            let len = self.below(max + 1);
-            (0..len).map(|_| self.next() as u8).collect()
-        }
-    }
 }
 
 #[cfg(test)]

@@ -29,6 +29,37 @@ pub fn below(rng: &mut ChaCha12Rng, n: usize) -> usize {
     }
 }
 
+/// Seeded draws for scripted players and fuzz tests (the benchmarks' players, the engines'
+/// and the runner's robustness tests): the games' generator and its one uniform helper, so
+/// that every random choice in the project is drawn the same way.
+#[derive(Debug, Clone)]
+pub struct Draws(ChaCha12Rng);
+
+impl Draws {
+    /// Draws from `seed`.
+    pub fn new(seed: u64) -> Draws {
+        Draws(rng(seed))
+    }
+
+    /// A uniform number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        below(&mut self.0, n)
+    }
+
+    /// One of `items` (not empty), uniformly.
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+
+    /// Up to `max` random bytes.
+    pub fn bytes(&mut self, max: usize) -> Vec<u8> {
+        let len = self.below(max + 1);
+        let mut bytes = vec![0; len];
+        self.0.fill_bytes(&mut bytes);
+        bytes
+    }
+}
+
 /// `k` distinct items of `items` chosen uniformly, in a uniformly random order (the first
 /// `k` steps of a Fisher-Yates shuffle).
 pub fn sample<T: Copy>(rng: &mut ChaCha12Rng, items: &[T], k: usize) -> Vec<T> {

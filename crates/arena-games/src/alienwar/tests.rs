@@ -4,8 +4,9 @@
 //! games with scripted and garbage-answering bots.
 
 use crate::compass::Compass;
-use crate::engine::testing::{XorShift, play, vector_records as records};
+use crate::engine::testing::{play, vector_records as records};
 use crate::engine::{Answer, Game, Input, Outcome, Phase, Query, Step};
+use crate::seeded::Draws;
 use crate::seeded::rng;
 
 use super::game::AlienWar;
@@ -726,7 +727,7 @@ fn fight_questions_carry_the_askers_current_state_and_every_answer_is_used() {
 
 #[test]
 fn garbage_replies_never_panic_and_the_game_ends() {
-    let mut rng = XorShift(0x5eed);
+    let mut rng = Draws::new(0x5eed);
     let words = [
         "NORTH",
         "STAY",

@@ -5,9 +5,10 @@
 
 use std::collections::BTreeSet;
 
-use crate::engine::testing::{XorShift, play, vector_records};
+use crate::engine::testing::{play, vector_records};
 use crate::engine::{Answer, Game, Input, Step};
 use crate::seeded;
+use crate::seeded::Draws;
 
 use super::game::Cave;
 use super::generate::{generate, side};
@@ -869,7 +870,7 @@ fn the_generator_places_the_spec_counts_on_empty_cells() {
 /// A random game of bots answering anything: the rules' invariants hold after every answer.
 #[test]
 fn random_replies_never_break_the_cave() {
-    let mut fuzz = XorShift(0x5eed_cafe_f00d_d00d);
+    let mut fuzz = Draws::new(0x5eed_cafe_f00d_d00d);
     for round in 0..40 {
         let seats = 1 + fuzz.below(6);
         let options = CaveOptions {

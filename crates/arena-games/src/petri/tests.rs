@@ -2,9 +2,10 @@
 //! sessions, outcomes, and a randomized run that feeds the engine garbage and checks the
 //! rules' invariants after every step.
 
+use crate::engine::testing::play;
 use crate::engine::testing::{VectorRecord as Record, vector_records as records};
-use crate::engine::testing::{XorShift, play};
 use crate::engine::{Answer, Game, GameResult, Input, Outcome, Phase, Query, Step};
+use crate::seeded::Draws;
 
 use super::game::Petri;
 use super::options::{PetriOptions, RuleSet};
@@ -659,7 +660,7 @@ fn a_missing_answer_is_a_driver_bug() {
     game.handle_answers(vec![Answer::NoReply]);
 }
 
-fn random_species(rng: &mut XorShift) -> Answer {
+fn random_species(rng: &mut Draws) -> Answer {
     match rng.below(12) {
         0 => Answer::NoReply,
         1 => Answer::Reply(rng.bytes(12)),
@@ -675,7 +676,7 @@ fn random_species(rng: &mut XorShift) -> Answer {
     }
 }
 
-fn random_action(rng: &mut XorShift) -> Answer {
+fn random_action(rng: &mut Draws) -> Answer {
     match rng.below(40) {
         0 => Answer::NoReply,
         1 | 2 => Answer::Reply(rng.bytes(24)),
@@ -729,7 +730,7 @@ fn check_query(query: &Query, options: &PetriOptions) {
 
 #[test]
 fn random_and_garbage_replies_never_break_the_rules() {
-    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Draws::new(0x9e37_79b9_7f4a_7c15);
     let mut endings = [0; 3];
     for _ in 0..4000 {
         let width = 3 + rng.below(10) as u16;

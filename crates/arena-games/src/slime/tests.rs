@@ -2,9 +2,10 @@
 //! eliminated player's turns, the parsing modes over a whole game, and a randomized run that
 //! feeds the engine garbage and checks the rules' invariants after every turn.
 
+use crate::engine::testing::play;
 use crate::engine::testing::vector_records as records;
-use crate::engine::testing::{XorShift, play};
 use crate::engine::{Answer, Game, Input, Outcome, Phase, Query, Step};
+use crate::seeded::Draws;
 
 use super::game::Slime;
 use super::options::{Parsing, SlimeOptions};
@@ -297,12 +298,12 @@ fn two_answers_to_one_request_are_a_driver_bug() {
     game.handle_answers(vec![Answer::NoReply, Answer::NoReply]);
 }
 
-fn random_reply(rng: &mut XorShift, size: usize) -> Answer {
-    let coordinate = |rng: &mut XorShift| rng.below(size + 4) as i64 - 2;
+fn random_reply(rng: &mut Draws, size: usize) -> Answer {
+    let coordinate = |rng: &mut Draws| rng.below(size + 4) as i64 - 2;
     match rng.below(10) {
         0 => Answer::NoReply,
         1 => Answer::Reply(rng.bytes(200)),
-        2 => reply(rng.pick(&["", "\n", "0 0 0 0\n", "-1 -1 -1 -1\n", "9999999999 1 2 3\n"])),
+        2 => reply(*rng.pick(&["", "\n", "0 0 0 0\n", "-1 -1 -1 -1\n", "9999999999 1 2 3\n"])),
         _ => {
             let numbers: Vec<String> = (0..4).map(|_| coordinate(rng).to_string()).collect();
             let end = rng.pick(&["\n", "", " x\n", "\n1 2 3 4\n"]);
@@ -315,7 +316,7 @@ fn random_reply(rng: &mut XorShift, size: usize) -> Answer {
 /// owned, the game ends by a full board or the cap, and the scores are the owned cells.
 #[test]
 fn random_and_garbage_replies_never_break_the_rules() {
-    let mut rng = XorShift(0x5eed_511e);
+    let mut rng = Draws::new(0x5eed_511e);
     for round in 0..2000 {
         let size = 2 + rng.below(7);
         let max_turns = 1 + rng.below(400) as u32;
