@@ -121,8 +121,8 @@ fn petri_player(query: &Query, rng: &mut Draws) -> Answer {
         Input::Stdin(ref request) if request.starts_with(b"BEGIN") => "4 4 4\n".to_owned(),
         _ => format!(
             "{} {} {}\n",
-            *rng.pick(ACTIONS),
-            *rng.pick(DIRECTIONS),
+            rng.pick(ACTIONS),
+            rng.pick(DIRECTIONS),
             1 + rng.below(3)
         ),
     };
@@ -160,7 +160,7 @@ fn eggs_player(_query: &Query, rng: &mut Draws) -> Answer {
     let reply = format!(
         "{}\n{}\nturn {}\n",
         rng.below(10),
-        *rng.pick(&["A", "C", "N"]),
+        rng.pick(&["A", "C", "N"]),
         rng.below(100)
     );
     Answer::Reply(reply.into_bytes())
@@ -172,10 +172,10 @@ fn cave_player(_query: &Query, rng: &mut Draws) -> Answer {
     const DIRECTIONS: &[&str] = &["NN", "NE", "EE", "SE", "SS", "SW", "WW", "NW"];
     let reply = format!(
         "{}{}{}{}\n",
-        *rng.pick(ACTIONS),
-        *rng.pick(DIRECTIONS),
-        *rng.pick(ACTIONS),
-        *rng.pick(DIRECTIONS)
+        rng.pick(ACTIONS),
+        rng.pick(DIRECTIONS),
+        rng.pick(ACTIONS),
+        rng.pick(DIRECTIONS)
     );
     Answer::Reply(reply.into_bytes())
 }
@@ -210,7 +210,7 @@ fn alien_player(query: &Query, rng: &mut Draws) -> Answer {
     let count: usize = fields.next().and_then(|n| n.parse().ok()).unwrap_or(0);
     let mut reply = String::new();
     for _ in 0..count {
-        reply.push_str(*rng.pick(words));
+        reply.push_str(rng.pick(words));
         reply.push(' ');
     }
     reply.push('\n');

@@ -16,7 +16,7 @@ mod shared_host;
 pub(crate) use connection::{Connection, Limit};
 use io_log::IoLog;
 
-use crate::bots::{CallEnv, CallResult, CallStatus, Exit, RunnerFault};
+use crate::bots::{CallEnv, CallResult, CallStatus, RunnerFault};
 use crate::config::{Bot, Tournament};
 use crate::journal::{GameRecord, SeatRecord};
 use crate::progress::Requests;
@@ -333,7 +333,7 @@ fn record(
     tally.requests += 1;
     let (answer, failure) = match result.status {
         CallStatus::Replied { exit } => {
-            let ended = exit.is_abnormal() || (persistent && exit != Exit::Running);
+            let ended = exit.crashed_after_reply(persistent);
             tally.crashes += u32::from(ended);
             let failure = ended.then(|| format!("replied, then ended with {exit}"));
             (Answer::Reply(result.output), failure)

@@ -74,6 +74,13 @@ impl CallStatus {
 }
 
 impl Exit {
+    /// Whether a process that replied and then ended like this crashed, as a tournament
+    /// counts it: a one-shot process that ended abnormally, or a persistent one that ended
+    /// at all (it owed the game more replies). `arena check` and the driver both ask this.
+    pub fn crashed_after_reply(self, persistent: bool) -> bool {
+        self.is_abnormal() || (persistent && self != Exit::Running)
+    }
+
     /// Classifies a reaped process's status.
     pub(crate) fn from_status(status: ExitStatus) -> Exit {
         use std::os::unix::process::ExitStatusExt;

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::bots::{BotProgram, CallEnv, CallResult, CallStatus, Exit, Limits};
+use crate::bots::{BotProgram, CallEnv, CallResult, CallStatus, Limits};
 use crate::driver::{Connection, Limit};
 use arena_games::GameKind;
 use arena_games::engine::{Answer, Input};
@@ -61,10 +61,9 @@ impl ProbeReport {
     /// ended at all): a tournament plays the reply and counts a crash.
     pub fn crashed_after_replying(&self) -> bool {
         match self.result.status {
-            CallStatus::Replied { exit } => match self.input {
-                Input::Session(_) => exit != Exit::Running,
-                Input::Stdin(_) | Input::Args(_) => exit.is_abnormal(),
-            },
+            CallStatus::Replied { exit } => {
+                exit.crashed_after_reply(matches!(self.input, Input::Session(_)))
+            }
             _ => false,
         }
     }

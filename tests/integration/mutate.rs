@@ -120,7 +120,8 @@ fn mutate(text: &str, rng: &mut Draws) -> (String, String) {
             format!("`{key}` = {number} (was {value})")
         }
         4 => {
-            let string = rng.pick(&strings()).clone();
+            let strings = strings();
+            let string = strings[rng.below(strings.len())].clone();
             assign(format!("{key} = \"{string}\""));
             let shown: String = string.chars().take(40).collect();
             format!("`{key}` = \"{shown}\" (was {value})")
@@ -156,7 +157,7 @@ fn mutate(text: &str, rng: &mut Draws) -> (String, String) {
         _ => {
             let joined = lines.join("\n");
             let at = char_boundary(&joined, rng.below(joined.len() + 1));
-            let noise: String = (0..1 + rng.below(8)).map(|_| *rng.pick(NOISE)).collect();
+            let noise: String = (0..1 + rng.below(8)).map(|_| rng.pick(NOISE)).collect();
             let mutated = format!("{}{noise}{}", &joined[..at], &joined[at..]);
             return (mutated, format!("inserted {noise:?} at byte {at}"));
         }
@@ -244,7 +245,7 @@ fn five_hundred_mutated_tournament_files_exit_0_or_2_and_leave_nothing_when_reje
     let mut rng = Draws::new(SEED);
     let (mut accepted, mut rejected, mut failures) = (0, 0, Vec::new());
     for n in 0..MUTANTS {
-        let (folder, text) = rng.pick(&ready);
+        let (folder, text) = &ready[rng.below(ready.len())];
         let (mut mutated, mut what) = mutate(text, &mut rng);
         if rng.below(3) == 0 {
             let (again, second) = mutate(&mutated, &mut rng);

@@ -47,8 +47,8 @@ impl Draws {
     }
 
     /// One of `items` (not empty), uniformly.
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
     }
 
     /// Up to `max` random bytes.

@@ -303,7 +303,7 @@ fn random_reply(rng: &mut Draws, size: usize) -> Answer {
     match rng.below(10) {
         0 => Answer::NoReply,
         1 => Answer::Reply(rng.bytes(200)),
-        2 => reply(*rng.pick(&["", "\n", "0 0 0 0\n", "-1 -1 -1 -1\n", "9999999999 1 2 3\n"])),
+        2 => reply(rng.pick(&["", "\n", "0 0 0 0\n", "-1 -1 -1 -1\n", "9999999999 1 2 3\n"])),
         _ => {
             let numbers: Vec<String> = (0..4).map(|_| coordinate(rng).to_string()).collect();
             let end = rng.pick(&["\n", "", " x\n", "\n1 2 3 4\n"]);
