@@ -1,17 +1,17 @@
-//! `arena`: a tournament runner for King-of-the-Hill bot competitions.
+//! `arena`: a tournament runner for King-of-the-Hill bot competitions; this library is the
+//! runner, and the `arena` binary (`src/cli/`) its command line.
 //!
-//! Games are pure state machines ([`engine::Game`]); the [`driver`] connects one game to bot
+//! Games are pure state machines ([`arena_games::engine::Game`], in the `arena-games`
+//! crate); the [`driver`] connects one game to bot
 //! processes ([`bots`]); [`run`] plays a whole tournament in parallel and journals every
 //! result ([`journal`]); [`report`] computes and renders the leaderboard from the journal.
 //! [`replay`] records and draws games turn by turn; [`shard`] and [`merge`] split a
 //! tournament over machines and join the results.
 #![warn(missing_docs)]
 
-pub mod app;
 pub mod bots;
 pub mod cancel;
 pub mod check;
-pub mod cli;
 pub mod config;
 pub mod driver;
 pub mod errors;
@@ -21,9 +21,7 @@ mod html;
 pub mod journal;
 pub mod merge;
 pub mod notice;
-pub mod packaging;
 pub mod progress;
-pub mod quick_match;
 pub mod ratings;
 pub mod replay;
 pub mod report;
@@ -37,5 +35,4 @@ pub mod shard;
 pub mod signals;
 pub mod sprt;
 pub mod summary;
-pub mod templates;
 pub mod text;

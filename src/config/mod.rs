@@ -9,7 +9,7 @@ mod validate;
 
 pub use error::{ConfigError, Problem};
 pub use source::MAX_FILE_BYTES;
-pub use validate::{Bot, JavaHostMode, MAX_JOBS, MAX_NAME_CHARS, Tournament};
-pub(crate) use validate::{
-    DEFAULT_SETUP_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, standalone_bot, standalone_java_bot,
+pub use validate::{
+    Bot, DEFAULT_SETUP_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, JavaHostMode, MAX_JOBS, MAX_NAME_CHARS,
+    Tournament, standalone_bot, standalone_java_bot,
 };

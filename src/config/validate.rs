@@ -24,9 +24,9 @@ use arena_games::{GameKind, GameOptions, OptionsParser};
 const DEFAULT_SEED: u64 = 1;
 /// Default time for one request, generous for interpreters on a loaded machine (a game may
 /// set its own, [`GameKind::default_timeout_ms`]).
-pub(crate) const DEFAULT_TIMEOUT_MS: u64 = 5_000;
+pub const DEFAULT_TIMEOUT_MS: u64 = 5_000;
 /// Default time for a setup request, which includes interpreter or JVM start-up.
-pub(crate) const DEFAULT_SETUP_TIMEOUT_MS: u64 = 30_000;
+pub const DEFAULT_SETUP_TIMEOUT_MS: u64 = 30_000;
 /// Default cap on one reply; no game's reply comes close.
 const DEFAULT_MAX_REPLY_BYTES: usize = 64 * 1024;
 /// How much of a bot's stderr is kept for diagnostics.
@@ -501,7 +501,7 @@ fn hide_from_each_other(bots: &mut [Bot], tournament_folder: &Path) {
 
 /// A bot outside any tournament file (`arena check`): the command `words` run in `dir`, its
 /// program found like a tournament file's, with the default limits, in the default sandbox.
-pub(crate) fn standalone_bot(words: &[String], dir: &Path) -> Result<(BotProgram, Limits), String> {
+pub fn standalone_bot(words: &[String], dir: &Path) -> Result<(BotProgram, Limits), String> {
     let (program, args) = words.split_first().ok_or("the command is empty")?;
     let program = resolve_program(program, dir)?;
     Ok(standalone(program, args, dir, None))
@@ -510,7 +510,7 @@ pub(crate) fn standalone_bot(words: &[String], dir: &Path) -> Result<(BotProgram
 /// A Java bot outside any tournament file (`arena check --java`): its `sources` compiled by
 /// `kind`'s Java host into the cache, as a tournament compiles them, and run alone in its
 /// own JVM in `dir`, with the default limits, in the default sandbox.
-pub(crate) fn standalone_java_bot(
+pub fn standalone_java_bot(
     kind: GameKind,
     sources: &[PathBuf],
     dir: &Path,

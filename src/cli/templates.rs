@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use crate::cli::Lang;
-use crate::errors::Error;
+use crate::args::Lang;
+use arena::errors::Error;
 use arena_games::GameKind;
 
 /// The Cargo manifest of every Rust template.
-const CARGO_TOML: &str = include_str!("../templates/rust/Cargo.toml");
+const CARGO_TOML: &str = include_str!("../../templates/rust/Cargo.toml");
 
 /// The files of a template: paths relative to the bot's folder, and their text.
 pub fn files(game: GameKind, lang: Lang) -> Vec<(&'static str, &'static str)> {

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::config::MAX_JOBS;
-use crate::shard::Shard;
+use arena::config::MAX_JOBS;
+use arena::shard::Shard;
 use arena_games::GameKind;
 
 /// Runs King-of-the-Hill bot tournaments: starts every bot as a subprocess speaking its
@@ -125,8 +125,8 @@ pub struct SelectionArgs {
 
 impl SelectionArgs {
     /// The library's selection.
-    pub fn selection(&self) -> crate::selection::Selection {
-        crate::selection::Selection {
+    pub fn selection(&self) -> arena::selection::Selection {
+        arena::selection::Selection {
             only: self.bots.clone(),
             exclude: self.exclude.clone(),
         }
@@ -177,7 +177,7 @@ pub struct RunArgs {
     /// the most that are played. Exit status 0 when H1 is accepted, 4 when H0 is, 5 when
     /// the games ran out first. Head-to-head games (Petri) only.
     #[arg(long, value_name = "elo0=E0,elo1=E1[,alpha=A,beta=B]", conflicts_with_all = ["shard", "reuse"])]
-    pub sprt: Option<crate::sprt::SprtBounds>,
+    pub sprt: Option<arena::sprt::SprtBounds>,
     /// Record every game turn by turn in DIR/replays/game-<index>.jsonl, for `arena replay`.
     #[arg(long)]
     pub replays: bool,
@@ -271,7 +271,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "MS")]
     pub timeout_ms: Option<u64>,
     /// Time for a setup request and for the first request to a persistent process.
-    #[arg(long, value_name = "MS", default_value_t = crate::config::DEFAULT_SETUP_TIMEOUT_MS)]
+    #[arg(long, value_name = "MS", default_value_t = arena::config::DEFAULT_SETUP_TIMEOUT_MS)]
     pub setup_timeout_ms: u64,
     /// The bot's working folder [default: the current folder].
     #[arg(long, value_name = "DIR")]
@@ -344,7 +344,7 @@ pub struct MatchArgs {
     /// Stop once it is decided whether the first bot is elo0 or elo1 stronger than the
     /// second (see `arena run --help`).
     #[arg(long, value_name = "elo0=E0,elo1=E1[,alpha=A,beta=B]")]
-    pub sprt: Option<crate::sprt::SprtBounds>,
+    pub sprt: Option<arena::sprt::SprtBounds>,
 }
 
 /// `arena completions`.

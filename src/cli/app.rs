@@ -6,33 +6,33 @@ use std::time::{Duration, SystemTime};
 
 use anyhow::Context;
 
-use crate::check::{ProbeReport, Timeouts, check_bot, render_check};
-use crate::cli::{
+use crate::args::{
     CheckArgs, Cli, Command, LogFormat, ManArgs, MatchArgs, MergeArgs, NewArgs, OutputFormat,
     ReplayArgs, ReportArgs, RunArgs, SelectionArgs, StandingsArgs,
 };
-use crate::config::Tournament;
-use crate::config::{standalone_bot, standalone_java_bot};
-use crate::errors::{EXIT_OK, EXIT_SPRT_H0, EXIT_SPRT_UNDECIDED, EXIT_STRICT, EXIT_USAGE, Error};
-use crate::journal::{Header, JOURNAL_FILE, Journal, JournalError, JournalReader};
-use crate::merge::merge_paths;
-use crate::progress;
 use crate::quick_match::{MATCH_FILE, tournament_text};
-use crate::replay::Replay;
-use crate::replay::html::render_html;
-use crate::replay::text::{TextOptions, missing_turn, render_text};
-use crate::report::{
+use crate::templates;
+use arena::check::{ProbeReport, Timeouts, check_bot, render_check};
+use arena::config::Tournament;
+use arena::config::{standalone_bot, standalone_java_bot};
+use arena::errors::{EXIT_OK, EXIT_SPRT_H0, EXIT_SPRT_UNDECIDED, EXIT_STRICT, EXIT_USAGE, Error};
+use arena::journal::{Header, JOURNAL_FILE, Journal, JournalError, JournalReader};
+use arena::merge::merge_paths;
+use arena::progress;
+use arena::replay::Replay;
+use arena::replay::html::render_html;
+use arena::replay::text::{TextOptions, missing_turn, render_text};
+use arena::report::{
     Leaderboard, LeaderboardBuilder, render_csv, render_json, render_markdown, render_page,
     render_table, write_replay_pages,
 };
-use crate::results::{LEADERBOARD_FILE, REPLAYS_DIR, ResultsFolder, Start, write_atomically};
-use crate::reuse::{ReusePool, rules_digest};
-use crate::run::{RunOptions, RunReport, run_tournament};
-use crate::sandbox::check_support;
-use crate::selection::Selection;
-use crate::signals::Signals;
-use crate::sprt::{Sprt, SprtBounds, Verdict};
-use crate::templates;
+use arena::results::{LEADERBOARD_FILE, REPLAYS_DIR, ResultsFolder, Start, write_atomically};
+use arena::reuse::{ReusePool, rules_digest};
+use arena::run::{RunOptions, RunReport, run_tournament};
+use arena::sandbox::check_support;
+use arena::selection::Selection;
+use arena::signals::Signals;
+use arena::sprt::{Sprt, SprtBounds, Verdict};
 use arena_games::GameKind;
 
 /// Runs the command line's subcommand and returns the process exit status.
@@ -87,7 +87,7 @@ fn check_command(args: &CheckArgs) -> Result<u8, Error> {
         standalone_java_bot(args.game, &sources, &dir)
     }
     .map_err(Error::Usage)?;
-    if let Some(why) = crate::bots::preflight::problem(&program) {
+    if let Some(why) = arena::bots::preflight::problem(&program) {
         return Err(Error::Usage(why));
     }
     let sandbox = if args.no_sandbox {
@@ -197,7 +197,7 @@ fn play(
     // Before the results folder is made: a refused gauntlet or test leaves nothing behind.
     let names: Vec<String> = tournament.bots.iter().map(|b| b.name.clone()).collect();
     if let Some(bot) = &args.gauntlet {
-        crate::run::gauntlet_bot(&names, bot, tournament.options.pairing())?;
+        arena::run::gauntlet_bot(&names, bot, tournament.options.pairing())?;
     }
     let sprt = match args.sprt {
         None => None,
@@ -208,7 +208,7 @@ fn play(
             bounds,
         )?),
     };
-    let unstartable = crate::bots::preflight::problems(
+    let unstartable = arena::bots::preflight::problems(
         tournament
             .bots
             .iter()
@@ -264,13 +264,13 @@ fn play(
     warn_of_failing_bots(&board, &report);
     if let Some(stop) = report.interrupted {
         // Not a log line: `-q` must not hide how to finish the run.
-        crate::notice::always(
-            crate::notice::Level::Info,
+        arena::notice::always(
+            arena::notice::Level::Info,
             &format!(
                 "stopped by {} after {} of {}; to finish the run: {}",
                 stop.name(),
                 board.games_played,
-                crate::text::plural(board.total_games, "game", "games"),
+                arena::text::plural(board.total_games, "game", "games"),
                 resume_command(&args, &out)
             ),
         );
@@ -340,11 +340,11 @@ fn sprt_of(
     Ok(Sprt::new(candidate, bounds))
 }
 
-/// Prints a paragraph per bot that failed often ([`crate::summary`]) on stderr. Not log
+/// Prints a paragraph per bot that failed often ([`arena::summary`]) on stderr. Not log
 /// lines: `-q` must not hide a bot that never worked.
 fn warn_of_failing_bots(board: &Leaderboard, report: &RunReport) {
-    for paragraph in crate::summary::failing_bots(board, &report.stderr) {
-        crate::notice::always(crate::notice::Level::Warning, &paragraph);
+    for paragraph in arena::summary::failing_bots(board, &report.stderr) {
+        arena::notice::always(arena::notice::Level::Warning, &paragraph);
     }
 }
 
@@ -444,7 +444,7 @@ fn select_bots(tournament: &mut Tournament, selection: &Selection) -> Result<(),
 /// Prints the standings of a journal; a journal with lines that are not its tournament's
 /// games still gets the standings of the others, and exit status 2.
 fn standings_command(args: &StandingsArgs) -> Result<u8, Error> {
-    let journal = crate::merge::journal_path(&args.journal);
+    let journal = arena::merge::journal_path(&args.journal);
     let selection = args.selection.selection();
     let (board, left_out) = standings_of(&journal, Reading::SkipBadLines, &selection)?;
     print(&board, args.format)?;
@@ -530,9 +530,9 @@ fn standings_of(
         }
         let kept = selection.apply(&header.bots).map_err(Error::Usage)?;
         header.bots = kept.iter().map(|&i| header.bots[i].clone()).collect();
-        header.total_games = crate::schedule::fixture_count(format, kept.len(), header.games);
+        header.total_games = arena::schedule::fixture_count(format, kept.len(), header.games);
     }
-    let among = |game: &crate::journal::GameRecord| {
+    let among = |game: &arena::journal::GameRecord| {
         game.seats
             .iter()
             .filter(|seat| !seat.built_in)

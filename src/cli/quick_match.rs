@@ -66,7 +66,7 @@ pub fn tournament_text(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Tournament;
+    use arena::config::Tournament;
 
     #[test]
     fn a_bot_is_a_name_and_a_command() {

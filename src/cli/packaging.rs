@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use clap::CommandFactory;
 
-use crate::cli::Cli;
-use crate::errors::Error;
+use crate::args::Cli;
+use arena::errors::Error;
 
 /// The completion script of `arena` for `shell`.
 pub fn completions(shell: clap_complete::Shell) -> String {

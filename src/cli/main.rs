@@ -1,4 +1,12 @@
 //! The `arena` binary: parse the command line, set up logging, run, map errors to exit codes.
+//! The command line lives here, beside the runner library (`arena`) it drives: `args` defines
+//! it, `app` carries out each command, and the rest are commands of their own.
+
+mod app;
+mod args;
+mod packaging;
+mod quick_match;
+mod templates;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -6,7 +14,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
-use arena::cli::{Cli, LogFormat};
+use crate::args::{Cli, LogFormat};
 use arena::notice::{self, Level};
 
 fn main() -> ExitCode {
@@ -40,7 +48,7 @@ fn main() -> ExitCode {
         }
         LogFormat::Text => logs.with_ansi(colours()).without_time().init(),
     }
-    match arena::app::run(cli) {
+    match app::run(cli) {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
             notice::always(Level::Error, &error.to_string());
