@@ -104,8 +104,8 @@ pub struct JavaHost {
     pub imports: &'static str,
 }
 
-/// A game's minimal bots (`templates/<game>/`), one source per language; each reads the
-/// game's input, parses it and answers legally.
+/// A game's minimal bots (`templates/<game>/`, read by `templates!`), one source per language;
+/// each reads the game's input, parses it and answers legally.
 #[derive(Debug, Clone, Copy)]
 pub struct Templates {
     /// `bot.py`.
@@ -193,3 +193,32 @@ pub trait OptionsParser {
     /// Parses the options as `T`.
     fn parse<T: DeserializeOwned + Default>(&mut self) -> Result<T, Self::Error>;
 }
+
+/// The [`Templates`] of the game named `$game`, from its folder `templates/<game>/` at the
+/// repository's root.
+macro_rules! templates {
+    ($game:literal) => {
+        $crate::declaration::Templates {
+            python: include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../templates/",
+                $game,
+                "/bot.py"
+            )),
+            javascript: include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../templates/",
+                $game,
+                "/bot.js"
+            )),
+            rust: include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../templates/",
+                $game,
+                "/main.rs"
+            )),
+        }
+    };
+}
+
+pub(crate) use templates;

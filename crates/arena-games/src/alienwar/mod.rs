@@ -24,7 +24,7 @@ pub use game::AlienWar;
 pub use host::JAVA_HOST;
 pub use options::AlienWarOptions;
 
-use crate::declaration::{JavaHost, Pairing, RegisteredGame, Scoring, Templates};
+use crate::declaration::{JavaHost, Pairing, RegisteredGame, Scoring, Templates, templates};
 use crate::engine::{Answer, SetupError};
 use crate::probe::Plan;
 
@@ -36,11 +36,7 @@ impl RegisteredGame for AlienWar {
     const DEFAULT_GAMES: u32 = 10;
     const PAIRINGS: &'static [Pairing] = &[Pairing::FreeForAll];
     const JAVA_HOST: Option<&'static JavaHost> = Some(&JAVA_HOST);
-    const TEMPLATES: Templates = Templates {
-        python: include_str!("../../../../templates/alienwar/bot.py"),
-        javascript: include_str!("../../../../templates/alienwar/bot.js"),
-        rust: include_str!("../../../../templates/alienwar/main.rs"),
-    };
+    const TEMPLATES: Templates = templates!("alienwar");
 
     fn built_in_names() -> Vec<&'static str> {
         prey::Prey::ALL.map(prey::Prey::name).to_vec()

@@ -21,7 +21,9 @@ mod world;
 pub use game::Cave;
 pub use options::{CaveOptions, Confusion, Density, Order};
 
-use crate::declaration::{Aggregate, Pairing, RegisteredGame, Scoring, StatColumn, Templates};
+use crate::declaration::{
+    Aggregate, Pairing, RegisteredGame, Scoring, StatColumn, Templates, templates,
+};
 use crate::engine::{Answer, SetupError};
 use crate::probe::Plan;
 
@@ -53,11 +55,7 @@ impl RegisteredGame for Cave {
     const DEFAULT_TIMEOUT_MS: Option<u64> = Some(2_000);
     // The 1 KB file store kept across turns and games (games/cave.md, "The private folder").
     const PRIVATE_FOLDERS: bool = true;
-    const TEMPLATES: Templates = Templates {
-        python: include_str!("../../../../templates/cave/bot.py"),
-        javascript: include_str!("../../../../templates/cave/bot.js"),
-        rust: include_str!("../../../../templates/cave/main.rs"),
-    };
+    const TEMPLATES: Templates = templates!("cave");
 
     fn probes(answers: &[Answer]) -> Plan {
         probes::probes(answers)

@@ -18,7 +18,7 @@ mod tests;
 pub use game::Eggs;
 pub use options::EggsOptions;
 
-use crate::declaration::{Pairing, RegisteredGame, Scoring, Templates};
+use crate::declaration::{Pairing, RegisteredGame, Scoring, Templates, templates};
 use crate::engine::{Answer, SetupError};
 use crate::probe::Plan;
 
@@ -29,11 +29,7 @@ impl RegisteredGame for Eggs {
     const SCORING: Scoring = Scoring::Mean;
     const DEFAULT_GAMES: u32 = 10;
     const PAIRINGS: &'static [Pairing] = &[Pairing::FreeForAll];
-    const TEMPLATES: Templates = Templates {
-        python: include_str!("../../../../templates/eggs/bot.py"),
-        javascript: include_str!("../../../../templates/eggs/bot.js"),
-        rust: include_str!("../../../../templates/eggs/main.rs"),
-    };
+    const TEMPLATES: Templates = templates!("eggs");
 
     fn probes(answers: &[Answer]) -> Plan {
         probes::probes(answers)

@@ -17,7 +17,7 @@ mod tests;
 pub use game::Petri;
 pub use options::{PetriOptions, RuleSet};
 
-use crate::declaration::{Pairing, RegisteredGame, Scoring, Templates};
+use crate::declaration::{Pairing, RegisteredGame, Scoring, Templates, templates};
 use crate::engine::{Answer, SetupError};
 use crate::probe::Plan;
 
@@ -28,11 +28,7 @@ impl RegisteredGame for Petri {
     const SCORING: Scoring = Scoring::Wins;
     const DEFAULT_GAMES: u32 = 100;
     const PAIRINGS: &'static [Pairing] = &[Pairing::HeadToHead];
-    const TEMPLATES: Templates = Templates {
-        python: include_str!("../../../../templates/petri/bot.py"),
-        javascript: include_str!("../../../../templates/petri/bot.js"),
-        rust: include_str!("../../../../templates/petri/main.rs"),
-    };
+    const TEMPLATES: Templates = templates!("petri");
 
     fn probes(answers: &[Answer]) -> Plan {
         probes::probes(answers)

@@ -16,7 +16,7 @@ mod tests;
 pub use game::Slime;
 pub use options::{Parsing, SlimeOptions};
 
-use crate::declaration::{Pairing, RegisteredGame, Scoring, Templates};
+use crate::declaration::{Pairing, RegisteredGame, Scoring, Templates, templates};
 use crate::engine::{Answer, SetupError};
 use crate::probe::Plan;
 
@@ -37,11 +37,7 @@ impl RegisteredGame for Slime {
             rotate: false,
         },
     ];
-    const TEMPLATES: Templates = Templates {
-        python: include_str!("../../../../templates/slime/bot.py"),
-        javascript: include_str!("../../../../templates/slime/bot.js"),
-        rust: include_str!("../../../../templates/slime/main.rs"),
-    };
+    const TEMPLATES: Templates = templates!("slime");
 
     fn probes(answers: &[Answer]) -> Plan {
         probes::probes(answers)
