@@ -1,7 +1,8 @@
 //! The registry: every game `arena` can run, each declared once by its engine's
-//! [`RegisteredGame`] implementation (see [`crate::declaration`]) and named once in the
-//! [`games!`] list at the end of this file. [`GameKind`], [`GameOptions`] and [`AnyGame`], and all their dispatch, are made from
-//! that list, so adding a game is its module plus one line there.
+//! [`RegisteredGame`] implementation (see [`crate::declaration`]) and named once in the list
+//! of `every_game!` at the end of this file. `games!` makes [`GameKind`], [`GameOptions`] and
+//! [`AnyGame`], and all their dispatch, from that list, so adding a game is its module plus
+//! one line there.
 
 use std::fmt;
 use std::path::Path;
