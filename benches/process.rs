@@ -316,6 +316,23 @@ mod one_shot {
         });
         pairs.report("one_shot arena / minimal");
     }
+
+    /// As `paired`, with arena's bot in its box (kept from one request to the next, as in
+    /// a game) and the minimal loop's not: what a sandboxed one-shot request costs over the
+    /// bare spawn loop.
+    #[divan::bench(sample_count = 40, sample_size = 10)]
+    fn paired_boxed(bencher: Bencher) {
+        let (runtime, bot) = (runtime(), boxed(&ONE_SHOT_BOT));
+        let mut place = Place::default();
+        let mut pairs = support::Pairs::default();
+        bencher.bench_local(|| {
+            pairs.time(
+                || one_shot_arena(&runtime, &mut place, &bot),
+                || one_shot_minimal(&ONE_SHOT_BOT),
+            );
+        });
+        pairs.report("one_shot boxed arena / minimal");
+    }
 }
 
 mod session {
