@@ -164,3 +164,40 @@ fn not_started(started: Instant, error: std::io::Error) -> CallResult {
         stderr: Vec::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::bots::ResourceLimits;
+
+    /// What the pipe does not take at once is written through the event loop while the
+    /// reply is read.
+    #[tokio::test]
+    async fn a_request_larger_than_the_pipe_reaches_the_bot_whole() {
+        let bot = BotProgram {
+            program: "/bin/sh".into(),
+            args: vec!["-c".into(), "wc -c".into()],
+            dir: std::env::temp_dir(),
+            env: BTreeMap::new(),
+            rlimits: ResourceLimits::default(),
+            sandbox: None,
+            private_dir: false,
+        };
+        let env = CallEnv {
+            game: "test",
+            seed: 1,
+            seat: 0,
+        };
+        let limits = Limits {
+            max_reply_bytes: 100,
+            max_stderr_bytes: 100,
+        };
+        let request = vec![b'x'; 300_000];
+        let input = OneShotInput::Stdin(&request);
+        let limit = Duration::from_secs(30);
+        let result = call_once(&mut Place::default(), &bot, &env, input, limit, &limits).await;
+        assert_eq!(String::from_utf8_lossy(&result.output).trim(), "300000");
+    }
+}

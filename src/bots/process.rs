@@ -267,7 +267,14 @@ pub(crate) fn write_at_once(
     let mut file = File::from(stdin);
     let written = match io::Write::write(&mut file, bytes) {
         Ok(written) => written,
-        Err(error) if error.kind() == io::ErrorKind::WouldBlock => 0,
+        Err(error)
+            if matches!(
+                error.kind(),
+                io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+            ) =>
+        {
+            0
+        }
         Err(_) => return Ok(None),
     };
     if written == bytes.len() {
