@@ -4,9 +4,13 @@
 #   bench/whole.sh jobs [GAMES] [ROUNDS]  --jobs 1 against --jobs 2: tournaments/petri.toml
 #                                         with GAMES games per pair (default 4), ROUNDS
 #                                         alternating pairs of runs (default 3)
-#   bench/whole.sh share                  the runner's share of all CPU time in tournaments of
+#   bench/whole.sh share [ARG ...]        the runner's share of all CPU time in tournaments of
 #                                         the sample bots (petri LOOP, petri one-shot, slime),
-#                                         and of a minimal loop driving the Petri LOOP bots
+#                                         and of a minimal loop driving the Petri LOOP bots;
+#                                         ARGs go to every `arena run` (e.g. --no-sandbox)
+#   bench/whole.sh petri-share [ROUNDS] [ARG ...]
+#                                         the runner's share in tournaments/petri.toml
+#                                         --games 10 alone, ROUNDS runs (default 3)
 #   bench/whole.sh memory [GAMES ...]     the runner's peak memory for bench/petri-c.toml with
 #                                         each number of games (default 1000 10000 30000)
 #   bench/whole.sh startup [ROUNDS]       CPU time of a Python start: plain, -S -I, and through
@@ -101,22 +105,32 @@ print(sum(s["requests"] for s in json.load(sys.stdin)["leaderboard"]))' <"$scrat
 }
 
 share_bench() {
-    echo "== e. runner share of CPU time"
+    echo "== e. runner share of CPU time${*:+ (arena run $*)}"
     load
     echo -n "petri, LOOP bots (tournaments/petri.toml --games 10): "
-    share_of tournaments/petri.toml --games 10
+    share_of tournaments/petri.toml --games 10 "$@"
     echo "the floor: a minimal blocking C loop sending one request 20000 times to each bot:"
     for bot in grower hunter bomber; do
         echo -n "  $bot: "
         (cd bots/petri && "$root/target/tmp/bench-bots/loop_floor" 20000 /usr/bin/python3 -S -I "$bot.py")
     done
     echo -n "petri, with a one-shot bot (tournaments/petri-classic.toml --games 1): "
-    share_of tournaments/petri-classic.toml --games 1
+    share_of tournaments/petri-classic.toml --games 1 "$@"
     echo -n "slime, one-shot (tournaments/slime.toml --games 1): "
-    share_of tournaments/slime.toml --games 1
+    share_of tournaments/slime.toml --games 1 "$@"
     echo -n "petri, compiled LOOP bots (bench/petri-c.toml): "
-    share_of bench/petri-c.toml
+    share_of bench/petri-c.toml "$@"
     load
+}
+
+petri_share_bench() {
+    local rounds="${1:-3}"
+    shift || true
+    echo "== e. runner share of CPU time, tournaments/petri.toml --games 10${*:+ $*}, $rounds runs"
+    for _ in $(seq "$rounds"); do
+        echo -n "$(load): "
+        share_of tournaments/petri.toml --games 10 "$@"
+    done
 }
 
 memory_bench() {
@@ -185,10 +199,11 @@ sandbox_bench() {
 
 case "${1:-all}" in
 jobs) shift; jobs_bench "$@" ;;
-share) share_bench ;;
+share) shift; share_bench "$@" ;;
+petri-share) shift; petri_share_bench "$@" ;;
 memory) shift; memory_bench "$@" ;;
 startup) shift; startup_bench "$@" ;;
 sandbox) shift; sandbox_bench "$@" ;;
 all) jobs_bench; share_bench; memory_bench ;;
-*) sed -n '2,25p' "$0"; exit 2 ;;
+*) sed -n '2,30p' "$0"; exit 2 ;;
 esac

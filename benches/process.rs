@@ -8,6 +8,10 @@
 //! - `session`: one line to a running line-echo bot and one line back. `arena` is
 //!   [`arena::bots::Session::request`] (deadline, size cap); `minimal` is a blocking write and
 //!   `read_until` on the same kind of pipes.
+//! - `floor`: the runner's CPU per persistent request (figure e) against the floor of
+//!   `bench/bots/loop_floor.c`, the same blocking write-a-request, read-a-line loop, driving
+//!   the same bot in alternating batches: the C echo bot and the Python Petri grower, each
+//!   also with `arena`'s side in a box.
 //! - `sandbox`: the same one-shot request and session round trip with the bot in its box
 //!   against the same without one, paired; and the time to make a box (once per bot per game).
 //!
@@ -41,6 +45,12 @@ const REQUEST: &[u8] = b"10 4\n..........\n.o........\n........x.\n..........\n\
 /// The echo bot's request: one line, as a persistent bot gets it.
 const LINE: &[u8] = b"1 1 4 4 .o......x.\n";
 
+/// A mid-game Petri request, the one `bench/bots/loop_floor.c` sends.
+const PETRI_REQUEST: &[u8] = b"10 4\n..........\n.ooo......\n......xxx.\n..........\n\n2 1 4 5\n";
+
+/// Requests per side and pair in `floor`: enough CPU time per batch for the clock.
+const FLOOR_BATCH: u32 = 50;
+
 /// The per-request deadline (the tournament default); never reached here.
 const LIMIT: Duration = Duration::from_secs(5);
 
@@ -70,9 +80,22 @@ fn program(path: &Path) -> BotProgram {
     }
 }
 
+/// The Python Petri grower as `tournaments/petri.toml` runs it, unsandboxed.
+fn grower() -> BotProgram {
+    BotProgram {
+        args: ["-S", "-I", "grower.py"].map(String::from).to_vec(),
+        dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/petri"),
+        ..program(Path::new("/usr/bin/python3"))
+    }
+}
+
 /// The bot in its box, as a tournament runs it by default.
 fn boxed(path: &Path) -> BotProgram {
-    let mut bot = program(path);
+    in_box(program(path))
+}
+
+/// `bot` in its box.
+fn in_box(mut bot: BotProgram) -> BotProgram {
     bot.sandbox = Some(std::sync::Arc::new(box_spec(&bot)));
     bot
 }
@@ -171,9 +194,29 @@ impl ArenaSession {
     }
 
     fn request(&mut self) {
+        assert_eq!(self.send(LINE), &LINE[..LINE.len() - 1]);
+    }
+
+    /// Sends `request` and returns the reply line.
+    fn send(&mut self, request: &[u8]) -> Vec<u8> {
         let session = self.session.as_mut().expect("a running session");
-        let result = self.runtime.block_on(session.request(LINE, LIMIT, &LIMITS));
-        assert_eq!(result.output, &LINE[..LINE.len() - 1]);
+        let result = self
+            .runtime
+            .block_on(session.request(request, LIMIT, &LIMITS));
+        assert!(!result.output.is_empty(), "no reply: {result:?}");
+        result.output
+    }
+
+    /// Sends `request` `times` times in a row from one task, as a game does (a game is one
+    /// long task on its lane's runtime, not a `block_on` per request).
+    fn send_times(&mut self, request: &[u8], times: u32) {
+        let session = self.session.as_mut().expect("a running session");
+        self.runtime.block_on(async {
+            for _ in 0..times {
+                let result = session.request(request, LIMIT, &LIMITS).await;
+                assert!(!result.output.is_empty(), "no reply: {result:?}");
+            }
+        });
     }
 }
 
@@ -195,7 +238,14 @@ struct MinimalSession {
 
 impl MinimalSession {
     fn start() -> MinimalSession {
-        let mut child = Command::new(&*ECHO_BOT)
+        MinimalSession::of(&program(&ECHO_BOT))
+    }
+
+    /// `bot`'s program, arguments and folder, without the rest of arena's launch.
+    fn of(bot: &BotProgram) -> MinimalSession {
+        let mut child = Command::new(&bot.program)
+            .args(&bot.args)
+            .current_dir(&bot.dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -211,11 +261,17 @@ impl MinimalSession {
     }
 
     fn request(&mut self) {
+        self.send(LINE);
+        assert_eq!(self.line, LINE);
+    }
+
+    /// One blocking write of `request` and a blocking read of the reply line.
+    fn send(&mut self, request: &[u8]) {
         let stdin = self.stdin.as_mut().expect("a running session");
-        stdin.write_all(LINE).expect("write");
+        stdin.write_all(request).expect("write");
         self.line.clear();
         self.stdout.read_until(b'\n', &mut self.line).expect("read");
-        assert_eq!(self.line, LINE);
+        assert!(self.line.ends_with(b"\n"), "no reply line");
     }
 }
 
@@ -260,6 +316,23 @@ mod one_shot {
         });
         pairs.report("one_shot arena / minimal");
     }
+
+    /// As `paired`, with arena's bot in its box (kept from one request to the next, as in
+    /// a game) and the minimal loop's not: what a sandboxed one-shot request costs over the
+    /// bare spawn loop.
+    #[divan::bench(sample_count = 40, sample_size = 10)]
+    fn paired_boxed(bencher: Bencher) {
+        let (runtime, bot) = (runtime(), boxed(&ONE_SHOT_BOT));
+        let mut place = Place::default();
+        let mut pairs = support::Pairs::default();
+        bencher.bench_local(|| {
+            pairs.time(
+                || one_shot_arena(&runtime, &mut place, &bot),
+                || one_shot_minimal(&ONE_SHOT_BOT),
+            );
+        });
+        pairs.report("one_shot boxed arena / minimal");
+    }
 }
 
 mod session {
@@ -285,6 +358,67 @@ mod session {
         let mut pairs = support::Pairs::default();
         bencher.bench_local(|| pairs.time(|| arena.request(), || minimal.request()));
         pairs.report("session arena / minimal");
+    }
+}
+
+mod floor {
+    use super::*;
+
+    /// The runner thread's CPU time for `FLOOR_BATCH` requests of `bot` through arena
+    /// against as many through the floor loop, one pair of batches per iteration, after
+    /// the `begin` line each bot gets first (empty: none).
+    fn paired(bencher: Bencher, label: &str, bot: &BotProgram, begin: &[u8], request: &[u8]) {
+        let mut arena = ArenaSession::start(bot);
+        let mut minimal = MinimalSession::of(&BotProgram {
+            sandbox: None,
+            ..bot.clone()
+        });
+        if !begin.is_empty() {
+            arena.send(begin);
+            minimal.send(begin);
+        }
+        let mut pairs = support::Pairs::cpu();
+        bencher.bench_local(|| {
+            pairs.time(
+                || arena.send_times(request, FLOOR_BATCH),
+                || (0..FLOOR_BATCH).for_each(|_| minimal.send(request)),
+            );
+        });
+        pairs.report_per(label, FLOOR_BATCH);
+    }
+
+    #[divan::bench(sample_count = 100, sample_size = 4)]
+    fn echo(bencher: Bencher) {
+        let bot = program(&ECHO_BOT);
+        paired(
+            bencher,
+            "floor echo: runner CPU arena / floor",
+            &bot,
+            b"",
+            LINE,
+        );
+    }
+
+    #[divan::bench(sample_count = 100, sample_size = 4)]
+    fn echo_boxed(bencher: Bencher) {
+        let bot = boxed(&ECHO_BOT);
+        let label = "floor echo, boxed: runner CPU arena / floor";
+        paired(bencher, label, &bot, b"", LINE);
+    }
+
+    #[divan::bench(sample_count = 40, sample_size = 4)]
+    fn grower(bencher: Bencher) {
+        let (bot, label) = (super::grower(), "floor grower: runner CPU arena / floor");
+        paired(bencher, label, &bot, b"BEGIN\n", PETRI_REQUEST);
+    }
+
+    #[divan::bench(sample_count = 40, sample_size = 4)]
+    fn grower_boxed(bencher: Bencher) {
+        let (bot, label) = (
+            in_box(super::grower()),
+            "floor grower, boxed: runner CPU arena / floor",
+        );
+        paired(bencher, label, &bot, b"BEGIN\n", PETRI_REQUEST);
     }
 }
 

@@ -50,6 +50,18 @@ pub fn bench_with_cpu(label: &str, bencher: Bencher, mut request: impl FnMut()) 
     );
 }
 
+/// The calling thread's CPU time (user + system) so far, to the nanosecond: fine enough to
+/// time a few hundred round trips.
+pub fn thread_cpu_time() -> Duration {
+    // SAFETY: clock_gettime only writes into the zeroed struct we own.
+    let time = unsafe {
+        let mut time: libc::timespec = std::mem::zeroed();
+        libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut time);
+        time
+    };
+    Duration::new(time.tv_sec as u64, time.tv_nsec as u32)
+}
+
 /// User plus system CPU seconds of the calling thread.
 fn thread_cpu_seconds() -> f64 {
     // SAFETY: getrusage only writes into the zeroed struct we own.
@@ -62,20 +74,45 @@ fn thread_cpu_seconds() -> f64 {
     seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
-/// Wall times of two ways of doing the same request, taken in pairs, alternating which goes
-/// first, so that a drift in the machine's speed hits both alike.
-#[derive(Default)]
+/// Times of two ways of doing the same request, taken in pairs, alternating which goes
+/// first, so that a drift in the machine's speed hits both alike: wall times, or with
+/// [`Pairs::cpu`] the runner thread's CPU time.
 pub struct Pairs {
     times: Vec<(Duration, Duration)>,
+    clock: fn() -> Duration,
+}
+
+impl Default for Pairs {
+    fn default() -> Pairs {
+        Pairs {
+            times: Vec::new(),
+            clock: wall_time,
+        }
+    }
+}
+
+/// Wall time since the first call.
+fn wall_time() -> Duration {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed()
 }
 
 impl Pairs {
+    /// Pairs of the calling thread's CPU times, for what the runner itself spends.
+    pub fn cpu() -> Pairs {
+        Pairs {
+            times: Vec::new(),
+            clock: thread_cpu_time,
+        }
+    }
+
     /// Times one call of `a` and one of `b`.
     pub fn time(&mut self, mut a: impl FnMut(), mut b: impl FnMut()) {
+        let clock = self.clock;
         let timed = |f: &mut dyn FnMut()| {
-            let start = Instant::now();
+            let start = clock();
             f();
-            start.elapsed()
+            clock() - start
         };
         let pair = if self.times.len() % 2 == 0 {
             let a = timed(&mut a);
@@ -89,6 +126,12 @@ impl Pairs {
 
     /// Prints the medians of `a`, of `b` and of the pair-by-pair ratio `a / b`.
     pub fn report(&self, label: &str) {
+        self.report_per(label, 1);
+    }
+
+    /// As [`Pairs::report`], for calls of `requests` requests each: the medians are per
+    /// request.
+    pub fn report_per(&self, label: &str, requests: u32) {
         let median = |mut values: Vec<f64>| {
             values.sort_by(f64::total_cmp);
             values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
@@ -97,7 +140,7 @@ impl Pairs {
             median(
                 self.times
                     .iter()
-                    .map(|p| pick(p).as_secs_f64() * 1e6)
+                    .map(|p| pick(p).as_secs_f64() * 1e6 / f64::from(requests))
                     .collect(),
             )
         };

@@ -8,7 +8,7 @@ use tokio::time::{Instant, sleep_until, timeout, timeout_at};
 
 use super::call::{CallResult, CallStatus, Exit};
 use super::capture::{drain_tail, read_capped};
-use super::process::Place;
+use super::process::{Place, write_at_once};
 use super::program::{BotProgram, CallEnv, Limits};
 
 /// How long to wait, after a bot exited, for its stdout to close. Only a grandchild that
@@ -65,10 +65,19 @@ pub async fn call_once(
 
     // Writing and reading run together: a bot may answer before reading all its input, or
     // never read it at all (a broken pipe is then expected, not an error).
+    let unwritten = match stdin.map(|stdin| write_at_once(stdin, stdin_bytes)) {
+        Some(Err(error)) => {
+            kill.kill();
+            let _ = waiter.wait().await;
+            return not_started(started, error);
+        }
+        Some(Ok(unwritten)) => unwritten,
+        None => None,
+    };
     let mut reply = pin!(async {
         let write = async {
-            if let Some(mut stdin) = stdin {
-                let _ = stdin.write_all(stdin_bytes).await;
+            if let Some((mut stdin, rest)) = unwritten {
+                let _ = stdin.write_all(rest).await;
             }
         };
         let (_, captured) = tokio::join!(write, read_capped(stdout, limits.max_reply_bytes));
@@ -95,7 +104,10 @@ pub async fn call_once(
                 CallStatus::Replied { exit }
             };
         }
+        // The reply before the exit when both are ready, so that the leak grace is not
+        // armed for nothing (branches are otherwise polled in a random order).
         tokio::select! {
+            biased;
             bytes = &mut reply, if captured.is_none() => {
                 if bytes.overflow {
                     break CallStatus::TooLong;
@@ -104,8 +116,12 @@ pub async fn call_once(
             }
             status = &mut exited, if exit.is_none() => {
                 exit = Some(status);
-                leak_grace.as_mut().reset(Instant::now() + LEAK_GRACE);
-                leaking = true;
+                // Armed only while stdout is open: an earlier timer than the deadline
+                // makes the runtime wake its event loop to sleep less.
+                if captured.is_none() {
+                    leak_grace.as_mut().reset(Instant::now() + LEAK_GRACE);
+                    leaking = true;
+                }
             }
             tail = &mut errors, if stderr_tail.is_none() => stderr_tail = Some(tail),
             () = &mut leak_grace, if leaking => {
@@ -146,5 +162,42 @@ fn not_started(started: Instant, error: std::io::Error) -> CallResult {
         status: CallStatus::not_started(&error),
         elapsed: started.elapsed(),
         stderr: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::bots::ResourceLimits;
+
+    /// What the pipe does not take at once is written through the event loop while the
+    /// reply is read.
+    #[tokio::test]
+    async fn a_request_larger_than_the_pipe_reaches_the_bot_whole() {
+        let bot = BotProgram {
+            program: "/bin/sh".into(),
+            args: vec!["-c".into(), "wc -c".into()],
+            dir: std::env::temp_dir(),
+            env: BTreeMap::new(),
+            rlimits: ResourceLimits::default(),
+            sandbox: None,
+            private_dir: false,
+        };
+        let env = CallEnv {
+            game: "test",
+            seed: 1,
+            seat: 0,
+        };
+        let limits = Limits {
+            max_reply_bytes: 100,
+            max_stderr_bytes: 100,
+        };
+        let request = vec![b'x'; 300_000];
+        let input = OneShotInput::Stdin(&request);
+        let limit = Duration::from_secs(30);
+        let result = call_once(&mut Place::default(), &bot, &env, input, limit, &limits).await;
+        assert_eq!(String::from_utf8_lossy(&result.output).trim(), "300000");
     }
 }

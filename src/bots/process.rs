@@ -3,7 +3,7 @@
 
 use std::fs::File;
 use std::io;
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::{Arc, OnceLock};
@@ -70,7 +70,7 @@ impl Place {
         super::program::seal_inherited_descriptors();
         let (stdin_theirs, stdin_ours) = if stdin {
             let (read, write) = crate::sandbox::pipe()?;
-            (read, Some(pipe::Sender::from_owned_fd(write)?))
+            (read, Some(write))
         } else {
             (dev_null()?, None)
         };
@@ -93,17 +93,19 @@ impl Place {
         };
         Ok(BotProcess {
             stdin: stdin_ours,
-            stdout: pipe::Receiver::from_owned_fd(stdout_ours)?,
-            stderr: pipe::Receiver::from_owned_fd(stderr_ours)?,
+            stdout: receiver(stdout_ours)?,
+            stderr: receiver(stderr_ours)?,
             handle,
         })
     }
 }
 
-/// A running bot process and the runner's ends of its pipes.
+/// A running bot process and the runner's ends of its pipes. Stdin is left blocking and
+/// unregistered: a one-shot request usually fits in the pipe and is written at once
+/// ([`write_at_once`]), a session makes it a [`sender`].
 #[derive(Debug)]
 pub(crate) struct BotProcess {
-    pub(crate) stdin: Option<pipe::Sender>,
+    pub(crate) stdin: Option<OwnedFd>,
     pub(crate) stdout: pipe::Receiver,
     pub(crate) stderr: pipe::Receiver,
     pub(crate) handle: Handle,
@@ -227,6 +229,59 @@ fn spawn_directly(
         waiter: Waiter::Direct(child),
         killer: Killer::Group(group),
     })
+}
+
+/// The runner's end `fd` of a pipe it made, as the event loop's writer. One `fcntl` to make
+/// it non-blocking: `from_owned_fd` would also check what the descriptor is, three system
+/// calls per pipe.
+pub(crate) fn sender(fd: OwnedFd) -> io::Result<pipe::Sender> {
+    set_nonblocking(&fd, libc::O_WRONLY)?;
+    pipe::Sender::from_owned_fd_unchecked(fd)
+}
+
+/// As [`sender`], for reading.
+fn receiver(fd: OwnedFd) -> io::Result<pipe::Receiver> {
+    set_nonblocking(&fd, libc::O_RDONLY)?;
+    pipe::Receiver::from_owned_fd_unchecked(fd)
+}
+
+/// Sets `O_NONBLOCK` on `fd`, a pipe end opened with `mode` and no other status flag.
+fn set_nonblocking(fd: &OwnedFd, mode: libc::c_int) -> io::Result<()> {
+    // SAFETY: F_SETFL on a descriptor we own only changes its status flags.
+    if unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, mode | libc::O_NONBLOCK) } == -1 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Writes as much of `bytes` as the pipe `stdin` takes without waiting, outside the event
+/// loop: a fresh pipe takes a request of up to its capacity (64 KiB by default) at once, so
+/// most requests need neither a registration with the event loop nor a turn of it to learn
+/// that the pipe is writable. Returns the pipe, registered, and the bytes it did not take
+/// yet, if any; `None` also when the bot closed its stdin (it may answer without reading).
+pub(crate) fn write_at_once(
+    stdin: OwnedFd,
+    bytes: &[u8],
+) -> io::Result<Option<(pipe::Sender, &[u8])>> {
+    set_nonblocking(&stdin, libc::O_WRONLY)?;
+    let mut file = File::from(stdin);
+    let written = match io::Write::write(&mut file, bytes) {
+        Ok(written) => written,
+        Err(error)
+            if matches!(
+                error.kind(),
+                io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+            ) =>
+        {
+            0
+        }
+        Err(_) => return Ok(None),
+    };
+    if written == bytes.len() {
+        return Ok(None);
+    }
+    let sender = pipe::Sender::from_owned_fd_unchecked(OwnedFd::from(file))?;
+    Ok(Some((sender, &bytes[written..])))
 }
 
 /// A descriptor of `/dev/null` for a stdin that stays empty.

@@ -10,7 +10,7 @@ use tokio::time::{Instant, timeout, timeout_at};
 
 use super::call::{CallResult, CallStatus, Exit};
 use super::capture::{Line, drain_tail, read_line_capped};
-use super::process::{Killer, Place, Waiter};
+use super::process::{Killer, Place, Waiter, sender};
 use super::program::{BotProgram, CallEnv, Limits};
 
 /// How long a session may take to exit on its own (after its farewell, or after it closed
@@ -62,7 +62,7 @@ impl Session {
         Ok(Session {
             waiter: process.handle.waiter,
             killer: process.handle.killer,
-            stdin: process.stdin,
+            stdin: process.stdin.map(sender).transpose()?,
             stdout: BufReader::new(process.stdout),
             stderr,
         })
