@@ -298,7 +298,11 @@ public final class AlienWarHost {
                 b = read();
             }
             separator = b;
-            char[][] cells = new char[rows][rows];
+            // Row by row: a two-dimensional `new` is a slow call into the JVM's runtime.
+            char[][] cells = new char[rows][];
+            for (int x = 0; x < rows; x++) {
+                cells[x] = new char[rows];
+            }
             for (int y = 0; y < rows; y++) {
                 int row = y * (rows + 1);
                 for (int x = 0; x < rows; x++) {
