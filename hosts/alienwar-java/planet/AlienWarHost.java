@@ -4,9 +4,10 @@
 // code calls the alien through Species, implemented by a Colony of its instances.
 //
 // Each request is a header line (CREATE, MOVE, FIGHT or END) and one line per instance; the
-// reply is one line of one word per instance. An exception (or error) in the alien's code, or
-// a null move, is answered with "!", which the engine replaces by the original's default
-// (instance dropped, STAY, fight) and counts.
+// reply is one line of one word per instance (replies are written together once every request
+// read so far is answered, or once one has waited 5 ms: see Wire). An exception (or error) in
+// the alien's code, or a null move, is answered with "!", which the engine replaces by the
+// original's default (instance dropped, STAY, fight) and counts.
 package planet;
 
 import java.io.FileDescriptor;
@@ -43,6 +44,7 @@ public final class AlienWarHost {
         while ((header = wire.line()) != null && !header.trim().equals("END")) {
             host.answer(species, header);
         }
+        wire.flush();
         System.exit(0);
     }
 
@@ -221,20 +223,28 @@ public final class AlienWarHost {
 
     /**
      * The bytes of the protocol. Requests are ASCII, so they are read as bytes and their
-     * numbers parsed in place: no charset decoding, no line strings or split arrays per
-     * instance. Replies are written into one reusable buffer.
+     * numbers and views parsed in place: no charset decoding, no line strings or split arrays
+     * per instance. Finished replies wait in one buffer until the host has answered all it
+     * has read (one write and one wake-up of arena per exchange, not per species), or until
+     * the watch thread finds one that waited WATCH_MILLIS.
      */
     static final class Wire {
+        /** How long a finished reply may wait for the ones after it. */
+        private static final long WATCH_MILLIS = 5;
         private final InputStream in;
         private final OutputStream out;
-        private final byte[] input = new byte[1 << 16];
+        private byte[] input = new byte[1 << 16];
         private int next;
         private int end;
         /** The byte that ended the last number or view read, or -1 at the end of input. */
         private int separator;
-        private byte[] view = new byte[64];
+        /** The reply being written. */
         private byte[] reply = new byte[1 << 12];
         private int replied;
+        /** Complete replies not written yet, since when; shared with the watch thread. */
+        private byte[] pending = new byte[1 << 12];
+        private int pendingLength;
+        private long pendingSince;
 
         private Wire(InputStream in, OutputStream out) {
             this.in = in;
@@ -245,7 +255,13 @@ public final class AlienWarHost {
         static Wire standard() {
             OutputStream out = new FileOutputStream(FileDescriptor.out);
             System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
-            return new Wire(System.in, out);
+            Wire wire = new Wire(System.in, out);
+            Thread watch = new Thread(wire::watch, "arena-reply-watch");
+            watch.setDaemon(true);
+            watch.start();
+            // An alien that calls System.exit still has the replies before it sent.
+            Runtime.getRuntime().addShutdownHook(new Thread(wire::flushQuietly));
+            return wire;
         }
 
         /** The next line without its end, or null at the end of input. */
@@ -286,34 +302,59 @@ public final class AlienWarHost {
          * written '.'. Returned indexed [x][y], a blank as ' '.
          */
         char[][] view() throws IOException {
-            int length = 0;
+            int to = wordEnd();
+            int from = next;
             int rows = 1;
-            int b = read();
-            while (b >= 0 && b != ' ' && b != '\n') {
-                if (length == view.length) {
-                    view = Arrays.copyOf(view, 2 * length);
-                }
-                view[length++] = (byte) b;
-                rows += b == '/' ? 1 : 0;
-                b = read();
+            for (int k = from; k < to; k++) {
+                rows += input[k] == '/' ? 1 : 0;
             }
-            separator = b;
             // Row by row: a two-dimensional `new` is a slow call into the JVM's runtime.
             char[][] cells = new char[rows][];
             for (int x = 0; x < rows; x++) {
-                cells[x] = new char[rows];
-            }
-            for (int y = 0; y < rows; y++) {
-                int row = y * (rows + 1);
-                for (int x = 0; x < rows; x++) {
-                    if (row + x >= length || view[row + x] == '/') {
+                char[] column = new char[rows];
+                for (int y = 0; y < rows; y++) {
+                    int at = from + y * (rows + 1) + x;
+                    if (at >= to || input[at] == '/') {
                         throw new StringIndexOutOfBoundsException("row " + y + " is short");
                     }
-                    char cell = (char) (view[row + x] & 0xff);
-                    cells[x][y] = cell == '.' ? ' ' : cell;
+                    char cell = (char) (input[at] & 0xff);
+                    column[y] = cell == '.' ? ' ' : cell;
                 }
+                cells[x] = column;
             }
+            next = to;
+            separator = read();
             return cells;
+        }
+
+        /**
+         * Where the word at {@code next} ends (at a space, a line end or the end of input),
+         * with all of it in the buffer: the bytes already read make room for the rest, and
+         * the buffer grows if the word needs it.
+         */
+        private int wordEnd() throws IOException {
+            int scan = next;
+            while (true) {
+                for (; scan < end; scan++) {
+                    if (input[scan] == ' ' || input[scan] == '\n') {
+                        return scan;
+                    }
+                }
+                if (next > 0) {
+                    System.arraycopy(input, next, input, 0, end - next);
+                    scan -= next;
+                    end -= next;
+                    next = 0;
+                }
+                if (end == input.length) {
+                    input = Arrays.copyOf(input, 2 * end);
+                }
+                int read = receive(end);
+                if (read <= 0) {
+                    return scan;
+                }
+                end += read;
+            }
         }
 
         /** Skips the rest of the line, unless the last number or view ended it. */
@@ -343,17 +384,68 @@ public final class AlienWarHost {
             reply[replied++] = (byte) c;
         }
 
-        /** Ends the reply line and sends it. */
-        void send() throws IOException {
+        /** Ends the reply line; it is written with the others before the next read waits. */
+        void send() {
             put('\n');
-            out.write(reply, 0, replied);
-            out.flush();
+            synchronized (this) {
+                if (pendingLength + replied > pending.length) {
+                    pending = Arrays.copyOf(pending, 2 * (pendingLength + replied));
+                }
+                if (pendingLength == 0) {
+                    pendingSince = System.nanoTime();
+                }
+                System.arraycopy(reply, 0, pending, pendingLength, replied);
+                pendingLength += replied;
+            }
             replied = 0;
+        }
+
+        /** Writes the replies not written yet. */
+        synchronized void flush() throws IOException {
+            if (pendingLength > 0) {
+                out.write(pending, 0, pendingLength);
+                out.flush();
+                pendingLength = 0;
+            }
+        }
+
+        private void flushQuietly() {
+            try {
+                flush();
+            } catch (IOException e) {
+                // Nobody is reading any more.
+            }
+        }
+
+        /**
+         * Writes every reply that has waited for {@link #WATCH_MILLIS}, and then some: so a
+         * reply never waits behind an alien that takes long, as a hanging one would.
+         */
+        private void watch() {
+            while (true) {
+                try {
+                    Thread.sleep(WATCH_MILLIS);
+                    synchronized (this) {
+                        long waited = System.nanoTime() - pendingSince;
+                        if (pendingLength > 0 && waited >= WATCH_MILLIS * 1_000_000) {
+                            flush();
+                        }
+                    }
+                } catch (InterruptedException | IOException e) {
+                    return;
+                }
+            }
+        }
+
+        /** Reads into {@code input} from {@code from}, after writing the replies so far. */
+        private int receive(int from) throws IOException {
+            flush();
+            return in.read(input, from, input.length - from);
         }
 
         private int read() throws IOException {
             if (next == end) {
-                end = in.read(input, 0, input.length);
+                end = receive(0);
                 next = 0;
                 if (end <= 0) {
                     end = 0;

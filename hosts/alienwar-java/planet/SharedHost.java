@@ -10,8 +10,11 @@
 // each species through AlienWarHost.Species, the one class the species' loaders take from
 // the host's. A request is the line "SEAT n" followed by a
 // request of the single-species protocol for the species at seat n; the reply is that
-// request's reply line, sent at once (arena times each reply on its own). "END" (or the end
-// of input) ends the process.
+// request's reply line. Replies are written together when every request read so far is
+// answered (one write for an exchange, not one per species), and any reply that has waited
+// 5 ms is written at once, so that a slow or hanging alien never holds back the replies
+// before it (arena times each reply on its own). "END" (or the end of input) ends the
+// process.
 package planet;
 
 import java.net.URL;
@@ -48,6 +51,7 @@ public final class SharedHost {
             }
             host.answer(seat, header);
         }
+        wire.flush();
         System.exit(0);
     }
 
