@@ -20,6 +20,8 @@ cd "$root"
 cargo build --release --locked --quiet
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
+# The field's folder is its Java bots' working folder: sandboxed, they run as another user.
+chmod 755 "$scratch"
 
 field="$scratch/field.toml"
 {

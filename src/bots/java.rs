@@ -7,10 +7,13 @@
 //! changed source is compiled again and an unchanged one never is. A build goes to a
 //! temporary folder first and is renamed into place, so two runs building the same bot at
 //! once never see half a build. A build not used for 30 days is removed when a Java bot is
-//! next loaded.
+//! next loaded. Builds are compiled by one JVM running javac for all of a run's builds (a
+//! compile server started by the first build that needs it), not a JVM start per bot.
 
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, SystemTime};
 
 pub use arena_games::JavaHost;
@@ -120,7 +123,7 @@ impl JavaHostRuntime for JavaHost {
             let scratch = cache_root
                 .join(CACHE_LAYOUT)
                 .join(format!("{key:016x}.tmp-{}", std::process::id()));
-            compile_into(&files, &folder, &scratch)?;
+            compile_into(&files, &folder, &scratch, cache_root)?;
         }
         mark_used(&folder);
         prune(&cache_root.join(CACHE_LAYOUT), &folder, SystemTime::now());
@@ -197,8 +200,13 @@ fn jvm_options(memory_bytes: Option<u64>) -> Vec<String> {
 }
 
 /// Compiles `files` into `folder`, through `scratch`, renamed into place.
-fn compile_into(files: &[(String, String)], folder: &Path, scratch: &Path) -> Result<(), String> {
-    let result = compile(files, scratch).and_then(|()| {
+fn compile_into(
+    files: &[(String, String)],
+    folder: &Path,
+    scratch: &Path,
+    cache_root: &Path,
+) -> Result<(), String> {
+    let result = compile(files, scratch, cache_root).and_then(|()| {
         match std::fs::rename(scratch, folder) {
             Ok(()) => Ok(()),
             // Another run finished the same build first.
@@ -245,12 +253,16 @@ fn prune(layout: &Path, keep: &Path, now: SystemTime) {
     }
 }
 
-/// Writes `files` under `folder/src` and compiles them into `folder/classes`.
-fn compile(files: &[(String, String)], folder: &Path) -> Result<(), String> {
+/// Writes `files` under `folder/src` and compiles them into `folder/classes`, through the
+/// compile server kept in `cache_root`.
+fn compile(files: &[(String, String)], folder: &Path, cache_root: &Path) -> Result<(), String> {
     let _ = std::fs::remove_dir_all(folder);
     let src = folder.join("src");
     let classes = folder.join("classes");
-    let mut paths = Vec::new();
+    let mut args: Vec<String> = ["-encoding", "UTF-8", "-nowarn", "-d"]
+        .map(str::to_owned)
+        .into();
+    args.push(utf8(&classes)?);
     for (path, text) in files {
         let file = src.join(path);
         let written = file
@@ -258,27 +270,150 @@ fn compile(files: &[(String, String)], folder: &Path) -> Result<(), String> {
             .map_or(Ok(()), std::fs::create_dir_all)
             .and_then(|()| std::fs::write(&file, text));
         written.map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-        paths.push(file);
+        args.push(utf8(&file)?);
     }
     std::fs::create_dir_all(&classes)
         .map_err(|e| format!("cannot create {}: {e}", classes.display()))?;
-    let output = Command::new("javac")
-        .args(["-encoding", "UTF-8", "-nowarn", "-d"])
-        .arg(&classes)
-        .args(&paths)
-        .output()
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => "`javac` not found in PATH: install a JDK \
-                                             (Debian: default-jdk-headless)"
-                .to_owned(),
-            _ => format!("cannot run javac: {e}"),
-        })?;
-    if output.status.success() {
+    let (compiled, messages) = javac(&args, cache_root)?;
+    if compiled {
         Ok(())
     } else {
-        let message = String::from_utf8_lossy(&output.stderr);
-        Err(format!("javac failed:\n{}", message.trim_end()))
+        Err(format!("javac failed:\n{}", messages.trim_end()))
     }
+}
+
+/// `path` as a compile server argument: UTF-8 without line breaks, as its protocol needs.
+fn utf8(path: &Path) -> Result<String, String> {
+    path.to_str()
+        .filter(|text| !text.contains('\n'))
+        .map(str::to_owned)
+        .ok_or_else(|| {
+            format!(
+                "cannot compile in {}: not UTF-8, or a line break",
+                path.display()
+            )
+        })
+}
+
+/// javac in one JVM for every build of this process (`hosts/alienwar-java/CompileServer.java`,
+/// for any game's host): a JVM start and a cold compiler cost more than compiling a bot.
+const COMPILE_SERVER: &str = include_str!("../../hosts/alienwar-java/CompileServer.java");
+
+/// The compile server of this process, started by the first build that needs javac. It ends
+/// itself when idle; the next build then starts another.
+static SERVER: Mutex<Option<CompileServer>> = Mutex::new(None);
+
+/// Runs javac with `args` in the compile server: whether it compiled, and its messages.
+fn javac(args: &[String], cache_root: &Path) -> Result<(bool, String), String> {
+    let mut server = SERVER.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut gone = String::new();
+    // A server that ended while idle is replaced once.
+    for _ in 0..2 {
+        let running = match server.take() {
+            Some(running) => running,
+            None => CompileServer::start(cache_root)?,
+        };
+        match running.ask(args) {
+            Ok((running, answer)) => {
+                *server = Some(running);
+                return Ok(answer);
+            }
+            Err(why) => gone = why,
+        }
+    }
+    Err(format!(
+        "the Java compile server ended without an answer: {gone}"
+    ))
+}
+
+/// A running compile server: its pipes, and its stderr, read once it has ended.
+struct CompileServer {
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    stderr: ChildStderr,
+}
+
+impl CompileServer {
+    /// Starts `java` on the server's source, written into `cache_root` once per version.
+    fn start(cache_root: &Path) -> Result<Self, String> {
+        let source = cache_root.join("java-compiler").join(format!(
+            "{:016x}.java",
+            fnv1a([COMPILE_SERVER.as_bytes()].into_iter())
+        ));
+        if !source.is_file() {
+            write_atomically(&source, COMPILE_SERVER)
+                .map_err(|e| format!("cannot write {}: {e}", source.display()))?;
+        }
+        let mut child = Command::new("java")
+            .args(jvm_options(None))
+            .args(COMPILER_OPTIONS)
+            .arg(&source)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => "`java` not found in PATH: install a JDK \
+                                                 (Debian: default-jdk-headless)"
+                    .to_owned(),
+                _ => format!("cannot run java: {e}"),
+            })?;
+        let pipes = (child.stdin.take(), child.stdout.take(), child.stderr.take());
+        // Reaped as soon as it ends, by a thread of its own, so that it never lingers.
+        std::thread::spawn(move || child.wait());
+        let (Some(stdin), Some(stdout), Some(stderr)) = pipes else {
+            unreachable!("all three pipes were asked for");
+        };
+        Ok(CompileServer {
+            stdin,
+            stdout: BufReader::new(stdout),
+            stderr,
+        })
+    }
+
+    /// One compilation; the server back, or why it is gone (what it printed on stderr).
+    fn ask(mut self, args: &[String]) -> Result<(Self, (bool, String)), String> {
+        match self.exchange(args) {
+            Ok(answer) => Ok((self, answer)),
+            Err(e) => {
+                drop(self.stdin);
+                let mut printed = String::new();
+                let _ = self.stderr.read_to_string(&mut printed);
+                Err(format!("{e}; {}", printed.trim_end()))
+            }
+        }
+    }
+
+    /// Writes the request line and reads the reply: "<status> <length>\n" and the messages.
+    fn exchange(&mut self, args: &[String]) -> std::io::Result<(bool, String)> {
+        let mut request = args.join("\0");
+        request.push('\n');
+        self.stdin.write_all(request.as_bytes())?;
+        self.stdin.flush()?;
+        let mut status = String::new();
+        self.stdout.read_line(&mut status)?;
+        let bad = || std::io::Error::new(std::io::ErrorKind::InvalidData, "no reply");
+        let (code, length) = status.trim_end().split_once(' ').ok_or_else(bad)?;
+        let length: usize = length.parse().map_err(|_| bad())?;
+        let mut messages = vec![0; length];
+        self.stdout.read_exact(&mut messages)?;
+        Ok((code == "0", String::from_utf8_lossy(&messages).into_owned()))
+    }
+}
+
+/// The compile server's own JVM options: C1 only, since it compiles a few hundred small
+/// classes and ends, too soon for the optimizing compiler to pay for itself.
+const COMPILER_OPTIONS: &[&str] = &["-XX:TieredStopAtLevel=1"];
+
+/// Writes `text` to `path` through a temporary file renamed into place, so that two runs
+/// never see half of it.
+fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    let scratch = path.with_extension(format!("tmp-{}", std::process::id()));
+    std::fs::write(&scratch, text)?;
+    std::fs::rename(&scratch, path)
 }
 
 /// The folder Java builds are cached in: `$XDG_CACHE_HOME/arena`, else `~/.cache/arena`,

@@ -240,11 +240,16 @@ fn compat_the_original_aliens_answer_as_published_through_the_java_host() {
 
 /// Runs the host on `build` with `request` on stdin and returns its stdout.
 fn host_session(build: &arena::bots::JavaBuild, request: &str) -> String {
+    let args = ["-cp", build.classes.to_str().unwrap()];
+    java_session(&args, &["planet.AlienWarHost", &build.class_name], request)
+}
+
+/// Runs `java` with `options` and `args` and `request` on stdin and returns its stdout.
+fn java_session(options: &[&str], args: &[&str], request: &str) -> String {
     use std::io::Write;
     let mut child = Command::new("java")
-        .arg("-cp")
-        .arg(&build.classes)
-        .args(["planet.AlienWarHost", &build.class_name])
+        .args(options)
+        .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -431,4 +436,52 @@ fn check_compiles_a_java_alien_through_the_host_and_checks_it() {
         ],
     );
     assert_eq!(both.status.code(), Some(2), "{both:?}");
+}
+
+/// An alien that moves as its helper class says; two of them name their helpers alike.
+const HELPED: &str = "package alien;
+import planet.Move;
+public class NAME extends Alien {
+    public void setAbilityPoints(float[] a) { a[0] = 10; }
+    public Move move(char[][] fields) { return Helper.MOVE; }
+    public boolean wantToFight(int[] enemy) { return false; }
+}
+";
+
+#[test]
+fn aliens_with_same_named_helper_classes_keep_their_own_in_the_shared_jvm() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = arena::games::GameKind::AlienWar.java_host().unwrap();
+    let mut builds = Vec::new();
+    for (name, step) in [("West", "WEST"), ("East", "EAST")] {
+        let folder = dir.path().join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        let alien = folder.join(format!("{name}.java"));
+        std::fs::write(&alien, HELPED.replace("NAME", name)).unwrap();
+        let helper = folder.join("Helper.java");
+        let text = format!(
+            "package alien; class Helper {{ static final planet.Move MOVE = planet.Move.{step}; }}"
+        );
+        std::fs::write(&helper, text).unwrap();
+        builds.push(
+            host.build(&[alien, helper], &dir.path().join("cache"))
+                .unwrap(),
+        );
+    }
+    assert_ne!(builds[0].classes, builds[1].classes);
+    let members: Vec<(usize, &arena::bots::JavaBuild)> = builds.iter().enumerate().collect();
+    let args = host.shared_args(&members, None);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut request = String::new();
+    for seat in [0, 1] {
+        request.push_str(&format!("SEAT {seat}\nCREATE 1 39\n"));
+    }
+    for seat in [0, 1, 0] {
+        request.push_str(&format!(
+            "SEAT {seat}\nMOVE 1\n0 10 1 1 1 1 1 1 2 .../.A./...\n"
+        ));
+    }
+    let output = java_session(&[], &args, &format!("{request}END\n"));
+    let lines: Vec<&str> = output.lines().collect();
+    assert_eq!(lines[2..], ["WEST", "EAST", "WEST"], "{output}");
 }

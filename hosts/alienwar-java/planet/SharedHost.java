@@ -2,23 +2,28 @@
 // so that a game pays for one JVM start and one JIT warm-up instead of one per species.
 // Usage: java -cp <classes> planet.SharedHost SEAT CLASSES CLASS [SEAT CLASSES CLASS ...]
 //
-// Each species is loaded by a class loader of its own from its own classes folder (the host
-// classes included), so it has its own static fields and its own Move.random, exactly as if
-// it ran alone in a planet.AlienWarHost. A request is the line "SEAT n" followed by a request
-// of the single-species protocol for the species at seat n; the reply is that request's
-// reply line, sent at once (arena times each reply on its own). "END" (or the end of input)
-// ends the process.
+// Each species is loaded by a class loader of its own from its own classes folder, so the
+// original API (planet.Specie, planet.Move, alien.Alien), its AlienWarHost.Colony and the
+// alien's classes are its own: its own static fields and its own Move.random, exactly as if
+// it ran alone in a planet.AlienWarHost. The protocol code is loaded once, from the first
+// folder on the class path (so it is JIT-compiled once, not once per species), and calls
+// each species through AlienWarHost.Species, the one class the species' loaders take from
+// the host's. A request is the line "SEAT n" followed by a
+// request of the single-species protocol for the species at seat n; the reply is that
+// request's reply line. Replies are written together when every request read so far is
+// answered (one write for an exchange, not one per species), and any reply that has waited
+// 5 ms is written at once, so that a slow or hanging alien never holds back the replies
+// before it (arena times each reply on its own). "END" (or the end of input) ends the
+// process.
 package planet;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.Writer;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Paths;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.BiFunction;
+import planet.AlienWarHost.Species;
+import planet.AlienWarHost.Wire;
 
 public final class SharedHost {
     private SharedHost() {
@@ -30,38 +35,49 @@ public final class SharedHost {
                     "usage: java planet.SharedHost SEAT CLASSES alien.ClassName [...]");
             System.exit(2);
         }
-        Writer out = AlienWarHost.takeStdout();
-        Map<String, BiFunction<String, BufferedReader, String>> species = new HashMap<>();
+        Wire wire = Wire.standard();
+        Map<String, Species> species = new HashMap<>();
         for (int k = 0; k < args.length; k += 3) {
             species.put(args[k], load(args[k], args[k + 1], args[k + 2]));
         }
-        BufferedReader in = AlienWarHost.stdin();
+        AlienWarHost host = new AlienWarHost(wire);
         String line;
-        while ((line = in.readLine()) != null && line.startsWith("SEAT ")) {
-            BiFunction<String, BufferedReader, String> host = species.get(line.substring(5));
-            String header = in.readLine();
-            if (host == null || header == null) {
+        while ((line = wire.line()) != null && line.startsWith("SEAT ")) {
+            Species seat = species.get(line.substring(5));
+            String header = wire.line();
+            if (seat == null || header == null) {
                 System.err.println("SharedHost: no species at " + line);
                 break;
             }
-            out.write(host.apply(header, in));
-            out.write('\n');
-            out.flush();
+            host.answer(seat, header);
         }
-        out.flush();
+        wire.flush();
         System.exit(0);
     }
 
-    /** A planet.AlienWarHost for {@code className}, loaded from {@code classes} alone. */
-    @SuppressWarnings("unchecked")
-    private static BiFunction<String, BufferedReader, String> load(
-            String seat, String classes, String className) throws Exception {
+    /** The Colony of {@code className}, loaded from {@code classes} alone. */
+    private static Species load(String seat, String classes, String className)
+            throws Exception {
         URL folder = Paths.get(classes).toUri().toURL();
-        ClassLoader loader =
-                new URLClassLoader(new URL[] {folder}, ClassLoader.getPlatformClassLoader());
-        return (BiFunction<String, BufferedReader, String>) loader
-                .loadClass("planet.AlienWarHost")
+        return (Species) new SpeciesLoader(folder)
+                .loadClass("planet.AlienWarHost$Colony")
                 .getConstructor(String.class, String.class)
                 .newInstance(className, seat);
+    }
+
+    /** A species' classes from its folder, and AlienWarHost.Species from the host's. */
+    private static final class SpeciesLoader extends URLClassLoader {
+        SpeciesLoader(URL folder) {
+            super(new URL[] {folder}, ClassLoader.getPlatformClassLoader());
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve)
+                throws ClassNotFoundException {
+            if (name.equals(Species.class.getName())) {
+                return Species.class;
+            }
+            return super.loadClass(name, resolve);
+        }
     }
 }
