@@ -16,6 +16,8 @@ use std::process::{ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, SystemTime};
 
+use crate::results::write_atomically;
+
 pub use arena_games::JavaHost;
 
 /// A compiled Java bot.
@@ -341,8 +343,11 @@ impl CompileServer {
             fnv1a([COMPILE_SERVER.as_bytes()].into_iter())
         ));
         if !source.is_file() {
-            write_atomically(&source, COMPILE_SERVER)
-                .map_err(|e| format!("cannot write {}: {e}", source.display()))?;
+            let written = source
+                .parent()
+                .map_or(Ok(()), std::fs::create_dir_all)
+                .and_then(|()| write_atomically(&source, COMPILE_SERVER.as_bytes()));
+            written.map_err(|e| format!("cannot write {}: {e}", source.display()))?;
         }
         let mut child = Command::new("java")
             .args(jvm_options(None))
@@ -404,17 +409,6 @@ impl CompileServer {
 /// The compile server's own JVM options: C1 only, since it compiles a few hundred small
 /// classes and ends, too soon for the optimizing compiler to pay for itself.
 const COMPILER_OPTIONS: &[&str] = &["-XX:TieredStopAtLevel=1"];
-
-/// Writes `text` to `path` through a temporary file renamed into place, so that two runs
-/// never see half of it.
-fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)?;
-    }
-    let scratch = path.with_extension(format!("tmp-{}", std::process::id()));
-    std::fs::write(&scratch, text)?;
-    std::fs::rename(&scratch, path)
-}
 
 /// The folder Java builds are cached in: `$XDG_CACHE_HOME/arena`, else `~/.cache/arena`,
 /// else the temporary folder's `arena-cache`.

@@ -451,7 +451,7 @@ public class NAME extends Alien {
 #[test]
 fn aliens_with_same_named_helper_classes_keep_their_own_in_the_shared_jvm() {
     let dir = tempfile::tempdir().unwrap();
-    let host = arena::games::GameKind::AlienWar.java_host().unwrap();
+    let host = arena_games::GameKind::AlienWar.java_host().unwrap();
     let mut builds = Vec::new();
     for (name, step) in [("West", "WEST"), ("East", "EAST")] {
         let folder = dir.path().join(name);
