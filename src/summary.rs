@@ -12,19 +12,20 @@ use crate::text::{escape_control, plural};
 /// How many of the last lines of a bot's stderr the summary shows.
 pub const STDERR_LINES: usize = 5;
 
-/// The requests of `bot` that failed.
+/// The failures of `bot`: timeouts, crashes and invalid replies. Not a number of requests:
+/// a game that judges a reply per instance (AlienWar) counts each instance's invalid move.
 fn failed(bot: &Standing) -> u64 {
     bot.timeouts + bot.crashes + bot.invalid_replies
 }
 
-/// More than a tenth of its requests failed, or it crashed in every game.
+/// More failures than a tenth of its requests, or a crash in every game.
 fn worth_a_warning(bot: &Standing) -> bool {
     let crashed_every_game = bot.games > 0 && bot.games_with_a_crash == bot.games;
     failed(bot) * 10 > bot.requests || crashed_every_game
 }
 
-/// One paragraph per bot of `board` that failed in more than a tenth of its requests or
-/// crashed in every game, in name order: its counts by kind (invalid replies by reason) and
+/// One paragraph per bot of `board` with more failures than a tenth of its requests or a
+/// crash in every game, in name order: its counts by kind (invalid replies by reason) and
 /// the last [`STDERR_LINES`] lines of `stderr`, the end of its stderr in a failed request of
 /// the run (none for games resumed or reused). Empty if no bot failed that often.
 pub fn failing_bots(board: &Leaderboard, stderr: &BTreeMap<String, Vec<u8>>) -> Vec<String> {
@@ -54,8 +55,8 @@ fn paragraph(bot: &Standing, stderr: Option<&Vec<u8>>) -> String {
     } else {
         let games = plural(*games, "game", "games");
         format!(
-            "bot {name} failed in {} of its {requests} requests in {games}: {}, {}, {}",
-            failed(bot),
+            "bot {name} had {} in its {requests} requests in {games}: {}, {}, {}",
+            plural(failed(bot), "failure", "failures"),
             plural(*timeouts, "timeout", "timeouts"),
             plural(*crashes, "crash", "crashes"),
             plural(*invalid_replies, "invalid reply", "invalid replies"),
@@ -166,9 +167,9 @@ mod tests {
             [
                 "bot crasher crashed in every one of its 7 requests; last stderr:\n    3\n    \
                  4\n    Traceback\n      File \"bot.py\"\n    NameError: x\\x1b",
-                "bot flaky failed in 3 of its 20 requests in 2 games: 0 timeouts, 1 crash, \
+                "bot flaky had 3 failures in its 20 requests in 2 games: 0 timeouts, 1 crash, \
                  2 invalid replies (bad move: 2); no stderr kept",
-                "bot unlucky failed in 2 of its 20 requests in 2 games: 0 timeouts, 2 crashes, \
+                "bot unlucky had 2 failures in its 20 requests in 2 games: 0 timeouts, 2 crashes, \
                  0 invalid replies; no stderr kept",
             ]
         );
