@@ -305,16 +305,7 @@ mod one_shot {
     /// speed drifts (the time divan prints is a pair's).
     #[divan::bench(sample_count = 40, sample_size = 10)]
     fn paired(bencher: Bencher) {
-        let (runtime, bot) = (runtime(), program(&ONE_SHOT_BOT));
-        let mut place = Place::default();
-        let mut pairs = support::Pairs::default();
-        bencher.bench_local(|| {
-            pairs.time(
-                || one_shot_arena(&runtime, &mut place, &bot),
-                || one_shot_minimal(&ONE_SHOT_BOT),
-            );
-        });
-        pairs.report("one_shot arena / minimal");
+        against_minimal(bencher, &program(&ONE_SHOT_BOT), "one_shot arena / minimal");
     }
 
     /// As `paired`, with arena's bot in its box (kept from one request to the next, as in
@@ -322,16 +313,26 @@ mod one_shot {
     /// bare spawn loop.
     #[divan::bench(sample_count = 40, sample_size = 10)]
     fn paired_boxed(bencher: Bencher) {
-        let (runtime, bot) = (runtime(), boxed(&ONE_SHOT_BOT));
+        against_minimal(
+            bencher,
+            &boxed(&ONE_SHOT_BOT),
+            "one_shot boxed arena / minimal",
+        );
+    }
+
+    /// Times `bot` through arena and the minimal loop in turn, one pair per iteration, and
+    /// reports the pairs' ratios under `label`.
+    fn against_minimal(bencher: Bencher, bot: &BotProgram, label: &str) {
+        let runtime = runtime();
         let mut place = Place::default();
         let mut pairs = support::Pairs::default();
         bencher.bench_local(|| {
             pairs.time(
-                || one_shot_arena(&runtime, &mut place, &bot),
+                || one_shot_arena(&runtime, &mut place, bot),
                 || one_shot_minimal(&ONE_SHOT_BOT),
             );
         });
-        pairs.report("one_shot boxed arena / minimal");
+        pairs.report(label);
     }
 }
 
