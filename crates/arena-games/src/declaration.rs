@@ -64,6 +64,12 @@ pub trait Settings: DeserializeOwned + Default + Clone + PartialEq + fmt::Debug 
         1
     }
 
+    /// The fewest bots a game with these options seats: what the pairing can schedule,
+    /// raised by the game's own limit.
+    fn fewest_bots(&self) -> usize {
+        self.pairing().min_bots().max(self.min_bots())
+    }
+
     /// Problems with the option values (each a sentence); empty if they are fine.
     fn validate(&self) -> Vec<String> {
         Vec::new()

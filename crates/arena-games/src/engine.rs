@@ -12,7 +12,7 @@
 //! parses the exact bytes it sends. Bot failures reach it as [`Answer::NoReply`] and the game's
 //! rules decide what they mean (usually the same fallback as an invalid reply).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -75,7 +75,7 @@ impl SetupError {
         if !problems.is_empty() {
             return Err(SetupError::InvalidOptions(problems));
         }
-        let min = options.pairing().min_bots().max(options.min_bots());
+        let min = options.fewest_bots();
         if seats < min {
             let needs = format!("at least {min}");
             return Err(SetupError::Seats { seats, needs });
@@ -282,11 +282,13 @@ impl PendingAsk {
     /// If two queries are for the same seat: a bug in the engine, which would have one
     /// process asked two things at once.
     pub(crate) fn ask(&mut self, queries: Vec<Query>) -> Step {
-        let mut asked = BTreeSet::new();
-        assert!(
-            queries.iter().all(|query| asked.insert(query.seat)),
-            "an Ask asks one seat twice"
-        );
+        // Pairwise, without allocating: an ask is a handful of seats, asked every turn.
+        let twice = queries.iter().enumerate().any(|(i, query)| {
+            queries[..i]
+                .iter()
+                .any(|earlier| earlier.seat == query.seat)
+        });
+        assert!(!twice, "an Ask asks one seat twice");
         self.queries = Some(queries.len());
         Step::Ask(queries)
     }

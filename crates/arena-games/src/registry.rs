@@ -173,7 +173,7 @@ macro_rules! games {
             /// The fewest bots a tournament needs: what the pairing can schedule, raised by the
             /// game's own limits (Easter Egg Hunt's generator needs 7 unless told otherwise).
             pub fn min_bots(&self) -> usize {
-                self.pairing().min_bots().max(self.settings().min_bots())
+                self.settings().fewest_bots()
             }
 
             /// Problems with the option values (each a sentence); empty if they are fine.
@@ -237,7 +237,7 @@ macro_rules! games {
 /// reference.
 pub(crate) trait SettingsView {
     fn pairing(&self) -> Pairing;
-    fn min_bots(&self) -> usize;
+    fn fewest_bots(&self) -> usize;
     fn validate(&self) -> Vec<String>;
     fn data_file(&self) -> Option<&Path>;
 }
@@ -246,8 +246,8 @@ impl<T: Settings> SettingsView for T {
     fn pairing(&self) -> Pairing {
         Settings::pairing(self)
     }
-    fn min_bots(&self) -> usize {
-        Settings::min_bots(self)
+    fn fewest_bots(&self) -> usize {
+        Settings::fewest_bots(self)
     }
     fn validate(&self) -> Vec<String> {
         Settings::validate(self)
