@@ -340,7 +340,7 @@ impl CompileServer {
     fn start(cache_root: &Path) -> Result<Self, String> {
         let source = cache_root.join("java-compiler").join(format!(
             "{:016x}.java",
-            fnv1a([COMPILE_SERVER.as_bytes()].into_iter())
+            crate::fnv::fnv1a(COMPILE_SERVER.as_bytes())
         ));
         if !source.is_file() {
             let written = source
