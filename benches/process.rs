@@ -27,7 +27,7 @@ use std::sync::LazyLock;
 use std::time::Duration;
 
 use arena::bots::{
-    BotProgram, CallEnv, Limits, OneShotInput, Place, ResourceLimits, Session, call_once,
+    BotProgram, CallEnv, Limits, OneShotInput, Place, ResourceLimits, Session, Waiting, call_once,
 };
 use arena::sandbox::{BotBox, BoxSpec};
 use divan::Bencher;
@@ -200,9 +200,9 @@ impl ArenaSession {
     /// Sends `request` and returns the reply line.
     fn send(&mut self, request: &[u8]) -> Vec<u8> {
         let session = self.session.as_mut().expect("a running session");
-        let result = self
-            .runtime
-            .block_on(session.request(request, LIMIT, &LIMITS));
+        let result =
+            self.runtime
+                .block_on(session.request(request, LIMIT, &LIMITS, Waiting::Alone));
         assert!(!result.output.is_empty(), "no reply: {result:?}");
         result.output
     }
@@ -213,7 +213,9 @@ impl ArenaSession {
         let session = self.session.as_mut().expect("a running session");
         self.runtime.block_on(async {
             for _ in 0..times {
-                let result = session.request(request, LIMIT, &LIMITS).await;
+                let result = session
+                    .request(request, LIMIT, &LIMITS, Waiting::Alone)
+                    .await;
                 assert!(!result.output.is_empty(), "no reply: {result:?}");
             }
         });

@@ -16,7 +16,7 @@ mod shared_host;
 pub(crate) use connection::{Connection, Limit};
 use io_log::IoLog;
 
-use crate::bots::{CallEnv, CallResult, CallStatus, RunnerFault};
+use crate::bots::{CallEnv, CallResult, CallStatus, RunnerFault, Waiting};
 use crate::config::{Bot, Tournament};
 use crate::journal::{GameRecord, SeatRecord};
 use crate::progress::Requests;
@@ -257,7 +257,8 @@ async fn ask(
     if let [query] = queries {
         if !hosted(query, seats) {
             let seat = &mut seats[query.seat];
-            return Ok(vec![call(tournament, seat, query, permits).await?]);
+            let answer = call(tournament, seat, query, permits, Waiting::Alone).await?;
+            return Ok(vec![answer]);
         }
     }
     let in_host: Vec<bool> = queries.iter().map(|query| hosted(query, seats)).collect();
@@ -271,7 +272,7 @@ async fn ask(
             .expect("an engine asks each seat at most once per batch");
         match &query.input {
             Input::Session(bytes) if in_host => batch.push((seat, query.phase, bytes.as_slice())),
-            _ => own.push(call(tournament, seat, query, permits)),
+            _ => own.push(call(tournament, seat, query, permits, Waiting::Together)),
         }
     }
     let hosted_answers = async {
@@ -292,12 +293,14 @@ async fn ask(
         .collect())
 }
 
-/// Runs one query for its seat and records what happened.
+/// Runs one query for its seat and records what happened; `waiting` says whether other
+/// queries of the batch run meanwhile.
 async fn call(
     tournament: &Tournament,
     seat: &mut Seat<'_>,
     query: &Query,
     permits: &Semaphore,
+    waiting: Waiting,
 ) -> Result<Answer, RunnerFault> {
     let _permit = permits
         .acquire()
@@ -312,6 +315,7 @@ async fn call(
             &query.input,
             limit,
             &tournament.limits,
+            waiting,
         )
         .await;
     if let Some(log) = &mut seat.io_log {

@@ -2,7 +2,7 @@
 
 use std::collections::VecDeque;
 
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt};
+use tokio::io::{AsyncRead, AsyncReadExt};
 
 /// Everything a stream produced up to a cap.
 #[derive(Debug, Default)]
@@ -55,49 +55,6 @@ pub(crate) async fn drain_tail(mut reader: impl AsyncRead + Unpin, cap: usize) -
     }
 }
 
-/// One line read from a persistent bot.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Line {
-    /// A line, without its `\n`.
-    Complete(Vec<u8>),
-    /// The stream ended after these bytes without a newline.
-    Unterminated(Vec<u8>),
-    /// The stream ended before any byte.
-    Eof,
-    /// The line grew past the cap.
-    TooLong,
-}
-
-/// Reads one `\n`-terminated line of at most `cap` bytes (newline excluded).
-pub(crate) async fn read_line_capped(reader: &mut (impl AsyncBufRead + Unpin), cap: usize) -> Line {
-    let mut line = Vec::new();
-    loop {
-        let buffer = match reader.fill_buf().await {
-            Ok(buffer) => buffer,
-            Err(_) => &[],
-        };
-        if buffer.is_empty() {
-            return if line.is_empty() {
-                Line::Eof
-            } else {
-                Line::Unterminated(line)
-            };
-        }
-        let (taken, complete) = match buffer.iter().position(|&b| b == b'\n') {
-            Some(end) => (end, true),
-            None => (buffer.len(), false),
-        };
-        if line.len() + taken > cap {
-            return Line::TooLong;
-        }
-        line.extend_from_slice(&buffer[..taken]);
-        reader.consume(taken + usize::from(complete));
-        if complete {
-            return Line::Complete(line);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,25 +86,5 @@ mod tests {
         let input: Vec<u8> = (0..20_000u32).map(|i| (i % 251) as u8).collect();
         let tail = drain_tail(&input[..], 100).await;
         assert_eq!(tail, &input[input.len() - 100..]);
-    }
-
-    #[tokio::test]
-    async fn lines_are_split_capped_and_unterminated_tails_kept() {
-        let mut reader = &b"one\ntwo\nthree"[..];
-        assert_eq!(
-            read_line_capped(&mut reader, 10).await,
-            Line::Complete(b"one".to_vec())
-        );
-        assert_eq!(
-            read_line_capped(&mut reader, 10).await,
-            Line::Complete(b"two".to_vec())
-        );
-        assert_eq!(
-            read_line_capped(&mut reader, 10).await,
-            Line::Unterminated(b"three".to_vec())
-        );
-        assert_eq!(read_line_capped(&mut reader, 10).await, Line::Eof);
-        let mut long = &b"0123456789ab\n"[..];
-        assert_eq!(read_line_capped(&mut long, 10).await, Line::TooLong);
     }
 }

@@ -11,6 +11,7 @@ mod oneshot;
 pub mod preflight;
 mod process;
 mod program;
+mod replies;
 mod session;
 
 pub use call::{CallResult, CallStatus, Exit};
@@ -20,4 +21,4 @@ pub use java::{JavaBuild, JavaHost, JavaHostRuntime, cache_root};
 pub use oneshot::{OneShotInput, call_once};
 pub use process::Place;
 pub use program::{BotProgram, CallEnv, Limits, ResourceLimits};
-pub use session::Session;
+pub use session::{Session, Waiting};

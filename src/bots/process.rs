@@ -3,7 +3,7 @@
 
 use std::fs::File;
 use std::io;
-use std::os::fd::{AsFd, AsRawFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::{Arc, OnceLock};
@@ -240,7 +240,7 @@ pub(crate) fn sender(fd: OwnedFd) -> io::Result<pipe::Sender> {
 }
 
 /// As [`sender`], for reading.
-fn receiver(fd: OwnedFd) -> io::Result<pipe::Receiver> {
+pub(crate) fn receiver(fd: OwnedFd) -> io::Result<pipe::Receiver> {
     set_nonblocking(&fd, libc::O_RDONLY)?;
     pipe::Receiver::from_owned_fd_unchecked(fd)
 }
@@ -264,24 +264,33 @@ pub(crate) fn write_at_once(
     bytes: &[u8],
 ) -> io::Result<Option<(pipe::Sender, &[u8])>> {
     set_nonblocking(&stdin, libc::O_WRONLY)?;
-    let mut file = File::from(stdin);
-    let written = match io::Write::write(&mut file, bytes) {
-        Ok(written) => written,
-        Err(error)
-            if matches!(
-                error.kind(),
-                io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
-            ) =>
-        {
-            0
+    match write_what_fits(stdin.as_fd(), bytes) {
+        Some(rest) if !rest.is_empty() => {
+            Ok(Some((pipe::Sender::from_owned_fd_unchecked(stdin)?, rest)))
         }
-        Err(_) => return Ok(None),
-    };
-    if written == bytes.len() {
-        return Ok(None);
+        _ => Ok(None),
     }
-    let sender = pipe::Sender::from_owned_fd_unchecked(OwnedFd::from(file))?;
-    Ok(Some((sender, &bytes[written..])))
+}
+
+/// As [`write_at_once`], to a session's stdin: returns what the pipe did not take yet, and
+/// nothing once the bot closed its stdin (what it printed decides the request). The event
+/// loop learns that the pipe filled from its own next write.
+pub(crate) fn write_now<'a>(stdin: &pipe::Sender, bytes: &'a [u8]) -> &'a [u8] {
+    write_what_fits(stdin.as_fd(), bytes).unwrap_or_default()
+}
+
+/// One write of `bytes` to the non-blocking pipe `fd`: the bytes it did not take, or `None`
+/// if nobody reads the pipe any more.
+fn write_what_fits<'a>(fd: BorrowedFd<'_>, bytes: &'a [u8]) -> Option<&'a [u8]> {
+    // SAFETY: `write` reads at most `bytes.len()` bytes of the slice.
+    let written = unsafe { libc::write(fd.as_raw_fd(), bytes.as_ptr().cast(), bytes.len()) };
+    match usize::try_from(written) {
+        Ok(written) => Some(&bytes[written..]),
+        Err(_) => match io::Error::last_os_error().kind() {
+            io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted => Some(bytes),
+            _ => None,
+        },
+    }
 }
 
 /// A descriptor of `/dev/null` for a stdin that stays empty.

@@ -1,21 +1,34 @@
 //! Persistent sessions: one long-lived process per bot per game, one line per request.
 
+use std::os::fd::AsFd;
 use std::pin::pin;
 use std::time::Duration;
 
-use tokio::io::{AsyncWriteExt, BufReader};
+use tokio::io::AsyncWriteExt;
 use tokio::net::unix::pipe;
 use tokio::task::JoinHandle;
 use tokio::time::{Instant, timeout, timeout_at};
 
 use super::call::{CallResult, CallStatus, Exit};
-use super::capture::{Line, drain_tail, read_line_capped};
-use super::process::{Killer, Place, Waiter, sender};
+use super::capture::drain_tail;
+use super::process::{Killer, Place, Waiter, sender, write_now};
 use super::program::{BotProgram, CallEnv, Limits};
+use super::replies::{LONGEST_WAIT_OUTSIDE_EVENT_LOOP, Line, Replies};
 
 /// How long a session may take to exit on its own (after its farewell, or after it closed
 /// stdout) before its process group is killed.
 const EXIT_GRACE: Duration = Duration::from_millis(500);
+
+/// Whether a request is all its thread waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Waiting {
+    /// Nothing else is sent or awaited until it ends: it may block the thread for a moment
+    /// while it waits for a quick reply, which skips the event loop's work on every request.
+    /// The thread's other tasks (the bots' stderr drains) wait meanwhile.
+    Alone,
+    /// Sent together with other requests, which must go on meanwhile.
+    Together,
+}
 
 /// A running persistent bot process. After a timeout, an oversized reply or the process's
 /// end, the session is gone: a late reply would otherwise be taken as the answer to the next
@@ -26,7 +39,7 @@ pub struct Session {
     waiter: Waiter,
     killer: Killer,
     stdin: Option<pipe::Sender>,
-    stdout: BufReader<pipe::Receiver>,
+    stdout: Replies,
     /// Drains stderr for the session's life; taken when the session ends.
     stderr: Option<JoinHandle<Vec<u8>>>,
 }
@@ -55,6 +68,7 @@ impl Session {
         limits: &Limits,
     ) -> std::io::Result<Session> {
         let process = place.start(bot, env, true, &[]).await?;
+        let stdout = Replies::new(process.stdout, process.stderr.as_fd());
         let stderr = Some(tokio::spawn(drain_tail(
             process.stderr,
             limits.max_stderr_bytes,
@@ -63,31 +77,51 @@ impl Session {
             waiter: process.handle.waiter,
             killer: process.handle.killer,
             stdin: process.stdin.map(sender).transpose()?,
-            stdout: BufReader::new(process.stdout),
+            stdout,
             stderr,
         })
     }
 
-    /// Writes `request` and reads one reply line within `limit`.
+    /// Writes `request` and reads one reply line within `limit`. A request sent
+    /// [`Waiting::Alone`] is written and waited for outside the event loop while that is
+    /// quick, and through it after that.
     pub async fn request(
         &mut self,
         request: &[u8],
         limit: Duration,
         limits: &Limits,
+        waiting: Waiting,
     ) -> CallResult {
         let started = Instant::now();
         let Some(stdin) = self.stdin.as_mut() else {
             return finish(started, Vec::new(), CallStatus::SessionGone, Vec::new());
         };
+        let cap = limits.max_reply_bytes;
+        let unwritten = match waiting {
+            Waiting::Alone => write_now(stdin, request),
+            Waiting::Together => request,
+        };
+        // The wait outside the event loop ends before the deadline, so a line it reads came
+        // in time.
+        if waiting == Waiting::Alone
+            && unwritten.is_empty()
+            && limit > LONGEST_WAIT_OUTSIDE_EVENT_LOOP
+        {
+            match self.stdout.line_without_event_loop(cap) {
+                Some(Line::Complete(line)) => return finish(started, line, REPLIED, Vec::new()),
+                Some(failure) => return self.failed(started, Some(failure)).await,
+                None => {}
+            }
+        }
         let stdout = &mut self.stdout;
         let exchange = async {
             // A write error means the bot stopped reading; what it printed decides below.
             let _ = async {
-                stdin.write_all(request).await?;
+                stdin.write_all(unwritten).await?;
                 stdin.flush().await
             }
             .await;
-            read_line_capped(stdout, limits.max_reply_bytes).await
+            stdout.line(cap).await
         };
         match timeout_at(started + limit, exchange).await {
             Ok(Line::Complete(line)) => finish(started, line, REPLIED, Vec::new()),
@@ -121,7 +155,7 @@ impl Session {
             let mut written = false;
             while results.len() < replies {
                 let line = timeout_at(started + limit, async {
-                    let mut reading = pin!(read_line_capped(stdout, limits.max_reply_bytes));
+                    let mut reading = pin!(stdout.line(limits.max_reply_bytes));
                     if !written {
                         tokio::select! {
                             biased;

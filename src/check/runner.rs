@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::bots::{BotProgram, CallEnv, CallResult, CallStatus, Limits};
+use crate::bots::{BotProgram, CallEnv, CallResult, CallStatus, Limits, Waiting};
 use crate::driver::{Connection, Limit};
 use arena_games::GameKind;
 use arena_games::engine::{Answer, Input};
@@ -92,7 +92,7 @@ pub async fn check_bot(
         let probe = plan.probes.swap_remove(answers.len());
         let limit = Limit::of(probe.phase, timeouts.request, timeouts.setup);
         let result = connection
-            .send(program, &env, &probe.input, limit, limits)
+            .send(program, &env, &probe.input, limit, limits, Waiting::Alone)
             .await;
         let verdict = match result.status {
             CallStatus::Replied { .. } => Some((probe.judge)(&result.output)),

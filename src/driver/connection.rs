@@ -5,7 +5,8 @@
 use std::time::Duration;
 
 use crate::bots::{
-    BotProgram, CallEnv, CallResult, CallStatus, Limits, OneShotInput, Place, Session, call_once,
+    BotProgram, CallEnv, CallResult, CallStatus, Limits, OneShotInput, Place, Session, Waiting,
+    call_once,
 };
 use arena_games::engine::{Input, Phase};
 
@@ -55,6 +56,7 @@ impl Limit {
 impl Connection {
     /// Sends `input` to `bot` within `limit`: a fresh process for one-shot input, the
     /// persistent process (started now if this is its first request) for session input.
+    /// `waiting` says whether anything else waits meanwhile.
     pub(crate) async fn send(
         &mut self,
         bot: &BotProgram,
@@ -62,6 +64,7 @@ impl Connection {
         input: &Input,
         limit: Limit,
         limits: &Limits,
+        waiting: Waiting,
     ) -> CallResult {
         let input = match input {
             Input::Stdin(bytes) => OneShotInput::Stdin(bytes),
@@ -69,7 +72,7 @@ impl Connection {
             Input::Session(bytes) => {
                 let limit = self.session_limit(limit);
                 return match self.session(bot, env, limits).await {
-                    Ok(session) => session.request(bytes, limit, limits).await,
+                    Ok(session) => session.request(bytes, limit, limits, waiting).await,
                     Err(status) => not_sent(status),
                 };
             }

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use arena::bots::{
     BotProgram, CallEnv, CallStatus, Exit, Limits, OneShotInput, Place, ResourceLimits, Session,
-    call_once,
+    Waiting, call_once,
 };
 
 use crate::support::surviving_groups;
@@ -210,6 +210,10 @@ while read -r line; do
     esac
 done"#;
 
+/// A request to a session is waited for outside the event loop while it is the only one,
+/// and in it otherwise: every session test runs both ways.
+const BOTH_WAYS: [Waiting; 2] = [Waiting::Alone, Waiting::Together];
+
 async fn session_in(dir: &Path) -> Session {
     Session::start(
         &mut Place::default(),
@@ -223,37 +227,120 @@ async fn session_in(dir: &Path) -> Session {
 
 #[tokio::test]
 async fn a_session_answers_line_by_line_and_gets_its_farewell() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut session = session_in(dir.path()).await;
-    for word in ["one", "two"] {
-        let result = session
-            .request(format!("{word}\n").as_bytes(), LONG, &LIMITS)
-            .await;
+    for waiting in BOTH_WAYS {
+        let dir = tempfile::tempdir().unwrap();
+        let mut session = session_in(dir.path()).await;
+        for word in ["one", "two"] {
+            let result = session
+                .request(format!("{word}\n").as_bytes(), LONG, &LIMITS, waiting)
+                .await;
+            assert_eq!(
+                result.status,
+                CallStatus::Replied {
+                    exit: Exit::Running
+                }
+            );
+            assert_eq!(result.output, format!("ok {word}").as_bytes());
+        }
+        session.close(b"END\n").await;
         assert_eq!(
-            result.status,
-            CallStatus::Replied {
-                exit: Exit::Running
-            }
+            std::fs::read_to_string(dir.path().join("farewell")).unwrap(),
+            "got-end\n"
         );
-        assert_eq!(result.output, format!("ok {word}").as_bytes());
+        assert!(surviving_groups(&dir.path().join("pids")).is_empty());
     }
-    session.close(b"END\n").await;
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("farewell")).unwrap(),
-        "got-end\n"
-    );
-    assert!(surviving_groups(&dir.path().join("pids")).is_empty());
 }
 
 #[tokio::test]
 async fn a_session_that_times_out_is_killed_and_gone() {
+    for waiting in BOTH_WAYS {
+        let dir = tempfile::tempdir().unwrap();
+        let mut session = session_in(dir.path()).await;
+        let result = session.request(b"hang\n", SHORT, &LIMITS, waiting).await;
+        assert_eq!(result.status, CallStatus::TimedOut, "{waiting:?}");
+        assert!(result.elapsed >= SHORT && result.elapsed < LONG / 2);
+        assert!(surviving_groups(&dir.path().join("pids")).is_empty());
+        let later = session.request(b"one\n", LONG, &LIMITS, waiting).await;
+        assert_eq!(later.status, CallStatus::SessionGone);
+    }
+}
+
+#[tokio::test]
+async fn a_lone_request_whose_bot_fills_its_stderr_pipe_first_still_gets_its_reply() {
     let dir = tempfile::tempdir().unwrap();
-    let mut session = session_in(dir.path()).await;
-    let result = session.request(b"hang\n", SHORT, &LIMITS).await;
-    assert_eq!(result.status, CallStatus::TimedOut);
-    assert!(surviving_groups(&dir.path().join("pids")).is_empty());
-    let later = session.request(b"one\n", LONG, &LIMITS).await;
-    assert_eq!(later.status, CallStatus::SessionGone);
+    // Four times what the pipe holds: the bot blocks on stderr unless the runner drains
+    // it while it waits for the reply.
+    let script = "while read -r line; do head -c 262144 /dev/zero >&2; echo \"ok $line\"; done";
+    let bot = shell_bot(dir.path(), script);
+    let mut session = Session::start(&mut Place::default(), &bot, &ENV, &LIMITS)
+        .await
+        .unwrap();
+    for word in ["one", "two"] {
+        let request = format!("{word}\n");
+        let result = session
+            .request(request.as_bytes(), LONG, &LIMITS, Waiting::Alone)
+            .await;
+        assert_eq!(result.output, format!("ok {word}").as_bytes(), "{result:?}");
+        assert!(result.elapsed < LONG / 2);
+    }
+}
+
+#[tokio::test]
+async fn a_lone_request_answered_after_the_wait_outside_the_event_loop_gets_its_reply() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = "while read -r line; do sleep 0.2; echo \"ok $line\"; done";
+    let bot = shell_bot(dir.path(), script);
+    let mut session = Session::start(&mut Place::default(), &bot, &ENV, &LIMITS)
+        .await
+        .unwrap();
+    for word in ["one", "two"] {
+        let request = format!("{word}\n");
+        let result = session
+            .request(request.as_bytes(), LONG, &LIMITS, Waiting::Alone)
+            .await;
+        assert_eq!(result.output, format!("ok {word}").as_bytes(), "{result:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_session_that_closed_its_stderr_is_answered_both_ways() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = format!("exec 2>&-; {SESSION_SCRIPT}");
+    let bot = shell_bot(dir.path(), &script);
+    let mut session = Session::start(&mut Place::default(), &bot, &ENV, &LIMITS)
+        .await
+        .unwrap();
+    for (word, waiting) in ["one", "two", "three"]
+        .into_iter()
+        .zip(BOTH_WAYS.iter().cycle())
+    {
+        let request = format!("{word}\n");
+        let result = session
+            .request(request.as_bytes(), LONG, &LIMITS, *waiting)
+            .await;
+        assert_eq!(result.output, format!("ok {word}").as_bytes(), "{result:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_second_line_for_one_request_is_the_reply_to_the_next() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = "while read -r line; do echo \"ok $line\"; echo extra; done";
+    let bot = shell_bot(dir.path(), script);
+    let mut session = Session::start(&mut Place::default(), &bot, &ENV, &LIMITS)
+        .await
+        .unwrap();
+    let mut replies = Vec::new();
+    for waiting in [
+        Waiting::Alone,
+        Waiting::Alone,
+        Waiting::Together,
+        Waiting::Alone,
+    ] {
+        let result = session.request(b"x\n", LONG, &LIMITS, waiting).await;
+        replies.push(String::from_utf8(result.output).unwrap());
+    }
+    assert_eq!(replies, ["ok x", "extra", "ok x", "extra"]);
 }
 
 #[tokio::test]
@@ -277,7 +364,9 @@ async fn an_exchange_reads_each_reply_in_order_while_a_batch_larger_than_the_pip
         );
         assert_eq!(result.output, format!("ok {line}").as_bytes());
     }
-    let after = session.request(b"more\n", LONG, &LIMITS).await;
+    let after = session
+        .request(b"more\n", LONG, &LIMITS, Waiting::Alone)
+        .await;
     assert_eq!(after.output, b"ok more", "the session goes on in step");
 }
 
@@ -308,27 +397,32 @@ async fn an_exchange_times_each_reply_and_ends_the_session_at_the_first_failure(
 
 #[tokio::test]
 async fn a_session_line_over_the_cap_ends_the_session() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut session = session_in(dir.path()).await;
-    let result = session.request(b"flood\n", LONG, &LIMITS).await;
-    assert_eq!(result.status, CallStatus::TooLong);
-    assert!(surviving_groups(&dir.path().join("pids")).is_empty());
+    for waiting in BOTH_WAYS {
+        let dir = tempfile::tempdir().unwrap();
+        let mut session = session_in(dir.path()).await;
+        let result = session.request(b"flood\n", LONG, &LIMITS, waiting).await;
+        assert_eq!(result.status, CallStatus::TooLong, "{waiting:?}");
+        assert!(surviving_groups(&dir.path().join("pids")).is_empty());
+    }
 }
 
 #[tokio::test]
 async fn a_last_answer_without_newline_counts_and_ends_the_session() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut session = session_in(dir.path()).await;
-    let result = session.request(b"bye\n", LONG, &LIMITS).await;
-    assert_eq!(
-        result.status,
-        CallStatus::Replied {
-            exit: Exit::Success
-        }
-    );
-    assert_eq!(result.output, b"last");
-    let later = session.request(b"one\n", LONG, &LIMITS).await;
-    assert_eq!(later.status, CallStatus::SessionGone);
+    for waiting in BOTH_WAYS {
+        let dir = tempfile::tempdir().unwrap();
+        let mut session = session_in(dir.path()).await;
+        let result = session.request(b"bye\n", LONG, &LIMITS, waiting).await;
+        assert_eq!(
+            result.status,
+            CallStatus::Replied {
+                exit: Exit::Success
+            },
+            "{waiting:?}"
+        );
+        assert_eq!(result.output, b"last");
+        let later = session.request(b"one\n", LONG, &LIMITS, waiting).await;
+        assert_eq!(later.status, CallStatus::SessionGone);
+    }
 }
 
 #[tokio::test]
@@ -428,8 +522,12 @@ async fn a_session_reply_of_the_cap_and_its_newline_fits_and_one_byte_more_does_
     let mut session = Session::start(&mut Place::default(), &bot, &ENV, &CAPPED)
         .await
         .unwrap();
-    let fits = session.request(b"cap\n", LONG, &CAPPED).await;
-    assert_eq!(fits.output.len(), CAP, "{fits:?}");
-    let over = session.request(b"long\n", LONG, &CAPPED).await;
+    for waiting in BOTH_WAYS {
+        let fits = session.request(b"cap\n", LONG, &CAPPED, waiting).await;
+        assert_eq!(fits.output.len(), CAP, "{fits:?}");
+    }
+    let over = session
+        .request(b"long\n", LONG, &CAPPED, Waiting::Alone)
+        .await;
     assert_eq!(over.status, CallStatus::TooLong);
 }
