@@ -329,7 +329,7 @@ mod tests {
         _stderr_read: OwnedFd,
     }
 
-    fn pipes() -> Pipes {
+    fn new_pipes() -> Pipes {
         let (read, write) = crate::sandbox::pipe().unwrap();
         let (stderr_read, stderr_write) = crate::sandbox::pipe().unwrap();
         let pipe = crate::bots::process::receiver(read).unwrap();
@@ -343,112 +343,105 @@ mod tests {
 
     #[tokio::test]
     async fn lines_are_split_capped_and_unterminated_tails_kept() {
-        let Pipes {
-            mut replies,
-            mut stdout,
-            ..
-        } = pipes();
-        stdout.write_all(b"one\ntwo\nthree").unwrap();
-        drop(stdout);
-        assert_eq!(replies.line(10).await, Line::Complete(b"one".to_vec()));
-        assert_eq!(replies.line(10).await, Line::Complete(b"two".to_vec()));
+        let mut pipes = new_pipes();
+        pipes.stdout.write_all(b"one\ntwo\nthree").unwrap();
+        drop(pipes.stdout);
         assert_eq!(
-            replies.line(10).await,
+            pipes.replies.line(10).await,
+            Line::Complete(b"one".to_vec())
+        );
+        assert_eq!(
+            pipes.replies.line(10).await,
+            Line::Complete(b"two".to_vec())
+        );
+        assert_eq!(
+            pipes.replies.line(10).await,
             Line::Unterminated(b"three".to_vec())
         );
-        assert_eq!(replies.line(10).await, Line::Eof);
+        assert_eq!(pipes.replies.line(10).await, Line::Eof);
     }
 
     #[tokio::test]
     async fn a_line_of_the_cap_fits_and_one_byte_more_is_too_long() {
-        let Pipes {
-            mut replies,
-            mut stdout,
-            ..
-        } = pipes();
-        stdout.write_all(b"0123456789\n0123456789a\n").unwrap();
-        let line = replies.line(10).await;
+        let mut pipes = new_pipes();
+        pipes
+            .stdout
+            .write_all(b"0123456789\n0123456789a\n")
+            .unwrap();
+        let line = pipes.replies.line(10).await;
         assert_eq!(line, Line::Complete(b"0123456789".to_vec()));
-        assert_eq!(replies.line(10).await, Line::TooLong);
-        let Pipes {
-            mut replies,
-            mut stdout,
-            ..
-        } = pipes();
-        stdout.write_all(b"0123456789a\n").unwrap();
-        assert_eq!(replies.line_without_event_loop(10), Some(Line::TooLong));
+        assert_eq!(pipes.replies.line(10).await, Line::TooLong);
+        let mut pipes = new_pipes();
+        pipes.stdout.write_all(b"0123456789a\n").unwrap();
+        assert_eq!(
+            pipes.replies.line_without_event_loop(10),
+            Some(Line::TooLong)
+        );
     }
 
     #[tokio::test]
     async fn read_outside_the_event_loop_a_line_arrives_whole_and_the_rest_waits() {
-        let Pipes {
-            mut replies,
-            mut stdout,
-            ..
-        } = pipes();
-        stdout.write_all(b"one\ntw").unwrap();
-        let line = replies.line_without_event_loop(10);
+        let mut pipes = new_pipes();
+        pipes.stdout.write_all(b"one\ntw").unwrap();
+        let line = pipes.replies.line_without_event_loop(10);
         assert_eq!(line, Some(Line::Complete(b"one".to_vec())));
+        let mut stdout = pipes.stdout;
         let writer = std::thread::spawn(move || {
             std::thread::sleep(TICK / 4);
             stdout.write_all(b"o\nthree\n").unwrap();
         });
-        let line = replies.line_without_event_loop(10);
+        let line = pipes.replies.line_without_event_loop(10);
         writer.join().unwrap();
         // On a busy machine the ticks may end the wait first: then the line waits.
         let line = match line {
             Some(line) => line,
-            None => replies.line(10).await,
+            None => pipes.replies.line(10).await,
         };
         assert_eq!(line, Line::Complete(b"two".to_vec()));
-        assert_eq!(replies.line(10).await, Line::Complete(b"three".to_vec()));
+        assert_eq!(
+            pipes.replies.line(10).await,
+            Line::Complete(b"three".to_vec())
+        );
     }
 
     #[tokio::test]
     async fn the_wait_outside_the_event_loop_ends_at_the_ticks_or_at_bytes_on_stderr() {
-        let Pipes {
-            mut replies,
-            mut stdout,
-            mut stderr,
-            _stderr_read,
-        } = pipes();
-        stdout.write_all(b"par").unwrap();
+        let mut pipes = new_pipes();
+        pipes.stdout.write_all(b"par").unwrap();
         // The ticker goes on ticking from one wait to the next (its next expiry is armed
         // when it is read).
         for _ in 0..3 {
             let started = Instant::now();
-            assert_eq!(replies.line_without_event_loop(10), None);
+            assert_eq!(pipes.replies.line_without_event_loop(10), None);
             // Two ticks, and however late the busiest machine wakes the thread after them.
             let waited = started.elapsed();
             assert!(waited < Duration::from_secs(2), "{waited:?}");
         }
-        stderr.write_all(b"log").unwrap();
+        pipes.stderr.write_all(b"log").unwrap();
         // However many ticks pass, the bytes on stderr end each wait.
         for _ in 0..3 {
-            assert_eq!(replies.line_without_event_loop(10), None);
+            assert_eq!(pipes.replies.line_without_event_loop(10), None);
             std::thread::sleep(TICK);
         }
-        stdout.write_all(b"t\n").unwrap();
-        assert_eq!(replies.line(10).await, Line::Complete(b"part".to_vec()));
+        pipes.stdout.write_all(b"t\n").unwrap();
+        assert_eq!(
+            pipes.replies.line(10).await,
+            Line::Complete(b"part".to_vec())
+        );
     }
 
     #[tokio::test]
     async fn an_ended_stderr_leaves_the_watch_and_an_ended_stdout_ends_the_wait() {
-        let Pipes {
-            mut replies,
-            mut stdout,
-            stderr,
-            _stderr_read,
-        } = pipes();
-        drop(stderr);
-        stdout.write_all(b"ok\n").unwrap();
-        let line = replies.line_without_event_loop(10);
+        let mut pipes = new_pipes();
+        drop(pipes.stderr);
+        pipes.stdout.write_all(b"ok\n").unwrap();
+        let line = pipes.replies.line_without_event_loop(10);
         assert_eq!(line, Some(Line::Complete(b"ok".to_vec())));
-        assert_eq!(replies.line_without_event_loop(10), None);
-        assert_eq!(replies.watch.as_ref().unwrap().stderr, None);
-        stdout.write_all(b"last").unwrap();
-        drop(stdout);
-        let line = replies.line_without_event_loop(10);
+        assert_eq!(pipes.replies.line_without_event_loop(10), None);
+        assert_eq!(pipes.replies.watch.as_ref().unwrap().stderr, None);
+        pipes.stdout.write_all(b"last").unwrap();
+        drop(pipes.stdout);
+        let line = pipes.replies.line_without_event_loop(10);
         assert_eq!(line, Some(Line::Unterminated(b"last".to_vec())));
     }
 }

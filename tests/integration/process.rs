@@ -215,14 +215,7 @@ done"#;
 const BOTH_WAYS: [Waiting; 2] = [Waiting::Alone, Waiting::Together];
 
 async fn session_in(dir: &Path) -> Session {
-    Session::start(
-        &mut Place::default(),
-        &shell_bot(dir, SESSION_SCRIPT),
-        &ENV,
-        &LIMITS,
-    )
-    .await
-    .unwrap()
+    session_running(dir, SESSION_SCRIPT).await
 }
 
 #[tokio::test]
@@ -265,20 +258,20 @@ async fn a_session_that_times_out_is_killed_and_gone() {
     }
 }
 
-#[tokio::test]
-async fn a_lone_request_whose_bot_fills_its_stderr_pipe_first_still_gets_its_reply() {
-    let dir = tempfile::tempdir().unwrap();
-    // Four times what the pipe holds: the bot blocks on stderr unless the runner drains
-    // it while it waits for the reply.
-    let script = "while read -r line; do head -c 262144 /dev/zero >&2; echo \"ok $line\"; done";
-    let bot = shell_bot(dir.path(), script);
-    let mut session = Session::start(&mut Place::default(), &bot, &ENV, &LIMITS)
+/// A session of a bot that runs `script` in `dir`.
+async fn session_running(dir: &Path, script: &str) -> Session {
+    let bot = shell_bot(dir, script);
+    Session::start(&mut Place::default(), &bot, &ENV, &LIMITS)
         .await
-        .unwrap();
-    for word in ["one", "two"] {
+        .unwrap()
+}
+
+/// Asks `session` each word the way given, and checks that it answers `ok <word>` in time.
+async fn answers_ok(session: &mut Session, asks: impl IntoIterator<Item = (&str, Waiting)>) {
+    for (word, waiting) in asks {
         let request = format!("{word}\n");
         let result = session
-            .request(request.as_bytes(), LONG, &LIMITS, Waiting::Alone)
+            .request(request.as_bytes(), LONG, &LIMITS, waiting)
             .await;
         assert_eq!(result.output, format!("ok {word}").as_bytes(), "{result:?}");
         assert!(result.elapsed < LONG / 2);
@@ -286,50 +279,49 @@ async fn a_lone_request_whose_bot_fills_its_stderr_pipe_first_still_gets_its_rep
 }
 
 #[tokio::test]
+async fn a_lone_request_whose_bot_fills_its_stderr_pipe_first_still_gets_its_reply() {
+    let dir = tempfile::tempdir().unwrap();
+    // Four times what the pipe holds: the bot blocks on stderr unless the runner drains
+    // it while it waits for the reply.
+    let script = "while read -r line; do head -c 262144 /dev/zero >&2; echo \"ok $line\"; done";
+    let mut session = session_running(dir.path(), script).await;
+    answers_ok(
+        &mut session,
+        [("one", Waiting::Alone), ("two", Waiting::Alone)],
+    )
+    .await;
+}
+
+#[tokio::test]
 async fn a_lone_request_answered_after_the_wait_outside_the_event_loop_gets_its_reply() {
     let dir = tempfile::tempdir().unwrap();
     let script = "while read -r line; do sleep 0.2; echo \"ok $line\"; done";
-    let bot = shell_bot(dir.path(), script);
-    let mut session = Session::start(&mut Place::default(), &bot, &ENV, &LIMITS)
-        .await
-        .unwrap();
-    for word in ["one", "two"] {
-        let request = format!("{word}\n");
-        let result = session
-            .request(request.as_bytes(), LONG, &LIMITS, Waiting::Alone)
-            .await;
-        assert_eq!(result.output, format!("ok {word}").as_bytes(), "{result:?}");
-    }
+    let mut session = session_running(dir.path(), script).await;
+    answers_ok(
+        &mut session,
+        [("one", Waiting::Alone), ("two", Waiting::Alone)],
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn a_session_that_closed_its_stderr_is_answered_both_ways() {
     let dir = tempfile::tempdir().unwrap();
     let script = format!("exec 2>&-; {SESSION_SCRIPT}");
-    let bot = shell_bot(dir.path(), &script);
-    let mut session = Session::start(&mut Place::default(), &bot, &ENV, &LIMITS)
-        .await
-        .unwrap();
-    for (word, waiting) in ["one", "two", "three"]
-        .into_iter()
-        .zip(BOTH_WAYS.iter().cycle())
-    {
-        let request = format!("{word}\n");
-        let result = session
-            .request(request.as_bytes(), LONG, &LIMITS, *waiting)
-            .await;
-        assert_eq!(result.output, format!("ok {word}").as_bytes(), "{result:?}");
-    }
+    let mut session = session_running(dir.path(), &script).await;
+    let words = ["one", "two", "three", "four"];
+    answers_ok(
+        &mut session,
+        words.into_iter().zip(BOTH_WAYS.into_iter().cycle()),
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn a_second_line_for_one_request_is_the_reply_to_the_next() {
     let dir = tempfile::tempdir().unwrap();
     let script = "while read -r line; do echo \"ok $line\"; echo extra; done";
-    let bot = shell_bot(dir.path(), script);
-    let mut session = Session::start(&mut Place::default(), &bot, &ENV, &LIMITS)
-        .await
-        .unwrap();
+    let mut session = session_running(dir.path(), script).await;
     let mut replies = Vec::new();
     for waiting in [
         Waiting::Alone,
