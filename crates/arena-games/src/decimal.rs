@@ -3,6 +3,14 @@
 
 /// Appends the decimal digits of `value` without allocating a string.
 pub(crate) fn push_int(out: &mut Vec<u8>, value: i64) {
+    // Most numbers in requests (levels, ids, hit points) are one or two digits.
+    if let Ok(small @ 0..=99) = u8::try_from(value) {
+        if small >= 10 {
+            out.push(b'0' + small / 10);
+        }
+        out.push(b'0' + small % 10);
+        return;
+    }
     if value < 0 {
         out.push(b'-');
     }
@@ -27,7 +35,7 @@ mod tests {
 
     #[test]
     fn numbers_render_in_full_with_their_sign_after_what_was_there() {
-        for value in [0, 7, 10, 999, 1000, -42, i64::MIN, i64::MAX] {
+        for value in [0, 7, 10, 99, 100, 999, 1000, -1, -42, i64::MIN, i64::MAX] {
             let mut out = b"x".to_vec();
             push_int(&mut out, value);
             assert_eq!(out, format!("x{value}").into_bytes());
