@@ -95,7 +95,7 @@ impl SharedHost {
                     .collect();
             }
         };
-        let mut request = Vec::new();
+        let mut request = Vec::with_capacity(batch_len(&batch));
         for (seat, _, bytes) in &batch {
             // Writing into a Vec cannot fail.
             let _ = writeln!(request, "SEAT {}", seat.env.seat);
@@ -124,6 +124,17 @@ impl SharedHost {
             .map(|((seat, _, _), result)| record(seat, result, true))
             .collect()
     }
+}
+
+/// The bytes of `batch` as one exchange, `SEAT` lines included: the request is reserved
+/// once (a round's batch is hundreds of kilobytes).
+fn batch_len(batch: &[(&mut Seat<'_>, Phase, &[u8])]) -> usize {
+    /// Room for one `SEAT <seat>` line.
+    const SEAT_LINE: usize = 16;
+    batch
+        .iter()
+        .map(|(_, _, bytes)| SEAT_LINE + bytes.len())
+        .sum()
 }
 
 /// One box for the JVM that hosts `members`: the first one's, which shows every member's

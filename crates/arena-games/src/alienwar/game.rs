@@ -15,7 +15,7 @@ use super::options::AlienWarOptions;
 use super::planet::{Instance, Meeting, Planet};
 use super::prey::Prey;
 use super::protocol;
-use super::rules::{self, Levels, Move};
+use super::rules::{self, Levels, Move, View};
 
 /// One game of AlienWar (see `games/alienwar.md`): every seat is a species, plus the five
 /// prey built into the engine.
@@ -54,6 +54,9 @@ struct Play {
     queued: Option<Vec<Query>>,
     /// How many of each species died in the last completed round, for replays.
     deaths: Vec<usize>,
+    /// Per seat, the lines of its next request: kept between requests, so that their
+    /// buffers grow in the first rounds only.
+    lines: Vec<Vec<u8>>,
 }
 
 /// The step of the current round.
@@ -153,13 +156,14 @@ impl AlienWar {
 /// `MOVE` request. Returns the queries; when no alien is alive there are none and the
 /// moves are already made.
 fn begin_round(seats: usize, play: &mut Play) -> Vec<Query> {
-    let planet = &mut play.planet;
+    let Play { planet, lines, .. } = play;
     planet.begin_round();
     let mut moves = vec![Move::Stay; planet.instances().len()];
-    let mut lines = vec![Vec::new(); seats];
+    clear_lines(lines, seats);
     let mut asked = vec![Vec::new(); seats];
+    let mut view = View::default();
     for (i, mv) in moves.iter_mut().enumerate() {
-        let view = planet.view(i);
+        planet.view_into(i, &mut view);
         let species = planet.instances()[i].species;
         match species.checked_sub(seats).map(|k| Prey::ALL[k]) {
             Some(prey) => *mv = prey.choose_move(&view, planet.cow_rng()),
@@ -191,8 +195,8 @@ fn advance(seats: usize, play: &mut Play) {
         return;
     }
     // Every meeting of a wave has a bot's instance on at least one side.
-    let (lines, asked) = fight_lines(seats, play.planet.instances(), &wave);
-    let (queries, asked) = requests("FIGHT", lines, asked);
+    let asked = fight_lines(seats, play.planet.instances(), &wave, &mut play.lines);
+    let (queries, asked) = requests("FIGHT", &play.lines, asked);
     play.queued = Some(queries);
     play.turn = Turn::Questions { wave, asked };
 }
@@ -200,14 +204,15 @@ fn advance(seats: usize, play: &mut Play) {
 /// What one seat is asked about in a wave: (meeting, is-newcomer) pairs, in request order.
 type Questions = Vec<(usize, bool)>;
 
-/// The `FIGHT` lines of a wave per seat (the newcomer's first), with what each seat is asked
-/// about.
+/// Writes the `FIGHT` lines of a wave into `lines`, per seat (the newcomer's first), and
+/// returns what each seat is asked about.
 pub(super) fn fight_lines(
     seats: usize,
     instances: &[Instance],
     wave: &[Meeting],
-) -> (Vec<Vec<u8>>, Vec<Questions>) {
-    let mut lines = vec![Vec::new(); seats];
+    lines: &mut Vec<Vec<u8>>,
+) -> Vec<Questions> {
+    clear_lines(lines, seats);
     let mut asked = vec![Vec::new(); seats];
     for (m, meeting) in wave.iter().enumerate() {
         let sides = [
@@ -222,7 +227,13 @@ pub(super) fn fight_lines(
             }
         }
     }
-    (lines, asked)
+    asked
+}
+
+/// Empties `lines` for a request to each of `seats` seats, keeping the buffers.
+fn clear_lines(lines: &mut Vec<Vec<u8>>, seats: usize) {
+    lines.resize_with(seats, Vec::new);
+    lines.iter_mut().for_each(Vec::clear);
 }
 
 /// The outcome after `rounds` rounds: the seats' scores and the prey's as built-in seats.
@@ -277,18 +288,18 @@ pub(super) fn new_instance(species: usize, id: usize, points: &[f32; 5]) -> Inst
 /// with what each query asked about.
 pub(super) fn requests<T>(
     word: &str,
-    lines: Vec<Vec<u8>>,
+    lines: &[Vec<u8>],
     asked: Vec<Vec<T>>,
 ) -> (Vec<Query>, Vec<Vec<T>>) {
     let mut queries = Vec::new();
     let mut kept = Vec::new();
-    for (seat, (lines, asked)) in lines.into_iter().zip(asked).enumerate() {
+    for (seat, (lines, asked)) in lines.iter().zip(asked).enumerate() {
         if asked.is_empty() {
             continue;
         }
         let mut request = Vec::with_capacity(lines.len() + 16);
         protocol::write_header(&mut request, word, asked.len());
-        request.extend_from_slice(&lines);
+        request.extend_from_slice(lines);
         queries.push(Query {
             seat,
             input: Input::Session(request),
@@ -358,6 +369,7 @@ impl Game for AlienWar {
                 turn: Turn::Begin,
                 queued: None,
                 deaths: Vec::new(),
+                lines: Vec::new(),
             }));
             return;
         }

@@ -60,6 +60,18 @@ struct Arrivals {
     next: usize,
 }
 
+/// No instance: an empty cell in [`Cells`].
+const NOBODY: usize = usize::MAX;
+
+/// Per cell, who arrived first this round and the index of its [`Arrivals`] if more came:
+/// kept between rounds, [`NOBODY`] everywhere outside [`Planet::apply_moves`], so a round
+/// neither allocates nor clears the whole board.
+#[derive(Debug, Clone, Default)]
+struct Cells {
+    resident: Vec<usize>,
+    crowd_of: Vec<usize>,
+}
+
 /// Independent random streams, so that e.g. a Cow's step never shifts a fight's rolls.
 #[derive(Debug, Clone)]
 struct Streams {
@@ -95,6 +107,8 @@ pub struct Planet {
     snapshot: Vec<u8>,
     /// Cells with more than one arrival this round.
     crowded: Vec<Arrivals>,
+    /// Scratch for [`Planet::apply_moves`].
+    cells: Cells,
     /// Whether a dead resident still meets (and rewards) later arrivals (games/alienwar.md,
     /// "Quirks of the original controller, reproduced").
     dead_resident_reward: bool,
@@ -150,6 +164,7 @@ impl Planet {
             instances,
             snapshot: Vec::new(),
             crowded: Vec::new(),
+            cells: Cells::default(),
             dead_resident_reward,
             streams: Streams {
                 shuffle: stream(seed, 1),
@@ -199,31 +214,55 @@ impl Planet {
     /// The view of instance `i` from this round's snapshot, around its position before it
     /// moves, wrapping around the torus.
     pub fn view(&self, i: usize) -> View {
+        let mut view = View {
+            radius: 0,
+            cells: Vec::new(),
+        };
+        self.view_into(i, &mut view);
+        view
+    }
+
+    /// [`Planet::view`] into `view`, reusing its cells' allocation (a round cuts thousands).
+    /// Each row is copied a run at a time, split where it wraps around the torus.
+    pub fn view_into(&self, i: usize, view: &mut View) {
         let instance = &self.instances[i];
         let radius = instance.levels.vision_radius();
         let side = 2 * radius + 1;
-        let mut cells = Vec::with_capacity(side * side);
+        let west = self.wrap(instance.x, -(radius as isize));
+        view.radius = radius;
+        view.cells.clear();
+        view.cells.reserve(side * side);
         for dy in 0..side {
             let y = self.wrap(instance.y, dy as isize - radius as isize);
-            for dx in 0..side {
-                let x = self.wrap(instance.x, dx as isize - radius as isize);
-                cells.push(self.snapshot[y * self.side + x]);
+            let row = &self.snapshot[y * self.side..(y + 1) * self.side];
+            let (mut x, mut left) = (west, side);
+            while left > 0 {
+                let run = left.min(self.side - x);
+                view.cells.extend_from_slice(&row[x..x + run]);
+                (x, left) = (0, left - run);
             }
         }
-        View { radius, cells }
     }
 
-    /// `pos + delta` on the torus.
+    /// `pos + delta` on the torus (a division only when it leaves the board).
     fn wrap(&self, pos: usize, delta: isize) -> usize {
-        (pos as isize + delta).rem_euclid(self.side as isize) as usize
+        let (to, side) = (pos as isize + delta, self.side as isize);
+        if (0..side).contains(&to) {
+            to as usize
+        } else {
+            to.rem_euclid(side) as usize
+        }
     }
 
     /// Moves every instance (`moves[i]` for instance `i`), in round order, and records who
     /// arrived first on each cell and who came later. Nothing blocks a move.
     pub fn apply_moves(&mut self, moves: &[Move]) {
-        const NOBODY: usize = usize::MAX;
-        let mut resident = vec![NOBODY; self.side * self.side];
-        let mut crowd_of = vec![NOBODY; self.side * self.side];
+        let Cells {
+            mut resident,
+            mut crowd_of,
+        } = std::mem::take(&mut self.cells);
+        resident.resize(self.side * self.side, NOBODY);
+        crowd_of.resize(self.side * self.side, NOBODY);
         self.crowded.clear();
         for (i, mv) in moves.iter().enumerate() {
             let (dx, dy) = mv.offset();
@@ -245,6 +284,12 @@ impl Planet {
                 self.crowded[crowd_of[cell]].newcomers.push(i);
             }
         }
+        // Only the cells just taken need clearing for the next round.
+        for instance in &self.instances {
+            let cell = instance.y * self.side + instance.x;
+            (resident[cell], crowd_of[cell]) = (NOBODY, NOBODY);
+        }
+        self.cells = Cells { resident, crowd_of };
     }
 
     /// Whether instance `i` belongs to a bot's species (prey need no question).

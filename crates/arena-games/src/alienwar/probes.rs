@@ -201,7 +201,8 @@ fn fight_probe(name: &str, planet: &mut Planet) -> Probe {
         .collect();
     planet.apply_moves(&moves);
     let wave = planet.next_wave();
-    let (mut lines, asked) = fight_lines(2, planet.instances(), &wave);
+    let mut lines = Vec::new();
+    let asked = fight_lines(2, planet.instances(), &wave, &mut lines);
     let count = asked[0].len();
     let mut request = Vec::new();
     protocol::write_header(&mut request, "FIGHT", count);

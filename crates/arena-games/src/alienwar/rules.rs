@@ -23,9 +23,18 @@ pub const CLEVERNESS: usize = 4;
 pub const POINTS: f32 = 10.0;
 
 /// Java's `Math.round(float)`: half up, toward +infinity (1.5 → 2, -1.5 → -1). Exact for
-/// every `f32`, because the `f64` sum `x + 0.5` cannot round.
+/// every `f32`, because the `f64` sum `x + 0.5` cannot round. The floor is taken by hand:
+/// `f64::floor` is a call into libm on the baseline x86-64 target, and every request line
+/// rounds seven levels.
 pub fn round_half_up(x: f32) -> i32 {
-    (f64::from(x) + 0.5).floor() as i32
+    let half_up = f64::from(x) + 0.5;
+    // Truncates toward zero and saturates (NaN gives 0, as `floor` then `as` does).
+    let truncated = half_up as i32;
+    if f64::from(truncated) > half_up {
+        truncated.saturating_sub(1)
+    } else {
+        truncated
+    }
 }
 
 /// Whether an allocation is accepted (games/alienwar.md, "Abilities"): every value in
@@ -182,7 +191,7 @@ impl Move {
 
 /// A view: the square of snapshot cells around an instance, radius `radius`, stored row by
 /// row (north first), each row west to east.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct View {
     /// The radius r; the side is 2r + 1.
     pub radius: usize,

@@ -57,6 +57,25 @@ fn levels_round_half_up_like_java() {
     for (x, rounded) in cases {
         assert_eq!(round_half_up(x), rounded, "{x}");
     }
+    // The hand-made floor agrees with `f64::floor` on edges and on a spread of bit patterns.
+    let edges = [
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::MAX,
+        f32::MIN,
+        -0.0,
+        -0.5,
+        -0.49,
+        2_147_483_500.0,
+        -2_147_483_500.0,
+        -2_147_483_648.0,
+    ];
+    let spread = (0..=u32::MAX).step_by(65_537).map(f32::from_bits);
+    for x in edges.into_iter().chain(spread) {
+        let by_floor = (f64::from(x) + 0.5).floor() as i32;
+        assert_eq!(round_half_up(x), by_floor, "{x:e}");
+    }
     let levels = Levels::from_points(&[4.5, 5.5, 0.0, 0.0, 0.0]);
     assert_eq!(levels.rounded(), [6, 7, 1, 1, 1]);
     // The score rounds the float sum, so the rounding trick does not inflate it.
