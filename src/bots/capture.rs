@@ -4,6 +4,9 @@ use std::collections::VecDeque;
 
 use tokio::io::{AsyncRead, AsyncReadExt};
 
+/// How much one read asks of a bot's pipe.
+pub(crate) const CHUNK: usize = 8192;
+
 /// Everything a stream produced up to a cap.
 #[derive(Debug, Default)]
 pub(crate) struct Capped {
@@ -18,7 +21,7 @@ pub(crate) struct Capped {
 /// end the stream (a bot's broken pipe is its own problem).
 pub(crate) async fn read_capped(mut reader: impl AsyncRead + Unpin, cap: usize) -> Capped {
     let mut captured = Capped::default();
-    let mut chunk = [0u8; 8192];
+    let mut chunk = [0u8; CHUNK];
     loop {
         match reader.read(&mut chunk).await {
             Ok(0) | Err(_) => {
@@ -40,8 +43,8 @@ pub(crate) async fn read_capped(mut reader: impl AsyncRead + Unpin, cap: usize) 
 /// Reads `reader` to EOF and keeps only its last `cap` bytes, so a bot flooding stderr can
 /// neither block on a full pipe nor grow the runner's memory.
 pub(crate) async fn drain_tail(mut reader: impl AsyncRead + Unpin, cap: usize) -> Vec<u8> {
-    let mut tail = VecDeque::with_capacity(cap.min(8192));
-    let mut chunk = [0u8; 8192];
+    let mut tail = VecDeque::with_capacity(cap.min(CHUNK));
+    let mut chunk = [0u8; CHUNK];
     loop {
         match reader.read(&mut chunk).await {
             Ok(0) | Err(_) => return tail.into(),

@@ -9,15 +9,15 @@
 //! the rest of a quick request).
 
 use std::io;
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd, RawFd};
 use std::sync::OnceLock;
 use std::time::Duration;
 
 use tokio::io::AsyncReadExt;
 use tokio::net::unix::pipe;
 
-/// How much one read asks of the pipe.
-const CHUNK: usize = 8192;
+use super::capture::CHUNK;
+use crate::sandbox::{check, owned};
 
 /// One line read from a persistent bot.
 #[derive(Debug, PartialEq, Eq)]
@@ -168,15 +168,16 @@ fn ticker() -> Option<BorrowedFd<'static>> {
 
 /// A timer descriptor that becomes readable every `period`.
 fn periodic_timer(period: Duration) -> io::Result<OwnedFd> {
-    // SAFETY: timerfd_create takes no pointers; the descriptor it returns is ours alone.
-    let fd = check(unsafe {
-        libc::timerfd_create(
-            libc::CLOCK_MONOTONIC,
-            libc::TFD_NONBLOCK | libc::TFD_CLOEXEC,
-        )
-    })?;
-    // SAFETY: just created, owned by nothing else.
-    let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+    // SAFETY: timerfd_create takes no pointers.
+    let fd = owned(
+        unsafe {
+            libc::timerfd_create(
+                libc::CLOCK_MONOTONIC,
+                libc::TFD_NONBLOCK | libc::TFD_CLOEXEC,
+            )
+        }
+        .into(),
+    )?;
     let every = libc::timespec {
         tv_sec: period.as_secs() as libc::time_t,
         tv_nsec: period.subsec_nanos() as libc::c_long,
@@ -186,7 +187,7 @@ fn periodic_timer(period: Duration) -> io::Result<OwnedFd> {
         it_value: every,
     };
     // SAFETY: `spec` is a valid itimerspec for the call; the old value is not asked for.
-    check(unsafe { libc::timerfd_settime(fd.as_raw_fd(), 0, &spec, std::ptr::null_mut()) })?;
+    check(unsafe { libc::timerfd_settime(fd.as_raw_fd(), 0, &spec, std::ptr::null_mut()) }.into())?;
     Ok(fd)
 }
 
@@ -219,10 +220,8 @@ struct Woke {
 impl Watch {
     fn new(stdout: BorrowedFd<'_>, stderr: BorrowedFd<'_>) -> io::Result<Watch> {
         let ticker = ticker().ok_or_else(|| io::Error::other("no ticker"))?;
-        // SAFETY: epoll_create1 takes no pointers; the descriptor it returns is ours alone.
-        let epoll = check(unsafe { libc::epoll_create1(libc::EPOLL_CLOEXEC) })?;
-        // SAFETY: just created, owned by nothing else.
-        let epoll = unsafe { OwnedFd::from_raw_fd(epoll) };
+        // SAFETY: epoll_create1 takes no pointers.
+        let epoll = owned(unsafe { libc::epoll_create1(libc::EPOLL_CLOEXEC) }.into())?;
         let watch = Watch {
             epoll,
             ticker,
@@ -257,7 +256,7 @@ impl Watch {
             u64: token,
         };
         // SAFETY: `event` is a valid epoll_event for the call; the set keeps no pointer.
-        check(unsafe { libc::epoll_ctl(self.epoll.as_raw_fd(), op, fd, &mut event) })?;
+        check(unsafe { libc::epoll_ctl(self.epoll.as_raw_fd(), op, fd, &mut event) }.into())?;
         Ok(())
     }
 
@@ -301,15 +300,6 @@ fn read_ticks(ticker: BorrowedFd<'_>) {
             size_of::<u64>(),
         )
     };
-}
-
-/// A system call's result: its value, or the error it set.
-fn check(result: libc::c_int) -> io::Result<libc::c_int> {
-    if result == -1 {
-        Err(io::Error::last_os_error())
-    } else {
-        Ok(result)
-    }
 }
 
 #[cfg(test)]

@@ -56,7 +56,8 @@ impl Limit {
 impl Connection {
     /// Sends `input` to `bot` within `limit`: a fresh process for one-shot input, the
     /// persistent process (started now if this is its first request) for session input.
-    /// `waiting` says whether anything else waits meanwhile.
+    /// `waiting` says whether anything else waits meanwhile (persistent requests only: a
+    /// one-shot request always waits in the event loop).
     pub(crate) async fn send(
         &mut self,
         bot: &BotProgram,

@@ -49,7 +49,7 @@ pub(crate) fn c_path(path: &Path) -> io::Result<CString> {
 }
 
 /// The descriptor a successful call returned.
-fn owned(ret: libc::c_long) -> io::Result<OwnedFd> {
+pub(crate) fn owned(ret: libc::c_long) -> io::Result<OwnedFd> {
     let fd = RawFd::try_from(check(ret)?).map_err(|_| io::Error::other("descriptor overflow"))?;
     // SAFETY: the kernel just returned this descriptor to us and nothing else owns it.
     Ok(unsafe { OwnedFd::from_raw_fd(fd) })
