@@ -124,8 +124,9 @@ fn runtime() -> Runtime {
 }
 
 /// One one-shot request through arena's process layer, in `place` (a box lives there from
-/// the first request on, as for a game).
-fn one_shot_arena(runtime: &Runtime, place: &mut Place, bot: &BotProgram) {
+/// the first request on, as for a game), sent as the game sends it: alone (one seat asked),
+/// or together with others (simultaneous moves), when it waits in the event loop.
+fn one_shot_arena(runtime: &Runtime, place: &mut Place, bot: &BotProgram, waiting: Waiting) {
     let result = runtime.block_on(call_once(
         place,
         bot,
@@ -133,6 +134,7 @@ fn one_shot_arena(runtime: &Runtime, place: &mut Place, bot: &BotProgram) {
         OneShotInput::Stdin(REQUEST),
         LIMIT,
         &LIMITS,
+        waiting,
     ));
     assert_eq!(result.output, b"REST\n");
 }
@@ -292,7 +294,17 @@ mod one_shot {
         let (runtime, bot) = (runtime(), program(&ONE_SHOT_BOT));
         let mut place = Place::default();
         support::bench_with_cpu("one_shot::arena", bencher, || {
-            one_shot_arena(&runtime, &mut place, &bot);
+            one_shot_arena(&runtime, &mut place, &bot, Waiting::Alone);
+        });
+    }
+
+    /// As `arena`, sent as one of several requests, so that it waits in the event loop.
+    #[divan::bench(sample_count = 40, sample_size = 20)]
+    fn arena_together(bencher: Bencher) {
+        let (runtime, bot) = (runtime(), program(&ONE_SHOT_BOT));
+        let mut place = Place::default();
+        support::bench_with_cpu("one_shot::arena_together", bencher, || {
+            one_shot_arena(&runtime, &mut place, &bot, Waiting::Together);
         });
     }
 
@@ -307,7 +319,16 @@ mod one_shot {
     /// speed drifts (the time divan prints is a pair's).
     #[divan::bench(sample_count = 40, sample_size = 10)]
     fn paired(bencher: Bencher) {
-        against_minimal(bencher, &program(&ONE_SHOT_BOT), "one_shot arena / minimal");
+        let bot = program(&ONE_SHOT_BOT);
+        against_minimal(bencher, &bot, Waiting::Alone, "one_shot arena / minimal");
+    }
+
+    /// As `paired`, with arena's request sent together with others (in the event loop).
+    #[divan::bench(sample_count = 40, sample_size = 10)]
+    fn paired_together(bencher: Bencher) {
+        let bot = program(&ONE_SHOT_BOT);
+        let label = "one_shot together arena / minimal";
+        against_minimal(bencher, &bot, Waiting::Together, label);
     }
 
     /// As `paired`, with arena's bot in its box (kept from one request to the next, as in
@@ -315,22 +336,24 @@ mod one_shot {
     /// bare spawn loop.
     #[divan::bench(sample_count = 40, sample_size = 10)]
     fn paired_boxed(bencher: Bencher) {
+        let bot = boxed(&ONE_SHOT_BOT);
         against_minimal(
             bencher,
-            &boxed(&ONE_SHOT_BOT),
+            &bot,
+            Waiting::Alone,
             "one_shot boxed arena / minimal",
         );
     }
 
-    /// Times `bot` through arena and the minimal loop in turn, one pair per iteration, and
-    /// reports the pairs' ratios under `label`.
-    fn against_minimal(bencher: Bencher, bot: &BotProgram, label: &str) {
+    /// Times `bot` through arena (sent `waiting`) and the minimal loop in turn, one pair per
+    /// iteration, and reports the pairs' ratios under `label`.
+    fn against_minimal(bencher: Bencher, bot: &BotProgram, waiting: Waiting, label: &str) {
         let runtime = runtime();
         let mut place = Place::default();
         let mut pairs = support::Pairs::default();
         bencher.bench_local(|| {
             pairs.time(
-                || one_shot_arena(&runtime, &mut place, bot),
+                || one_shot_arena(&runtime, &mut place, bot, waiting),
                 || one_shot_minimal(&ONE_SHOT_BOT),
             );
         });
@@ -439,8 +462,8 @@ mod sandbox {
         let mut pairs = support::Pairs::default();
         bencher.bench_local(|| {
             pairs.time(
-                || one_shot_arena(&runtime, &mut boxed_place, &sandboxed),
-                || one_shot_arena(&runtime, &mut plain_place, &plain),
+                || one_shot_arena(&runtime, &mut boxed_place, &sandboxed, Waiting::Alone),
+                || one_shot_arena(&runtime, &mut plain_place, &plain, Waiting::Alone),
             );
         });
         pairs.report("one_shot sandboxed / unsandboxed");

@@ -48,6 +48,17 @@ pub enum CallStatus {
     SessionGone,
 }
 
+/// Whether a request is all its thread waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Waiting {
+    /// Nothing else is sent or awaited until it ends: it may block the thread for a moment
+    /// while it waits for a quick reply, which skips the event loop's work on every request.
+    /// The thread's other tasks (the persistent bots' stderr drains) wait meanwhile.
+    Alone,
+    /// Sent together with other requests, which must go on meanwhile.
+    Together,
+}
+
 /// How a bot process ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exit {

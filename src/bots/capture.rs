@@ -1,87 +1,212 @@
-//! Bounded readers: a bot can print gigabytes, the runner keeps at most a cap.
+//! Bounded captures: a bot can print gigabytes, the runner keeps at most a cap. Each capture
+//! is filled either through the event loop or by reads straight from the pipe when a `poll`
+//! said it is ready (see `oneshot.rs`), and a capture can go on one way where the other
+//! stopped.
 
 use std::collections::VecDeque;
+use std::io;
+use std::os::fd::{AsRawFd, BorrowedFd};
 
 use tokio::io::{AsyncRead, AsyncReadExt};
 
 /// How much one read asks of a bot's pipe.
 pub(crate) const CHUNK: usize = 8192;
 
-/// Everything a stream produced up to a cap.
-#[derive(Debug, Default)]
+/// Everything a stream produced up to a cap: a one-shot bot's stdout. A reply is measured as
+/// a session's reply line is (see `replies.rs`): one newline that ends the stream does not
+/// count against the cap, so one cap means the same reply in both modes.
+#[derive(Debug)]
 pub(crate) struct Capped {
     pub(crate) bytes: Vec<u8>,
+    cap: usize,
     /// The stream had more than the cap; reading stopped there.
     pub(crate) overflow: bool,
+    /// The stream ended (a read error ends it too: a bot's broken pipe is its own problem).
+    pub(crate) ended: bool,
 }
 
-/// Reads `reader` to EOF, stopping as soon as it yields more than `cap` bytes, not counting
-/// one newline that ends the stream: a one-shot reply is measured as a session's reply line
-/// is (see [`read_line_capped`]), so one cap means the same reply in both modes. Read errors
-/// end the stream (a bot's broken pipe is its own problem).
-pub(crate) async fn read_capped(mut reader: impl AsyncRead + Unpin, cap: usize) -> Capped {
-    let mut captured = Capped::default();
-    let mut chunk = [0u8; CHUNK];
-    loop {
-        match reader.read(&mut chunk).await {
+impl Capped {
+    pub(crate) fn new(cap: usize) -> Capped {
+        Capped {
+            bytes: Vec::new(),
+            cap,
+            overflow: false,
+            ended: false,
+        }
+    }
+
+    /// Whether reading is over: the stream ended or went past the cap.
+    pub(crate) fn done(&self) -> bool {
+        self.ended || self.overflow
+    }
+
+    /// Reads until the stream ends or passes the cap, through the event loop. Cancel-safe:
+    /// what was read is kept.
+    pub(crate) async fn read_all(&mut self, mut reader: impl AsyncRead + Unpin) {
+        while !self.done() {
+            self.bytes.reserve(CHUNK);
+            let read = reader.read_buf(&mut self.bytes).await;
+            self.record(read);
+        }
+    }
+
+    /// One read of a pipe that `poll` found ready, so that it does not block.
+    pub(crate) fn read_ready(&mut self, fd: BorrowedFd<'_>) {
+        let mut chunk = [0; CHUNK];
+        let read = read_chunk(fd, &mut chunk);
+        if let Ok(n) = read {
+            self.bytes.extend_from_slice(&chunk[..n]);
+        }
+        if !would_wait(&read) {
+            self.record(read);
+        }
+    }
+
+    /// Takes note that the stream ended, reported by `poll` with no bytes left to read.
+    pub(crate) fn end(&mut self) {
+        self.record(Ok(0));
+    }
+
+    /// Takes note of one read into `bytes`.
+    fn record(&mut self, read: io::Result<usize>) {
+        match read {
             Ok(0) | Err(_) => {
-                let bytes = &captured.bytes;
-                captured.overflow = bytes.len() > cap && bytes.last() != Some(&b'\n');
-                return captured;
+                self.ended = true;
+                self.overflow = self.bytes.len() > self.cap && self.bytes.last() != Some(&b'\n');
             }
-            Ok(n) => {
-                if captured.bytes.len() + n > cap.saturating_add(1) {
-                    captured.overflow = true;
-                    return captured;
-                }
-                captured.bytes.extend_from_slice(&chunk[..n]);
-            }
+            Ok(_) => self.overflow = self.bytes.len() > self.cap.saturating_add(1),
         }
     }
 }
 
-/// Reads `reader` to EOF and keeps only its last `cap` bytes, so a bot flooding stderr can
-/// neither block on a full pipe nor grow the runner's memory.
-pub(crate) async fn drain_tail(mut reader: impl AsyncRead + Unpin, cap: usize) -> Vec<u8> {
-    let mut tail = VecDeque::with_capacity(cap.min(CHUNK));
-    let mut chunk = [0u8; CHUNK];
-    loop {
-        match reader.read(&mut chunk).await {
-            Ok(0) | Err(_) => return tail.into(),
-            Ok(n) => {
-                let keep = &chunk[..n][n.saturating_sub(cap)..];
-                let excess = (tail.len() + keep.len()).saturating_sub(cap);
-                tail.drain(..excess);
-                tail.extend(keep);
+/// The last bytes of a stream, at most a cap: a bot's stderr, read to its end so that a bot
+/// flooding it can neither block on a full pipe nor grow the runner's memory.
+#[derive(Debug)]
+pub(crate) struct Tail {
+    bytes: VecDeque<u8>,
+    cap: usize,
+    /// The stream ended.
+    pub(crate) ended: bool,
+}
+
+impl Tail {
+    pub(crate) fn new(cap: usize) -> Tail {
+        Tail {
+            bytes: VecDeque::new(),
+            cap,
+            ended: false,
+        }
+    }
+
+    /// Reads to the end through the event loop. Cancel-safe: what was read is kept.
+    pub(crate) async fn read_all(&mut self, mut reader: impl AsyncRead + Unpin) {
+        let mut chunk = Vec::with_capacity(CHUNK);
+        while !self.ended {
+            chunk.clear();
+            let read = reader.read_buf(&mut chunk).await;
+            self.keep(read, &chunk);
+        }
+    }
+
+    /// One read of a pipe that `poll` found ready, so that it does not block.
+    pub(crate) fn read_ready(&mut self, fd: BorrowedFd<'_>) {
+        let mut chunk = [0; CHUNK];
+        let read = read_chunk(fd, &mut chunk);
+        if !would_wait(&read) {
+            let n = *read.as_ref().unwrap_or(&0);
+            self.keep(read, &chunk[..n]);
+        }
+    }
+
+    /// Takes note that the stream ended, reported by `poll` with no bytes left to read.
+    pub(crate) fn end(&mut self) {
+        self.ended = true;
+    }
+
+    /// Takes note of one read of `chunk`.
+    fn keep(&mut self, read: io::Result<usize>, chunk: &[u8]) {
+        match read {
+            Ok(0) | Err(_) => self.ended = true,
+            Ok(_) => {
+                let keep = &chunk[chunk.len().saturating_sub(self.cap)..];
+                let excess = (self.bytes.len() + keep.len()).saturating_sub(self.cap);
+                self.bytes.drain(..excess);
+                self.bytes.extend(keep);
             }
         }
     }
+
+    pub(crate) fn into_bytes(self) -> Vec<u8> {
+        self.bytes.into()
+    }
+}
+
+/// Reads `reader` to its end and keeps only its last `cap` bytes.
+pub(crate) async fn drain_tail(reader: impl AsyncRead + Unpin, cap: usize) -> Vec<u8> {
+    let mut tail = Tail::new(cap);
+    tail.read_all(reader).await;
+    tail.into_bytes()
+}
+
+/// One `read` of at most [`CHUNK`] bytes from `fd` appended to `buffer`, outside the event
+/// loop.
+pub(crate) fn read_into(fd: BorrowedFd<'_>, buffer: &mut Vec<u8>) -> io::Result<usize> {
+    buffer.reserve(CHUNK);
+    let spare = buffer.spare_capacity_mut();
+    let room = spare.len().min(CHUNK);
+    // SAFETY: `read` writes at most `room` bytes into the vector's spare capacity, and only
+    // the bytes it reports written are added to the length below.
+    let read = unsafe { libc::read(fd.as_raw_fd(), spare.as_mut_ptr().cast(), room) };
+    let read = usize::try_from(read).map_err(|_| io::Error::last_os_error())?;
+    // SAFETY: `read` initialised the first `read` bytes of the spare capacity.
+    unsafe { buffer.set_len(buffer.len() + read) };
+    Ok(read)
+}
+
+/// One `read` from `fd` into `chunk`, outside the event loop: a buffer on the stack, so that
+/// a short reply costs no large allocation.
+fn read_chunk(fd: BorrowedFd<'_>, chunk: &mut [u8; CHUNK]) -> io::Result<usize> {
+    // SAFETY: `read` writes at most `CHUNK` bytes into the array.
+    let read = unsafe { libc::read(fd.as_raw_fd(), chunk.as_mut_ptr().cast(), CHUNK) };
+    usize::try_from(read).map_err(|_| io::Error::last_os_error())
+}
+
+/// Whether a read found nothing yet rather than an end or an error.
+pub(crate) fn would_wait(read: &io::Result<usize>) -> bool {
+    matches!(read, Err(error) if matches!(error.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    async fn read_capped(bytes: &[u8], cap: usize) -> Capped {
+        let mut captured = Capped::new(cap);
+        captured.read_all(bytes).await;
+        captured
+    }
+
     #[tokio::test]
     async fn read_capped_keeps_everything_up_to_the_cap() {
-        let captured = read_capped(&b"hello"[..], 5).await;
+        let captured = read_capped(b"hello", 5).await;
         assert_eq!(captured.bytes, b"hello");
         assert!(!captured.overflow);
+        assert!(captured.ended);
     }
 
     #[tokio::test]
     async fn read_capped_stops_past_the_cap() {
-        let captured = read_capped(&b"hello!"[..], 5).await;
+        let captured = read_capped(b"hello!", 5).await;
         assert!(captured.overflow);
     }
 
     #[tokio::test]
     async fn the_newline_that_ends_a_reply_is_not_counted_against_the_cap() {
-        let captured = read_capped(&b"hello\n"[..], 5).await;
+        let captured = read_capped(b"hello\n", 5).await;
         assert_eq!(captured.bytes, b"hello\n");
         assert!(!captured.overflow);
-        assert!(read_capped(&b"hello!\n"[..], 5).await.overflow);
-        assert!(read_capped(&b"hello\n\n"[..], 5).await.overflow);
+        assert!(read_capped(b"hello!\n", 5).await.overflow);
+        assert!(read_capped(b"hello\n\n", 5).await.overflow);
     }
 
     #[tokio::test]
@@ -89,5 +214,27 @@ mod tests {
         let input: Vec<u8> = (0..20_000u32).map(|i| (i % 251) as u8).collect();
         let tail = drain_tail(&input[..], 100).await;
         assert_eq!(tail, &input[input.len() - 100..]);
+    }
+
+    /// Reads straight from the pipe and through the event loop add to the same capture.
+    #[tokio::test]
+    async fn a_capture_goes_on_through_the_event_loop_where_direct_reads_stopped() {
+        use std::io::Write;
+        let (read, write) = crate::sandbox::pipe().unwrap();
+        let mut write = std::fs::File::from(write);
+        let (mut reply, mut tail) = (Capped::new(100), Tail::new(4));
+        write.write_all(b"abcdef").unwrap();
+        reply.read_ready(std::os::fd::AsFd::as_fd(&read));
+        tail.keep(Ok(3), b"xyz");
+        assert_eq!(reply.bytes, b"abcdef");
+        assert!(!reply.done());
+        write.write_all(b"gh").unwrap();
+        drop(write);
+        let pipe = crate::bots::process::receiver(read).unwrap();
+        reply.read_all(pipe).await;
+        assert_eq!(reply.bytes, b"abcdefgh");
+        assert!(reply.ended && !reply.overflow);
+        tail.read_all(&b"12"[..]).await;
+        assert_eq!(tail.into_bytes(), b"yz12");
     }
 }

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeSet;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The groups alive in this process, for [`kill_every_group`].
 static LIVE: Mutex<BTreeSet<libc::pid_t>> = Mutex::new(BTreeSet::new());
@@ -26,6 +27,10 @@ pub fn kill_every_group() {
 #[derive(Debug)]
 pub(crate) struct ProcessGroup {
     id: Option<libc::pid_t>,
+    /// SIGKILL was sent to the group: every member died of it, and none could join it
+    /// since (the kernel fails a fork that a signal to the group interrupts), so one kill
+    /// is enough.
+    killed: AtomicBool,
 }
 
 impl ProcessGroup {
@@ -38,13 +43,19 @@ impl ProcessGroup {
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .insert(id);
         }
-        ProcessGroup { id }
+        ProcessGroup {
+            id,
+            killed: AtomicBool::new(false),
+        }
     }
 
-    /// Sends SIGKILL to every process in the group. Idempotent; a group that is already empty
-    /// is not an error.
+    /// Sends SIGKILL to every process in the group, once. A group that is already empty is
+    /// not an error.
     pub(crate) fn kill(&self) {
         if let Some(id) = self.id {
+            if self.killed.swap(true, Ordering::Relaxed) {
+                return;
+            }
             // SAFETY: `kill` has no memory-safety preconditions; a negative pid addresses the
             // process group, which we created for this bot alone.
             unsafe {

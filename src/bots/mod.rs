@@ -4,6 +4,7 @@
 
 mod call;
 mod capture;
+mod child;
 mod fault;
 mod group;
 mod java;
@@ -14,11 +15,11 @@ mod program;
 mod replies;
 mod session;
 
-pub use call::{CallResult, CallStatus, Exit};
+pub use call::{CallResult, CallStatus, Exit, Waiting};
 pub use fault::RunnerFault;
 pub use group::kill_every_group;
 pub use java::{JavaBuild, JavaHost, JavaHostRuntime, cache_root};
 pub use oneshot::{OneShotInput, call_once};
 pub use process::Place;
 pub use program::{BotProgram, CallEnv, Limits, ResourceLimits};
-pub use session::{Session, Waiting};
+pub use session::Session;

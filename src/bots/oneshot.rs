@@ -1,15 +1,25 @@
 //! One-shot requests: a fresh process per request.
+//!
+//! A request sent [`Waiting::Alone`] to a bot started without a box waits for its process
+//! with a `poll` of its own, for at most [`LONGEST_WAIT_OUTSIDE_EVENT_LOOP`], as a lone
+//! persistent request does: most one-shot bots answer and exit well within it, and the wait
+//! skips the event loop's registrations and timers. A request still undecided then goes on
+//! in the event loop, from the same captures.
 
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::pin::pin;
 use std::time::Duration;
 
 use tokio::io::AsyncWriteExt;
+use tokio::net::unix::pipe;
 use tokio::time::{Instant, sleep_until, timeout, timeout_at};
 
-use super::call::{CallResult, CallStatus, Exit};
-use super::capture::{drain_tail, read_capped};
-use super::process::{Place, write_at_once};
+use super::call::{CallResult, CallStatus, Exit, Waiting};
+use super::capture::{Capped, Tail};
+use super::child::DirectChild;
+use super::process::{BotProcess, Handle, Killer, Place, Waiter, receiver, write_at_once};
 use super::program::{BotProgram, CallEnv, Limits};
+use super::replies::LONGEST_WAIT_OUTSIDE_EVENT_LOOP;
 
 /// How long to wait, after a bot exited, for its stdout to close. Only a grandchild that
 /// inherited the pipe keeps it open; it is killed with the group after this grace.
@@ -27,7 +37,7 @@ pub enum OneShotInput<'a> {
 /// Starts a fresh process of `bot` in `place`, gives it `input` and collects everything it
 /// writes to stdout until it exits, within `limit`. Everything it started is killed
 /// afterwards (its process group, or every process in its box), so nothing outlives the
-/// request.
+/// request. `waiting` says whether other requests go on meanwhile.
 pub async fn call_once(
     place: &mut Place,
     bot: &BotProgram,
@@ -35,6 +45,7 @@ pub async fn call_once(
     input: OneShotInput<'_>,
     limit: Duration,
     limits: &Limits,
+    waiting: Waiting,
 ) -> CallResult {
     if let Err(error) = place.prepare(bot).await {
         return not_started(Instant::now(), error);
@@ -60,91 +71,56 @@ pub async fn call_once(
             };
         }
     };
-    let (stdin, stdout, stderr) = (process.stdin, process.stdout, process.stderr);
-    let (mut waiter, kill) = (process.handle.waiter, process.handle.killer);
+    let BotProcess {
+        stdin,
+        stdout,
+        stderr,
+        handle: Handle { mut waiter, killer },
+    } = process;
 
     // Writing and reading run together: a bot may answer before reading all its input, or
     // never read it at all (a broken pipe is then expected, not an error).
     let unwritten = match stdin.map(|stdin| write_at_once(stdin, stdin_bytes)) {
-        Some(Err(error)) => {
-            kill.kill();
-            let _ = waiter.wait().await;
-            return not_started(started, error);
-        }
+        Some(Err(error)) => return abandon(started, error, &killer, &mut waiter).await,
         Some(Ok(unwritten)) => unwritten,
         None => None,
     };
-    let mut reply = pin!(async {
-        let write = async {
-            if let Some((mut stdin, rest)) = unwritten {
-                let _ = stdin.write_all(rest).await;
-            }
-        };
-        let (_, captured) = tokio::join!(write, read_capped(stdout, limits.max_reply_bytes));
-        captured
-    });
-    let mut errors = pin!(drain_tail(stderr, limits.max_stderr_bytes));
-    let mut exited = pin!(waiter.wait());
-    // Two timers for the whole call, not a new one per turn of the loop: each costs a
-    // registration in the runtime's timer wheel.
-    let mut timed_out = pin!(sleep_until(deadline));
-    let mut leak_grace = pin!(sleep_until(deadline));
-
-    let mut captured: Option<Vec<u8>> = None;
-    let mut exit: Option<Exit> = None;
-    let mut stderr_tail = None;
-    // Whether the bot exited while its stdout is still open (the leak grace is running).
-    let mut leaking = false;
-    let status = loop {
-        if let (Some(bytes), Some(exit)) = (&captured, exit) {
-            // A crash that printed nothing is a crash, not an (invalid) empty reply.
-            break if bytes.is_empty() && exit.is_abnormal() {
-                CallStatus::Died { exit }
-            } else {
-                CallStatus::Replied { exit }
-            };
+    let mut progress = Progress::new(limits);
+    let mut decided = None;
+    if let Waiter::Direct(child) = &mut waiter {
+        if waiting == Waiting::Alone
+            && unwritten.is_none()
+            && limit > LONGEST_WAIT_OUTSIDE_EVENT_LOOP
+        {
+            decided = progress.wait_outside(child, stdout.as_fd(), stderr.as_fd());
         }
-        // The reply before the exit when both are ready, so that the leak grace is not
-        // armed for nothing (branches are otherwise polled in a random order).
-        tokio::select! {
-            biased;
-            bytes = &mut reply, if captured.is_none() => {
-                if bytes.overflow {
-                    break CallStatus::TooLong;
-                }
-                captured = Some(bytes.bytes);
+    }
+    let (status, stderr) = match decided {
+        Some(status) => (status, Stderr::Unregistered(stderr)),
+        None => match (receiver(stdout), receiver(stderr)) {
+            (Ok(stdout), Ok(mut stderr)) => {
+                let pipes = (unwritten, stdout, &mut stderr);
+                let status = progress.wait_in_loop(pipes, &mut waiter, &killer, deadline);
+                (status.await, Stderr::Registered(stderr))
             }
-            status = &mut exited, if exit.is_none() => {
-                exit = Some(status);
-                // Armed only while stdout is open: an earlier timer than the deadline
-                // makes the runtime wake its event loop to sleep less.
-                if captured.is_none() {
-                    leak_grace.as_mut().reset(Instant::now() + LEAK_GRACE);
-                    leaking = true;
-                }
+            (Err(error), _) | (_, Err(error)) => {
+                return abandon(started, error, &killer, &mut waiter).await;
             }
-            tail = &mut errors, if stderr_tail.is_none() => stderr_tail = Some(tail),
-            () = &mut leak_grace, if leaking => {
-                // The bot exited but something it started still holds stdout open.
-                kill.kill();
-                leaking = false;
-            }
-            () = &mut timed_out => break CallStatus::TimedOut,
-        }
+        },
     };
-    kill.kill();
-    if exit.is_none() {
+    killer.kill();
+    if progress.exit.is_none() {
         // Reap the killed process; SIGKILL cannot be ignored, so this is prompt.
-        let _ = exited.await;
+        let _ = waiter.wait().await;
     }
     let replied = matches!(status, CallStatus::Replied { exit } if !exit.is_abnormal());
-    let stderr = match stderr_tail {
-        _ if replied => Vec::new(),
-        Some(tail) => tail,
-        None => timeout(LEAK_GRACE, errors).await.unwrap_or_default(),
+    let stderr = if replied {
+        Vec::new()
+    } else {
+        last_words(progress.errors, stderr).await
     };
     let output = match status {
-        CallStatus::Replied { .. } => captured.unwrap_or_default(),
+        CallStatus::Replied { .. } => progress.reply.bytes,
         _ => Vec::new(),
     };
     CallResult {
@@ -153,6 +129,231 @@ pub async fn call_once(
         elapsed: started.elapsed(),
         stderr,
     }
+}
+
+/// The bot's stdin and the part of the request the pipe did not take at once, if any.
+type Unwritten<'a> = Option<(pipe::Sender, &'a [u8])>;
+
+/// What a request has gathered so far, whichever way it waits.
+#[derive(Debug)]
+struct Progress {
+    reply: Capped,
+    errors: Tail,
+    /// How the process ended, once known.
+    exit: Option<Exit>,
+    /// When the process ended while its stdout was still open: the leak grace runs.
+    leaking_since: Option<Instant>,
+}
+
+impl Progress {
+    fn new(limits: &Limits) -> Progress {
+        Progress {
+            reply: Capped::new(limits.max_reply_bytes),
+            errors: Tail::new(limits.max_stderr_bytes),
+            exit: None,
+            leaking_since: None,
+        }
+    }
+
+    /// How the request ended, if it has: the reply passed its cap, or stdout ended and the
+    /// process was reaped. A crash that printed nothing is a crash, not an (invalid) empty
+    /// reply.
+    fn outcome(reply: &Capped, exit: Option<Exit>) -> Option<CallStatus> {
+        if reply.overflow {
+            return Some(CallStatus::TooLong);
+        }
+        match exit {
+            Some(exit) if reply.ended => Some(if reply.bytes.is_empty() && exit.is_abnormal() {
+                CallStatus::Died { exit }
+            } else {
+                CallStatus::Replied { exit }
+            }),
+            _ => None,
+        }
+    }
+
+    /// Takes note that the process ended.
+    fn exited(&mut self, exit: Exit) {
+        self.exit = Some(exit);
+        if !self.reply.done() {
+            self.leaking_since = Some(Instant::now());
+        }
+    }
+
+    /// Waits with `poll` on the process's stdout, stderr and pidfd, outside the event loop,
+    /// until the request is decided, or for at most [`LONGEST_WAIT_OUTSIDE_EVENT_LOOP`]
+    /// (then `None`): less than the request's limit (the caller sees to it) and less than
+    /// the leak grace, so neither falls due here. The pipes are blocking and read only when
+    /// `poll` says they are ready.
+    fn wait_outside(
+        &mut self,
+        child: &mut DirectChild,
+        stdout: BorrowedFd<'_>,
+        stderr: BorrowedFd<'_>,
+    ) -> Option<CallStatus> {
+        let give_up = Instant::now() + LONGEST_WAIT_OUTSIDE_EVENT_LOOP;
+        loop {
+            if let Some(status) = Progress::outcome(&self.reply, self.exit) {
+                return Some(status);
+            }
+            let left = give_up.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return None;
+            }
+            let watched = |fd: BorrowedFd<'_>, wanted: bool| libc::pollfd {
+                fd: if wanted { fd.as_raw_fd() } else { -1 },
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            let mut fds = [
+                watched(stdout, !self.reply.done()),
+                watched(stderr, !self.errors.ended),
+                watched(child.pidfd(), self.exit.is_none()),
+            ];
+            let millis = left.as_micros().div_ceil(1000).min(i32::MAX as u128) as libc::c_int;
+            // SAFETY: `fds` holds `fds.len()` valid pollfd entries for the call; a negative
+            // descriptor is skipped by the kernel.
+            if unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, millis) } < 0 {
+                // A signal (tried again) or a failure (the event loop takes over).
+                if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+                    return None;
+                }
+                continue;
+            }
+            let [out, err, end] = fds.map(|fd| fd.revents);
+            // Bytes are read once, or to the end when the writers are gone (a finite rest,
+            // which no read can block on); an end without bytes needs no read.
+            let (has_bytes, closed) = (libc::POLLIN, libc::POLLHUP);
+            if out & has_bytes != 0 {
+                self.reply.read_ready(stdout);
+                while out & closed != 0 && !self.reply.done() {
+                    self.reply.read_ready(stdout);
+                }
+            } else if out != 0 {
+                self.reply.end();
+            }
+            if err & has_bytes != 0 {
+                self.errors.read_ready(stderr);
+                while err & closed != 0 && !self.errors.ended {
+                    self.errors.read_ready(stderr);
+                }
+            } else if err != 0 {
+                self.errors.end();
+            }
+            if end != 0 {
+                if let Some(exit) = child.exit_now() {
+                    self.exited(exit);
+                }
+            }
+        }
+    }
+
+    /// Waits in the event loop until the request is decided or the deadline passes: the
+    /// rest of the request is written while stdout and stderr are read, and the process is
+    /// waited for. Something the bot started that holds stdout after it exited is killed
+    /// after [`LEAK_GRACE`].
+    async fn wait_in_loop(
+        &mut self,
+        (unwritten, stdout, stderr): (Unwritten<'_>, pipe::Receiver, &mut pipe::Receiver),
+        waiter: &mut Waiter,
+        killer: &Killer,
+        deadline: Instant,
+    ) -> CallStatus {
+        let (mut read, mut drained) = (self.reply.done(), self.errors.ended);
+        let mut timed_out = false;
+        {
+            let reply = &mut self.reply;
+            let mut reading = pin!(async {
+                let write = async {
+                    if let Some((mut stdin, rest)) = unwritten {
+                        let _ = stdin.write_all(rest).await;
+                    }
+                };
+                tokio::join!(write, reply.read_all(stdout));
+                reply.overflow
+            });
+            let mut draining = pin!(self.errors.read_all(stderr));
+            let mut exited = pin!(waiter.wait());
+            // Two timers for the whole call, not a new one per turn of the loop: each costs
+            // a registration in the runtime's timer wheel.
+            let mut deadline = pin!(sleep_until(deadline));
+            let grace_end = self.leaking_since.map(|since| since + LEAK_GRACE);
+            let mut leak_grace = pin!(sleep_until(grace_end.unwrap_or(deadline.deadline())));
+            let mut leaking = grace_end.is_some();
+            while !(read && self.exit.is_some()) {
+                // The reply before the exit when both are ready, so that the leak grace is
+                // not armed for nothing (branches are otherwise polled in a random order).
+                tokio::select! {
+                    biased;
+                    overflow = &mut reading, if !read => {
+                        read = true;
+                        if overflow {
+                            break;
+                        }
+                    }
+                    exit = &mut exited, if self.exit.is_none() => {
+                        self.exit = Some(exit);
+                        // Armed only while stdout is open: an earlier timer than the
+                        // deadline makes the runtime wake its event loop to sleep less.
+                        if !read {
+                            leak_grace.as_mut().reset(Instant::now() + LEAK_GRACE);
+                            leaking = true;
+                        }
+                    }
+                    () = &mut draining, if !drained => drained = true,
+                    () = &mut leak_grace, if leaking => {
+                        // The bot exited but something it started still holds stdout open.
+                        killer.kill();
+                        leaking = false;
+                    }
+                    () = &mut deadline => {
+                        timed_out = true;
+                        break;
+                    }
+                }
+            }
+        }
+        match Progress::outcome(&self.reply, self.exit) {
+            Some(status) if !timed_out => status,
+            _ => CallStatus::TimedOut,
+        }
+    }
+}
+
+/// The runner's end of a bot's stderr: as made, until something waits for it through the
+/// event loop.
+#[derive(Debug)]
+enum Stderr {
+    Unregistered(OwnedFd),
+    Registered(pipe::Receiver),
+}
+
+/// The end of what a bot that did not reply normally wrote to stderr: `errors` and, if
+/// stderr is still open, what comes within [`LEAK_GRACE`] (something it started may hold
+/// stderr a moment longer).
+async fn last_words(mut errors: Tail, stderr: Stderr) -> Vec<u8> {
+    if !errors.ended {
+        let pipe = match stderr {
+            Stderr::Registered(pipe) => Ok(pipe),
+            Stderr::Unregistered(fd) => receiver(fd),
+        };
+        if let Ok(pipe) = pipe {
+            let _ = timeout(LEAK_GRACE, errors.read_all(pipe)).await;
+        }
+    }
+    errors.into_bytes()
+}
+
+/// Ends a request whose process started but cannot be served because of `error`.
+async fn abandon(
+    started: Instant,
+    error: std::io::Error,
+    killer: &Killer,
+    waiter: &mut Waiter,
+) -> CallResult {
+    killer.kill();
+    let _ = waiter.wait().await;
+    not_started(started, error)
 }
 
 /// The result of a request whose process could not be started.
@@ -197,7 +398,17 @@ mod tests {
         let request = vec![b'x'; 300_000];
         let input = OneShotInput::Stdin(&request);
         let limit = Duration::from_secs(30);
-        let result = call_once(&mut Place::default(), &bot, &env, input, limit, &limits).await;
+        let mut place = Place::default();
+        let result = call_once(
+            &mut place,
+            &bot,
+            &env,
+            input,
+            limit,
+            &limits,
+            Waiting::Alone,
+        )
+        .await;
         assert_eq!(String::from_utf8_lossy(&result.output).trim(), "300000");
     }
 }

@@ -4,6 +4,7 @@
 use std::fs::File;
 use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::{Arc, OnceLock};
@@ -11,6 +12,7 @@ use std::sync::{Arc, OnceLock};
 use tokio::net::unix::pipe;
 
 use super::call::Exit;
+use super::child::DirectChild;
 use super::group::ProcessGroup;
 use super::program::{BotProgram, CallEnv};
 use crate::sandbox::{BotBox, BoxSpec, Spawn};
@@ -93,21 +95,22 @@ impl Place {
         };
         Ok(BotProcess {
             stdin: stdin_ours,
-            stdout: receiver(stdout_ours)?,
-            stderr: receiver(stderr_ours)?,
+            stdout: stdout_ours,
+            stderr: stderr_ours,
             handle,
         })
     }
 }
 
-/// A running bot process and the runner's ends of its pipes. Stdin is left blocking and
-/// unregistered: a one-shot request usually fits in the pipe and is written at once
-/// ([`write_at_once`]), a session makes it a [`sender`].
+/// A running bot process and the runner's ends of its pipes, blocking and unknown to the
+/// event loop: a one-shot request usually fits in the pipe and is written at once
+/// ([`write_at_once`]) and its reply read after a `poll`; what goes through the event loop
+/// is made a [`sender`] or [`receiver`] first.
 #[derive(Debug)]
 pub(crate) struct BotProcess {
     pub(crate) stdin: Option<OwnedFd>,
-    pub(crate) stdout: pipe::Receiver,
-    pub(crate) stderr: pipe::Receiver,
+    pub(crate) stdout: OwnedFd,
+    pub(crate) stderr: OwnedFd,
     pub(crate) handle: Handle,
 }
 
@@ -123,7 +126,7 @@ pub(crate) struct Handle {
 #[derive(Debug)]
 pub(crate) enum Waiter {
     /// Started by the runner.
-    Direct(tokio::process::Child),
+    Direct(DirectChild),
     /// Started by the seat's box; how it ended, once known (the box reports it once).
     Boxed {
         sandbox: Arc<BotBox>,
@@ -136,7 +139,7 @@ impl Waiter {
     /// Waits for the process to end. Cancel-safe.
     pub(crate) async fn wait(&mut self) -> Exit {
         match self {
-            Waiter::Direct(child) => child.wait().await.map_or(Exit::Unknown, Exit::from_status),
+            Waiter::Direct(child) => child.wait().await,
             Waiter::Boxed {
                 sandbox,
                 serial,
@@ -210,7 +213,7 @@ fn spawn_directly(
             bot.dir.display()
         )));
     }
-    let mut command = tokio::process::Command::new(&bot.program);
+    let mut command = std::process::Command::new(&bot.program);
     command
         .args(&bot.args)
         .args(extra_args)
@@ -220,11 +223,12 @@ fn spawn_directly(
         .stdin(Stdio::from(stdin))
         .stdout(Stdio::from(stdout))
         .stderr(Stdio::from(stderr))
-        .process_group(0)
-        .kill_on_drop(true);
+        .process_group(0);
     let child = command.spawn()?;
-    bot.rlimits.apply_to(child.id());
-    let group = ProcessGroup::led_by(child.id());
+    // The group first, so that it is killed if the child cannot be watched.
+    let group = ProcessGroup::led_by(Some(child.id()));
+    let child = DirectChild::new(child)?;
+    bot.rlimits.apply_to(Some(child.id()));
     Ok(Handle {
         waiter: Waiter::Direct(child),
         killer: Killer::Group(group),
@@ -263,7 +267,10 @@ pub(crate) fn write_at_once(
     stdin: OwnedFd,
     bytes: &[u8],
 ) -> io::Result<Option<(pipe::Sender, &[u8])>> {
-    set_nonblocking(&stdin, libc::O_WRONLY)?;
+    // Up to PIPE_BUF bytes go into an empty pipe whole and at once, even a blocking one.
+    if bytes.len() > libc::PIPE_BUF {
+        set_nonblocking(&stdin, libc::O_WRONLY)?;
+    }
     match write_what_fits(stdin.as_fd(), bytes) {
         Some(rest) if !rest.is_empty() => {
             Ok(Some((pipe::Sender::from_owned_fd_unchecked(stdin)?, rest)))
@@ -279,8 +286,8 @@ pub(crate) fn write_now<'a>(stdin: &pipe::Sender, bytes: &'a [u8]) -> &'a [u8] {
     write_what_fits(stdin.as_fd(), bytes).unwrap_or_default()
 }
 
-/// One write of `bytes` to the non-blocking pipe `fd`: the bytes it did not take, or `None`
-/// if nobody reads the pipe any more.
+/// One write of `bytes` to the pipe `fd` (non-blocking, unless it takes all of `bytes` at
+/// once): the bytes it did not take, or `None` if nobody reads the pipe any more.
 fn write_what_fits<'a>(fd: BorrowedFd<'_>, bytes: &'a [u8]) -> Option<&'a [u8]> {
     // SAFETY: `write` reads at most `bytes.len()` bytes of the slice.
     let written = unsafe { libc::write(fd.as_raw_fd(), bytes.as_ptr().cast(), bytes.len()) };

@@ -16,7 +16,7 @@ use std::time::Duration;
 use tokio::io::AsyncReadExt;
 use tokio::net::unix::pipe;
 
-use super::capture::CHUNK;
+use super::capture::{CHUNK, read_into, would_wait};
 use crate::sandbox::{check, owned};
 
 /// One line read from a persistent bot.
@@ -123,28 +123,11 @@ impl Replies {
     /// learns of new bytes from the kernel's next edge, so it never waits for bytes taken
     /// here.
     fn read_now(&mut self) {
-        let fd = self.pipe.as_raw_fd();
-        self.buffer.reserve(CHUNK);
-        let spare = self.buffer.spare_capacity_mut();
-        // SAFETY: `read` writes at most `spare.len()` bytes into the vector's spare
-        // capacity, and only the bytes it reports written are added to the length below.
-        let read = unsafe { libc::read(fd, spare.as_mut_ptr().cast(), spare.len()) };
-        match read {
-            0 => self.ended = true,
-            n if n > 0 => {
-                let len = self.buffer.len() + n as usize;
-                // SAFETY: `read` initialised the first `n` bytes of the spare capacity.
-                unsafe { self.buffer.set_len(len) };
-            }
-            _ => {
-                let error = io::Error::last_os_error();
-                if !matches!(
-                    error.kind(),
-                    io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
-                ) {
-                    self.ended = true;
-                }
-            }
+        match read_into(self.pipe.as_fd(), &mut self.buffer) {
+            Ok(0) => self.ended = true,
+            Ok(_) => {}
+            read if would_wait(&read) => {}
+            Err(_) => self.ended = true,
         }
     }
 }

@@ -9,26 +9,15 @@ use tokio::net::unix::pipe;
 use tokio::task::JoinHandle;
 use tokio::time::{Instant, timeout, timeout_at};
 
-use super::call::{CallResult, CallStatus, Exit};
+use super::call::{CallResult, CallStatus, Exit, Waiting};
 use super::capture::drain_tail;
-use super::process::{Killer, Place, Waiter, sender, write_now};
+use super::process::{Killer, Place, Waiter, receiver, sender, write_now};
 use super::program::{BotProgram, CallEnv, Limits};
 use super::replies::{LONGEST_WAIT_OUTSIDE_EVENT_LOOP, Line, Replies};
 
 /// How long a session may take to exit on its own (after its farewell, or after it closed
 /// stdout) before its process group is killed.
 const EXIT_GRACE: Duration = Duration::from_millis(500);
-
-/// Whether a request is all its thread waits for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Waiting {
-    /// Nothing else is sent or awaited until it ends: it may block the thread for a moment
-    /// while it waits for a quick reply, which skips the event loop's work on every request.
-    /// The thread's other tasks (the bots' stderr drains) wait meanwhile.
-    Alone,
-    /// Sent together with other requests, which must go on meanwhile.
-    Together,
-}
 
 /// A running persistent bot process. After a timeout, an oversized reply or the process's
 /// end, the session is gone: a late reply would otherwise be taken as the answer to the next
@@ -68,9 +57,9 @@ impl Session {
         limits: &Limits,
     ) -> std::io::Result<Session> {
         let process = place.start(bot, env, true, &[]).await?;
-        let stdout = Replies::new(process.stdout, process.stderr.as_fd());
+        let stdout = Replies::new(receiver(process.stdout)?, process.stderr.as_fd());
         let stderr = Some(tokio::spawn(drain_tail(
-            process.stderr,
+            receiver(process.stderr)?,
             limits.max_stderr_bytes,
         )));
         Ok(Session {

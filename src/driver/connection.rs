@@ -56,8 +56,7 @@ impl Limit {
 impl Connection {
     /// Sends `input` to `bot` within `limit`: a fresh process for one-shot input, the
     /// persistent process (started now if this is its first request) for session input.
-    /// `waiting` says whether anything else waits meanwhile (persistent requests only: a
-    /// one-shot request always waits in the event loop).
+    /// `waiting` says whether anything else waits meanwhile.
     pub(crate) async fn send(
         &mut self,
         bot: &BotProgram,
@@ -78,7 +77,16 @@ impl Connection {
                 };
             }
         };
-        call_once(&mut self.place, bot, env, input, limit.request, limits).await
+        call_once(
+            &mut self.place,
+            bot,
+            env,
+            input,
+            limit.request,
+            limits,
+            waiting,
+        )
+        .await
     }
 
     /// The persistent process of `bot`, started now if it has not been. `Err`: how a request

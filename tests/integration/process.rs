@@ -49,13 +49,43 @@ async fn once(script: &str, input: &[u8], limit: Duration) -> (arena::bots::Call
     (result, survivors)
 }
 
-/// One one-shot request to `bot` in a place of its own, with the tests' limits.
+/// One one-shot request to `bot` with the tests' limits (see [`call_limited`]).
 async fn call(
     bot: &BotProgram,
     input: OneShotInput<'_>,
     limit: Duration,
 ) -> arena::bots::CallResult {
-    call_once(&mut Place::default(), bot, &ENV, input, limit, &LIMITS).await
+    call_limited(bot, input, limit, &LIMITS).await
+}
+
+/// One one-shot request to `bot`, made twice, each in a place of its own: sent alone and
+/// sent together with others, the two ways a request waits. Both must end alike; returns
+/// the slower.
+async fn call_limited(
+    bot: &BotProgram,
+    input: OneShotInput<'_>,
+    limit: Duration,
+    limits: &Limits,
+) -> arena::bots::CallResult {
+    let mut results = Vec::new();
+    for waiting in BOTH_WAYS {
+        let mut place = Place::default();
+        results.push(call_once(&mut place, bot, &ENV, input, limit, limits, waiting).await);
+    }
+    let [alone, together] = <[_; 2]>::try_from(results).unwrap();
+    let ending = |result: &arena::bots::CallResult| {
+        (
+            result.status.clone(),
+            result.output.clone(),
+            result.stderr.clone(),
+        )
+    };
+    assert_eq!(ending(&alone), ending(&together), "alone, then together");
+    if alone.elapsed > together.elapsed {
+        alone
+    } else {
+        together
+    }
 }
 
 const SHORT: Duration = Duration::from_millis(300);
@@ -163,6 +193,20 @@ async fn a_child_left_holding_stdout_is_killed_and_the_reply_kept() {
     assert!(survivors.is_empty(), "left running: {survivors:?}");
 }
 
+/// A reply that starts within the wait outside the event loop and ends after it.
+#[tokio::test]
+async fn a_reply_split_across_the_two_ways_of_waiting_arrives_whole() {
+    let (result, survivors) = once("printf par; sleep 0.1; printf t; exit 2", b"", LONG).await;
+    assert_eq!(
+        result.status,
+        CallStatus::Replied {
+            exit: Exit::Code(2)
+        }
+    );
+    assert_eq!(result.output, b"part");
+    assert!(survivors.is_empty(), "left running: {survivors:?}");
+}
+
 #[tokio::test]
 async fn a_flood_of_stderr_neither_blocks_nor_grows() {
     let (result, _) = once("head -c 3000000 /dev/zero >&2; echo done", b"", LONG).await;
@@ -210,8 +254,8 @@ while read -r line; do
     esac
 done"#;
 
-/// A request to a session is waited for outside the event loop while it is the only one,
-/// and in it otherwise: every session test runs both ways.
+/// A request is waited for outside the event loop while it is the only one, and in it
+/// otherwise: every one-shot and session test runs both ways.
 const BOTH_WAYS: [Waiting; 2] = [Waiting::Alone, Waiting::Together];
 
 async fn session_in(dir: &Path) -> Session {
@@ -476,15 +520,7 @@ async fn a_one_shot_reply_of_the_cap_and_its_newline_fits_and_one_byte_more_does
     let dir = tempfile::tempdir().unwrap();
     for (bytes, fits) in [(CAP, true), (CAP + 1, false)] {
         let bot = shell_bot(dir.path(), &reply_of(bytes));
-        let result = call_once(
-            &mut Place::default(),
-            &bot,
-            &ENV,
-            OneShotInput::Stdin(b""),
-            LONG,
-            &CAPPED,
-        )
-        .await;
+        let result = call_limited(&bot, OneShotInput::Stdin(b""), LONG, &CAPPED).await;
         if fits {
             assert_eq!(result.output.len(), CAP + 1, "{result:?}");
         } else {
