@@ -15,7 +15,7 @@ use super::call::Exit;
 use super::child::DirectChild;
 use super::group::ProcessGroup;
 use super::program::{BotProgram, CallEnv};
-use crate::sandbox::{BotBox, BoxSpec, Spawn};
+use crate::sandbox::{BotBox, BoxSpec, Spawn, set_nonblocking};
 
 /// Where a seat's processes run during one game. With a sandbox, the seat's box is made on
 /// the first request and kept until the place is dropped at the end of the game, which ends
@@ -239,23 +239,14 @@ fn spawn_directly(
 /// it non-blocking: `from_owned_fd` would also check what the descriptor is, three system
 /// calls per pipe.
 pub(crate) fn sender(fd: OwnedFd) -> io::Result<pipe::Sender> {
-    set_nonblocking(&fd, libc::O_WRONLY)?;
+    set_nonblocking(fd.as_fd())?;
     pipe::Sender::from_owned_fd_unchecked(fd)
 }
 
 /// As [`sender`], for reading.
 pub(crate) fn receiver(fd: OwnedFd) -> io::Result<pipe::Receiver> {
-    set_nonblocking(&fd, libc::O_RDONLY)?;
+    set_nonblocking(fd.as_fd())?;
     pipe::Receiver::from_owned_fd_unchecked(fd)
-}
-
-/// Sets `O_NONBLOCK` on `fd`, a pipe end opened with `mode` and no other status flag.
-fn set_nonblocking(fd: &OwnedFd, mode: libc::c_int) -> io::Result<()> {
-    // SAFETY: F_SETFL on a descriptor we own only changes its status flags.
-    if unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, mode | libc::O_NONBLOCK) } == -1 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
 }
 
 /// Writes as much of `bytes` as the pipe `stdin` takes without waiting, outside the event
@@ -269,7 +260,7 @@ pub(crate) fn write_at_once(
 ) -> io::Result<Option<(pipe::Sender, &[u8])>> {
     // Up to PIPE_BUF bytes go into an empty pipe whole and at once, even a blocking one.
     if bytes.len() > libc::PIPE_BUF {
-        set_nonblocking(&stdin, libc::O_WRONLY)?;
+        set_nonblocking(stdin.as_fd())?;
     }
     match write_what_fits(stdin.as_fd(), bytes) {
         Some(rest) if !rest.is_empty() => {

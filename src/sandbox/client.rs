@@ -1,7 +1,7 @@
 //! The runner's side of a box: starts the helper, asks it for processes, hears how they end.
 
 use std::io;
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
 use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -55,7 +55,7 @@ impl BotBox {
             .spawn()
             .map_err(|error| io::Error::new(error.kind(), HelperNotStarted(error)))?;
         drop(theirs);
-        set_nonblocking(&ours)?;
+        super::set_nonblocking(ours.as_fd())?;
         // SAFETY: the descriptor is owned by the AsyncFd and stays open as long as it.
         let control = unsafe { AsyncFd::register_with_interest(ours, Interest::READABLE) }
             .map_err(io::Error::from)?;
@@ -162,16 +162,4 @@ impl std::error::Error for HelperNotStarted {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(&self.0)
     }
-}
-
-fn set_nonblocking(fd: &OwnedFd) -> io::Result<()> {
-    // SAFETY: fcntl on a descriptor we own.
-    unsafe {
-        let flags = libc::fcntl(fd.as_raw_fd(), libc::F_GETFL);
-        if flags == -1 || libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK) == -1
-        {
-            return Err(io::Error::last_os_error());
-        }
-    }
-    Ok(())
 }

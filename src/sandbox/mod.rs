@@ -29,7 +29,7 @@ pub use client::BotBox;
 pub use inside::serve;
 pub use mounts::TMP_BYTES;
 pub use support::check_support;
-pub(crate) use sys::{check, owned, pipe};
+pub(crate) use sys::{check, owned, pipe, set_nonblocking};
 pub(crate) use wire::Spawn;
 
 /// Opens the folder `path` refusing every symbolic link on the way.

@@ -192,3 +192,10 @@ pub(crate) fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     // SAFETY: both descriptors were just created and are owned by nothing else.
     Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
+
+/// Makes `fd`, a descriptor the runner made with no other status flag, non-blocking: one
+/// `fcntl`, no `F_GETFL` first (`F_SETFL` ignores the access mode).
+pub(crate) fn set_nonblocking(fd: BorrowedFd<'_>) -> io::Result<()> {
+    // SAFETY: F_SETFL on a descriptor we hold only changes its status flags.
+    check(unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, libc::O_NONBLOCK) }.into()).map(drop)
+}
