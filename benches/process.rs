@@ -308,6 +308,17 @@ mod one_shot {
         });
     }
 
+    /// As `arena`, with the bot in its box (kept from one request to the next, as in a
+    /// game): the box's helper starts the process, so its CPU is not the runner's.
+    #[divan::bench(sample_count = 40, sample_size = 20)]
+    fn arena_boxed(bencher: Bencher) {
+        let (runtime, bot) = (runtime(), boxed(&ONE_SHOT_BOT));
+        let mut place = Place::default();
+        support::bench_with_cpu("one_shot::arena_boxed", bencher, || {
+            one_shot_arena(&runtime, &mut place, &bot, Waiting::Alone);
+        });
+    }
+
     #[divan::bench(sample_count = 40, sample_size = 20)]
     fn minimal(bencher: Bencher) {
         support::bench_with_cpu("one_shot::minimal", bencher, || {

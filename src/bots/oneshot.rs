@@ -1,10 +1,10 @@
 //! One-shot requests: a fresh process per request.
 //!
-//! A request sent [`Waiting::Alone`] to a bot started without a box waits for its process
-//! with a `poll` of its own, for at most [`LONGEST_WAIT_OUTSIDE_EVENT_LOOP`], as a lone
-//! persistent request does: most one-shot bots answer and exit well within it, and the wait
-//! skips the event loop's registrations and timers. A request still undecided then goes on
-//! in the event loop, from the same captures.
+//! A request sent [`Waiting::Alone`] waits for its process with a `poll` of its own, for at
+//! most [`LONGEST_WAIT_OUTSIDE_EVENT_LOOP`], as a lone persistent request does: most
+//! one-shot bots answer and exit well within it, and the wait skips the event loop's
+//! registrations and timers. A request still undecided then goes on in the event loop,
+//! from the same captures.
 
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::pin::pin;
@@ -16,7 +16,6 @@ use tokio::time::{Instant, sleep_until, timeout, timeout_at};
 
 use super::call::{CallResult, CallStatus, Exit, Waiting};
 use super::capture::{Capped, Tail};
-use super::child::DirectChild;
 use super::process::{BotProcess, Handle, Killer, Place, Waiter, receiver, write_at_once};
 use super::program::{BotProgram, CallEnv, Limits};
 use super::replies::LONGEST_WAIT_OUTSIDE_EVENT_LOOP;
@@ -87,13 +86,8 @@ pub async fn call_once(
     };
     let mut progress = Progress::new(limits);
     let mut decided = None;
-    if let Waiter::Direct(child) = &mut waiter {
-        if waiting == Waiting::Alone
-            && unwritten.is_none()
-            && limit > LONGEST_WAIT_OUTSIDE_EVENT_LOOP
-        {
-            decided = progress.wait_outside(child, stdout.as_fd(), stderr.as_fd());
-        }
+    if waiting == Waiting::Alone && unwritten.is_none() && limit > LONGEST_WAIT_OUTSIDE_EVENT_LOOP {
+        decided = progress.wait_outside(&mut waiter, stdout.as_fd(), stderr.as_fd());
     }
     let (status, stderr) = match decided {
         Some(status) => (status, Stderr::Unregistered(stderr)),
@@ -180,14 +174,15 @@ impl Progress {
         }
     }
 
-    /// Waits with `poll` on the process's stdout, stderr and pidfd, outside the event loop,
+    /// Waits with `poll` on the process's stdout, stderr and what tells its end (its pidfd,
+    /// or its box's reports), outside the event loop,
     /// until the request is decided, or for at most [`LONGEST_WAIT_OUTSIDE_EVENT_LOOP`]
     /// (then `None`): less than the request's limit (the caller sees to it) and less than
     /// the leak grace, so neither falls due here. The pipes are blocking and read only when
     /// `poll` says they are ready.
     fn wait_outside(
         &mut self,
-        child: &mut DirectChild,
+        waiter: &mut Waiter,
         stdout: BorrowedFd<'_>,
         stderr: BorrowedFd<'_>,
     ) -> Option<CallStatus> {
@@ -208,7 +203,7 @@ impl Progress {
             let mut fds = [
                 watched(stdout, !self.reply.done()),
                 watched(stderr, !self.errors.ended),
-                watched(child.pidfd(), self.exit.is_none()),
+                watched(waiter.watched(), self.exit.is_none()),
             ];
             let millis = left.as_micros().div_ceil(1000).min(i32::MAX as u128) as libc::c_int;
             // SAFETY: `fds` holds `fds.len()` valid pollfd entries for the call; a negative
@@ -241,7 +236,7 @@ impl Progress {
                 self.errors.end();
             }
             if end != 0 {
-                if let Some(exit) = child.exit_now() {
+                if let Some(exit) = waiter.exit_now() {
                     self.exited(exit);
                 }
             }

@@ -155,6 +155,35 @@ impl Waiter {
     }
 }
 
+impl Waiter {
+    /// A descriptor that becomes readable when the process's end may be known, for a wait
+    /// outside the event loop: its pidfd, or its box's reports.
+    pub(crate) fn watched(&self) -> BorrowedFd<'_> {
+        match self {
+            Waiter::Direct(child) => child.pidfd(),
+            Waiter::Boxed { sandbox, .. } => sandbox.reports(),
+        }
+    }
+
+    /// How the process ended, if that is known now, without waiting.
+    pub(crate) fn exit_now(&mut self) -> Option<Exit> {
+        match self {
+            Waiter::Direct(child) => child.exit_now(),
+            Waiter::Boxed {
+                sandbox,
+                serial,
+                exit,
+            } => {
+                if exit.is_none() {
+                    let status = sandbox.exit_now(*serial)?;
+                    *exit = Some(status.map_or(Exit::Unknown, Exit::from_status));
+                }
+                *exit
+            }
+        }
+    }
+}
+
 /// Kills a bot process and everything it started (SIGKILL).
 #[derive(Debug)]
 pub(crate) enum Killer {

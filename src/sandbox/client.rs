@@ -1,7 +1,7 @@
 //! The runner's side of a box: starts the helper, asks it for processes, hears how they end.
 
 use std::io;
-use std::os::fd::{AsFd, AsRawFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
 use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -113,6 +113,29 @@ impl BotBox {
                 }
                 Ok(Some(_)) => {}
                 Ok(None) | Err(_) => return None,
+            }
+        }
+    }
+
+    /// The descriptor that becomes readable when the box has something to report, for a
+    /// wait outside the event loop.
+    pub(crate) fn reports(&self) -> BorrowedFd<'_> {
+        self.control.get_ref().as_fd()
+    }
+
+    /// How the process `serial` ended, if the box has said so by now: its reports so far
+    /// are read without waiting. `Some(None)` if the box itself ended.
+    pub(crate) fn exit_now(&self, serial: u64) -> Option<Option<ExitStatus>> {
+        let mut buffer = [0u8; 8192];
+        loop {
+            match wire::receive(self.control.get_ref().as_raw_fd(), &mut buffer) {
+                Ok(Some((FromBox::Exited(exited, status), _))) if exited == serial => {
+                    return Some(Some(ExitStatus::from_raw(status)));
+                }
+                Ok(Some(_)) => {}
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) if error.kind() == io::ErrorKind::WouldBlock => return None,
+                Ok(None) | Err(_) => return Some(None),
             }
         }
     }

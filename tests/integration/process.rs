@@ -3,13 +3,16 @@
 //! run the bots directly (`sandbox = "none"`); `sandbox.rs` runs them in their boxes.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use arena::bots::{
     BotProgram, CallEnv, CallStatus, Exit, Limits, OneShotInput, Place, ResourceLimits, Session,
     Waiting, call_once,
 };
+
+use arena::sandbox::BoxSpec;
 
 use crate::support::surviving_groups;
 
@@ -205,6 +208,61 @@ async fn a_reply_split_across_the_two_ways_of_waiting_arrives_whole() {
     );
     assert_eq!(result.output, b"part");
     assert!(survivors.is_empty(), "left running: {survivors:?}");
+}
+
+/// One-shot requests to a bot in its box, whose end the box reports: each ends alike sent
+/// alone and sent together, as without a box.
+#[tokio::test]
+async fn a_boxed_one_shot_bot_ends_alike_both_ways() {
+    arena::sandbox::use_helper(PathBuf::from(env!("CARGO_BIN_EXE_arena")));
+    // Not under /tmp, which a box replaces by a private one.
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let boxed = |script: &str| BotProgram {
+        program: "/bin/sh".into(),
+        args: vec!["-c".into(), script.into()],
+        dir: dir.path().to_path_buf(),
+        env: BTreeMap::new(),
+        rlimits: ResourceLimits::default(),
+        sandbox: Some(Arc::new(BoxSpec {
+            readable: vec![dir.path().to_path_buf()],
+            max_processes: 64,
+            ..BoxSpec::default()
+        })),
+        private_dir: false,
+    };
+    let replied = |exit| CallStatus::Replied { exit };
+    let cases = [
+        (
+            "cat; printf 'a\\nb'",
+            LONG,
+            replied(Exit::Success),
+            &b"xyza\nb"[..],
+            &b""[..],
+        ),
+        (
+            "printf par; sleep 0.1; printf t; exit 2",
+            LONG,
+            replied(Exit::Code(2)),
+            b"part",
+            b"",
+        ),
+        (
+            "echo 'it broke' >&2; exit 5",
+            LONG,
+            CallStatus::Died {
+                exit: Exit::Code(5),
+            },
+            b"",
+            b"it broke\n",
+        ),
+        ("exec sleep 600", SHORT, CallStatus::TimedOut, b"", b""),
+    ];
+    for (script, limit, status, output, stderr) in cases {
+        let result = call(&boxed(script), OneShotInput::Stdin(b"xyz"), limit).await;
+        assert_eq!(result.status, status, "{script}");
+        assert_eq!(result.output, output, "{script}");
+        assert_eq!(result.stderr, stderr, "{script}");
+    }
 }
 
 #[tokio::test]
