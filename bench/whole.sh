@@ -11,6 +11,9 @@
 #   bench/whole.sh petri-share [ROUNDS] [ARG ...]
 #                                         the runner's share in tournaments/petri.toml
 #                                         --games 10 alone, ROUNDS runs (default 3)
+#   bench/whole.sh share-of FILE [ROUNDS] [ARG ...]
+#                                         the runner's share in the tournament FILE alone,
+#                                         ROUNDS runs (default 3)
 #   bench/whole.sh memory [GAMES ...]     the runner's peak memory for bench/petri-c.toml with
 #                                         each number of games (default 1000 10000 30000)
 #   bench/whole.sh startup [ROUNDS]       CPU time of a Python start: plain, -S -I, and through
@@ -126,10 +129,17 @@ share_bench() {
 petri_share_bench() {
     local rounds="${1:-3}"
     shift || true
-    echo "== e. runner share of CPU time, tournaments/petri.toml --games 10${*:+ $*}, $rounds runs"
+    repeated_share_bench tournaments/petri.toml "$rounds" --games 10 "$@"
+}
+
+repeated_share_bench() {
+    local file="$1" rounds="${2:-3}"
+    shift
+    shift || true
+    echo "== e. runner share of CPU time, $file${*:+ $*}, $rounds runs"
     for _ in $(seq "$rounds"); do
         echo -n "$(load): "
-        share_of tournaments/petri.toml --games 10 "$@"
+        share_of "$file" "$@"
     done
 }
 
@@ -201,9 +211,10 @@ case "${1:-all}" in
 jobs) shift; jobs_bench "$@" ;;
 share) shift; share_bench "$@" ;;
 petri-share) shift; petri_share_bench "$@" ;;
+share-of) shift; [ $# -gt 0 ] || { sed -n '2,32p' "$0"; exit 2; }; repeated_share_bench "$@" ;;
 memory) shift; memory_bench "$@" ;;
 startup) shift; startup_bench "$@" ;;
 sandbox) shift; sandbox_bench "$@" ;;
 all) jobs_bench; share_bench; memory_bench ;;
-*) sed -n '2,30p' "$0"; exit 2 ;;
+*) sed -n '2,32p' "$0"; exit 2 ;;
 esac

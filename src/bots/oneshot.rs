@@ -186,12 +186,13 @@ impl Progress {
         stdout: BorrowedFd<'_>,
         stderr: BorrowedFd<'_>,
     ) -> Option<CallStatus> {
-        let give_up = Instant::now() + LONGEST_WAIT_OUTSIDE_EVENT_LOOP;
+        // The system's clock, as `poll` counts: tokio's may be paused.
+        let give_up = std::time::Instant::now() + LONGEST_WAIT_OUTSIDE_EVENT_LOOP;
         loop {
             if let Some(status) = Progress::outcome(&self.reply, self.exit) {
                 return Some(status);
             }
-            let left = give_up.saturating_duration_since(Instant::now());
+            let left = give_up.saturating_duration_since(std::time::Instant::now());
             if left.is_zero() {
                 return None;
             }
