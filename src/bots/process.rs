@@ -6,7 +6,7 @@ use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::Stdio;
+use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, OnceLock};
 
 use tokio::net::unix::pipe;
@@ -144,18 +144,13 @@ impl Waiter {
                 sandbox,
                 serial,
                 exit,
-            } => {
-                if exit.is_none() {
-                    let status = sandbox.wait(*serial).await;
-                    *exit = Some(status.map_or(Exit::Unknown, Exit::from_status));
-                }
-                exit.unwrap_or(Exit::Unknown)
-            }
+            } => match exit {
+                Some(exit) => *exit,
+                None => *exit.insert(reported(sandbox.wait(*serial).await)),
+            },
         }
     }
-}
 
-impl Waiter {
     /// A descriptor that becomes readable when the process's end may be known, for a wait
     /// outside the event loop: its pidfd, or its box's reports.
     pub(crate) fn watched(&self) -> BorrowedFd<'_> {
@@ -173,15 +168,17 @@ impl Waiter {
                 sandbox,
                 serial,
                 exit,
-            } => {
-                if exit.is_none() {
-                    let status = sandbox.exit_now(*serial)?;
-                    *exit = Some(status.map_or(Exit::Unknown, Exit::from_status));
-                }
-                *exit
-            }
+            } => match exit {
+                Some(exit) => Some(*exit),
+                None => Some(*exit.insert(reported(sandbox.exit_now(*serial)?))),
+            },
         }
     }
+}
+
+/// How a boxed process ended, from its box's report (`None`: the box itself ended).
+fn reported(status: Option<ExitStatus>) -> Exit {
+    status.map_or(Exit::Unknown, Exit::from_status)
 }
 
 /// Kills a bot process and everything it started (SIGKILL).
