@@ -34,10 +34,9 @@ pub(crate) struct ProcessGroup {
 }
 
 impl ProcessGroup {
-    /// The group led by a freshly spawned child, or an empty guard if the child already
-    /// vanished (then there is nothing to kill).
-    pub(crate) fn led_by(pid: Option<u32>) -> ProcessGroup {
-        let id = pid.and_then(|pid| libc::pid_t::try_from(pid).ok());
+    /// The group led by a freshly spawned child, not reaped yet.
+    pub(crate) fn led_by(pid: u32) -> ProcessGroup {
+        let id = libc::pid_t::try_from(pid).ok();
         if let Some(id) = id {
             LIVE.lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)

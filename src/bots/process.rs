@@ -252,9 +252,9 @@ fn spawn_directly(
         .process_group(0);
     let child = command.spawn()?;
     // The group first, so that it is killed if the child cannot be watched.
-    let group = ProcessGroup::led_by(Some(child.id()));
+    let group = ProcessGroup::led_by(child.id());
     let child = DirectChild::new(child)?;
-    bot.rlimits.apply_to(Some(child.id()));
+    bot.rlimits.apply_to(child.id());
     Ok(Handle {
         waiter: Waiter::Direct(child),
         killer: Killer::Group(group),

@@ -78,8 +78,8 @@ impl ResourceLimits {
     /// inherit them. This happens as soon as the spawn returns, before the program can have
     /// done much: set from outside so that spawning keeps the fast `posix_spawn` path. A
     /// process that is already gone needs no limits.
-    pub(crate) fn apply_to(self, pid: Option<u32>) {
-        let Some(pid) = pid.and_then(|pid| libc::pid_t::try_from(pid).ok()) else {
+    pub(crate) fn apply_to(self, pid: u32) {
+        let Ok(pid) = libc::pid_t::try_from(pid) else {
             return;
         };
         let set = |resource, soft: u64, hard: u64| {
