@@ -196,6 +196,20 @@ async fn a_child_left_holding_stdout_is_killed_and_the_reply_kept() {
     assert!(survivors.is_empty(), "left running: {survivors:?}");
 }
 
+/// Stdout ends long before the process does: the request waits for the exit.
+#[tokio::test]
+async fn a_bot_that_closes_stdout_early_is_waited_for_until_it_exits() {
+    let (result, survivors) = once("exec >&-; sleep 0.1; exit 4", b"", LONG).await;
+    assert_eq!(
+        result.status,
+        CallStatus::Died {
+            exit: Exit::Code(4)
+        }
+    );
+    assert!(result.elapsed >= Duration::from_millis(100), "{result:?}");
+    assert!(survivors.is_empty(), "left running: {survivors:?}");
+}
+
 /// A reply that starts within the wait outside the event loop and ends after it.
 #[tokio::test]
 async fn a_reply_split_across_the_two_ways_of_waiting_arrives_whole() {
