@@ -50,23 +50,6 @@ impl Capped {
         }
     }
 
-    /// One read of a pipe that `poll` found ready, so that it does not block.
-    pub(crate) fn read_ready(&mut self, fd: BorrowedFd<'_>) {
-        let mut chunk = [0; CHUNK];
-        let read = read_chunk(fd, &mut chunk);
-        if let Ok(n) = read {
-            self.bytes.extend_from_slice(&chunk[..n]);
-        }
-        if !would_wait(&read) {
-            self.record(read);
-        }
-    }
-
-    /// Takes note that the stream ended, reported by `poll` with no bytes left to read.
-    pub(crate) fn end(&mut self) {
-        self.record(Ok(0));
-    }
-
     /// Takes note of one read into `bytes`.
     fn record(&mut self, read: io::Result<usize>) {
         match read {
@@ -76,6 +59,17 @@ impl Capped {
             }
             Ok(_) => self.overflow = self.bytes.len() > self.cap.saturating_add(1),
         }
+    }
+}
+
+impl Capture for Capped {
+    fn take(&mut self, read: io::Result<usize>, chunk: &[u8]) {
+        self.bytes.extend_from_slice(chunk);
+        self.record(read);
+    }
+
+    fn done(&self) -> bool {
+        Capped::done(self)
     }
 }
 
@@ -108,21 +102,6 @@ impl Tail {
         }
     }
 
-    /// One read of a pipe that `poll` found ready, so that it does not block.
-    pub(crate) fn read_ready(&mut self, fd: BorrowedFd<'_>) {
-        let mut chunk = [0; CHUNK];
-        let read = read_chunk(fd, &mut chunk);
-        if !would_wait(&read) {
-            let n = *read.as_ref().unwrap_or(&0);
-            self.keep(read, &chunk[..n]);
-        }
-    }
-
-    /// Takes note that the stream ended, reported by `poll` with no bytes left to read.
-    pub(crate) fn end(&mut self) {
-        self.ended = true;
-    }
-
     /// Takes note of one read of `chunk`.
     fn keep(&mut self, read: io::Result<usize>, chunk: &[u8]) {
         match read {
@@ -138,6 +117,48 @@ impl Tail {
 
     pub(crate) fn into_bytes(self) -> Vec<u8> {
         self.bytes.into()
+    }
+}
+
+impl Capture for Tail {
+    fn take(&mut self, read: io::Result<usize>, chunk: &[u8]) {
+        self.keep(read, chunk);
+    }
+
+    fn done(&self) -> bool {
+        self.ended
+    }
+}
+
+/// A capture that a `poll` outside the event loop feeds (see [`take_ready`]).
+pub(crate) trait Capture {
+    /// Takes note of one read: its result and the bytes it brought (`Ok(0)`: the end).
+    fn take(&mut self, read: io::Result<usize>, chunk: &[u8]);
+
+    /// Whether reading is over.
+    fn done(&self) -> bool;
+}
+
+/// Takes into `capture` what `poll` reported (`revents`) for its pipe `fd`, which is
+/// blocking: bytes are read once, or to the end when the writers are gone (a finite rest,
+/// which no read can block on); an end without bytes needs no read.
+pub(crate) fn take_ready(capture: &mut impl Capture, fd: BorrowedFd<'_>, revents: libc::c_short) {
+    if revents & libc::POLLIN == 0 {
+        if revents != 0 {
+            capture.take(Ok(0), &[]);
+        }
+        return;
+    }
+    let mut chunk = [0; CHUNK];
+    loop {
+        let read = read_chunk(fd, &mut chunk);
+        if !would_wait(&read) {
+            let n = *read.as_ref().unwrap_or(&0);
+            capture.take(read, &chunk[..n]);
+        }
+        if revents & libc::POLLHUP == 0 || capture.done() {
+            return;
+        }
     }
 }
 
@@ -224,7 +245,7 @@ mod tests {
         let mut write = std::fs::File::from(write);
         let (mut reply, mut tail) = (Capped::new(100), Tail::new(4));
         write.write_all(b"abcdef").unwrap();
-        reply.read_ready(std::os::fd::AsFd::as_fd(&read));
+        take_ready(&mut reply, std::os::fd::AsFd::as_fd(&read), libc::POLLIN);
         tail.keep(Ok(3), b"xyz");
         assert_eq!(reply.bytes, b"abcdef");
         assert!(!reply.done());

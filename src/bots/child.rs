@@ -71,12 +71,13 @@ impl DirectChild {
             if let Some(exit) = reap(&mut self.child, &mut self.exit) {
                 return exit;
             }
-            match &watched {
-                Ok(watched) => match watched.readable().await {
-                    Ok(mut ready) => ready.clear_ready(),
-                    Err(_) => tokio::time::sleep(LOOK_AGAIN).await,
-                },
-                Err(_) => tokio::time::sleep(LOOK_AGAIN).await,
+            let ready = match &watched {
+                Ok(watched) => watched.readable().await.ok(),
+                Err(_) => None,
+            };
+            match ready {
+                Some(mut ready) => ready.clear_ready(),
+                None => tokio::time::sleep(LOOK_AGAIN).await,
             }
         }
     }

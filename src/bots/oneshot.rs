@@ -4,7 +4,9 @@
 //! most [`LONGEST_WAIT_OUTSIDE_EVENT_LOOP`], as a lone persistent request does: most
 //! one-shot bots answer and exit well within it, and the wait skips the event loop's
 //! registrations and timers. A request still undecided then goes on in the event loop,
-//! from the same captures.
+//! from the same captures. A session keeps an `epoll` set and a ticker for this (see
+//! `replies.rs`); a process that lives for one request is cheaper to watch with one `poll`
+//! and its timeout.
 
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::pin::pin;
@@ -15,7 +17,7 @@ use tokio::net::unix::pipe;
 use tokio::time::{Instant, sleep_until, timeout, timeout_at};
 
 use super::call::{CallResult, CallStatus, Exit, Waiting};
-use super::capture::{Capped, Tail};
+use super::capture::{Capped, Tail, take_ready};
 use super::process::{BotProcess, Handle, Killer, Place, Waiter, receiver, write_at_once};
 use super::program::{BotProgram, CallEnv, Limits};
 use super::replies::LONGEST_WAIT_OUTSIDE_EVENT_LOOP;
@@ -217,25 +219,8 @@ impl Progress {
                 continue;
             }
             let [out, err, end] = fds.map(|fd| fd.revents);
-            // Bytes are read once, or to the end when the writers are gone (a finite rest,
-            // which no read can block on); an end without bytes needs no read.
-            let (has_bytes, closed) = (libc::POLLIN, libc::POLLHUP);
-            if out & has_bytes != 0 {
-                self.reply.read_ready(stdout);
-                while out & closed != 0 && !self.reply.done() {
-                    self.reply.read_ready(stdout);
-                }
-            } else if out != 0 {
-                self.reply.end();
-            }
-            if err & has_bytes != 0 {
-                self.errors.read_ready(stderr);
-                while err & closed != 0 && !self.errors.ended {
-                    self.errors.read_ready(stderr);
-                }
-            } else if err != 0 {
-                self.errors.end();
-            }
+            take_ready(&mut self.reply, stdout, out);
+            take_ready(&mut self.errors, stderr, err);
             if end != 0 {
                 if let Some(exit) = waiter.exit_now() {
                     self.exited(exit);

@@ -107,12 +107,8 @@ impl BotBox {
     /// Waits for the process `serial` to end; `None` if the box itself ended first.
     pub(crate) async fn wait(&self, serial: u64) -> Option<ExitStatus> {
         loop {
-            match self.receive().await {
-                Ok(Some(FromBox::Exited(exited, status))) if exited == serial => {
-                    return Some(ExitStatus::from_raw(status));
-                }
-                Ok(Some(_)) => {}
-                Ok(None) | Err(_) => return None,
+            if let Some(ending) = ending_of(serial, self.receive().await) {
+                return ending;
             }
         }
     }
@@ -128,14 +124,16 @@ impl BotBox {
     pub(crate) fn exit_now(&self, serial: u64) -> Option<Option<ExitStatus>> {
         let mut buffer = [0u8; 8192];
         loop {
-            match wire::receive(self.control.get_ref().as_raw_fd(), &mut buffer) {
-                Ok(Some((FromBox::Exited(exited, status), _))) if exited == serial => {
-                    return Some(Some(ExitStatus::from_raw(status)));
-                }
-                Ok(Some(_)) => {}
+            let report = wire::receive(self.control.get_ref().as_raw_fd(), &mut buffer);
+            match report {
                 Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
                 Err(error) if error.kind() == io::ErrorKind::WouldBlock => return None,
-                Ok(None) | Err(_) => return Some(None),
+                report => {
+                    let report = report.map(|message| message.map(|(message, _)| message));
+                    if let Some(ending) = ending_of(serial, report) {
+                        return Some(ending);
+                    }
+                }
             }
         }
     }
@@ -167,6 +165,18 @@ impl BotBox {
                 Err(_would_block) => {}
             }
         }
+    }
+}
+
+/// What one report of the box (or its failure) says of the process `serial`: nothing
+/// (`None`), its end (`Some(Some(status))`), or that the box itself ended (`Some(None)`).
+fn ending_of(serial: u64, report: io::Result<Option<FromBox>>) -> Option<Option<ExitStatus>> {
+    match report {
+        Ok(Some(FromBox::Exited(exited, status))) if exited == serial => {
+            Some(Some(ExitStatus::from_raw(status)))
+        }
+        Ok(Some(_)) => None,
+        Ok(None) | Err(_) => Some(None),
     }
 }
 
