@@ -9,6 +9,8 @@
 //! JavaScript's `parseInt(token, 10)`. Replies are arbitrary bytes; nothing here panics on
 //! them or allocates in proportion to their size beyond one lossy UTF-8 view of a token.
 
+use std::borrow::Cow;
+
 use super::rules::{CellId, Contents, Dish, Framing, RawAction, RawSpecies};
 use crate::compass::Compass;
 use crate::decimal::push_int;
@@ -206,9 +208,21 @@ fn tokens(reply: &[u8]) -> impl Iterator<Item = &[u8]> {
 
 /// The token upper-cased with JavaScript's `toUpperCase` (full Unicode case mapping, which
 /// Rust's `to_uppercase` shares: `reſt` is `REST`), or `None` if it is too long to be a
-/// keyword.
-fn upper_word(token: &[u8]) -> Option<String> {
-    (token.len() <= MAX_WORD_BYTES).then(|| String::from_utf8_lossy(token).to_uppercase())
+/// keyword. A word already in ASCII capitals, what bots nearly always send, is borrowed.
+fn upper_word(token: &[u8]) -> Option<Cow<'_, str>> {
+    if token.len() > MAX_WORD_BYTES {
+        return None;
+    }
+    Some(match std::str::from_utf8(token) {
+        Ok(word)
+            if word
+                .bytes()
+                .all(|byte| byte.is_ascii() && !byte.is_ascii_lowercase()) =>
+        {
+            Cow::Borrowed(word)
+        }
+        _ => Cow::Owned(String::from_utf8_lossy(token).to_uppercase()),
+    })
 }
 
 /// White space and line terminators as JavaScript's `parseInt` skips them (ECMAScript
