@@ -36,11 +36,11 @@ fn play(
             match game.poll() {
                 Step::Done(outcome) => break black_box(outcome),
                 Step::Ask(queries) => {
-                    let answers = queries
+                    let answers: Vec<Answer> = queries
                         .iter()
                         .map(|query| player(query, &mut rng))
                         .collect();
-                    game.handle_answers(answers);
+                    game.handle_answers(&answers);
                 }
             }
         }

@@ -129,7 +129,7 @@ pub async fn play(
             Step::Ask(queries) => {
                 let answers = ask(tournament, &mut seats, host.as_mut(), &queries, permits).await?;
                 requests.add(answers.len());
-                game.handle_answers(answers.clone());
+                game.handle_answers(&answers);
                 let rejections = game.take_rejections();
                 for rejection in &rejections {
                     note_rejection(fixture.index, &mut seats, &queries, &answers, rejection);

@@ -26,8 +26,9 @@ pub trait Game {
     /// must call [`Game::handle_answers`] before polling again.
     fn poll(&mut self) -> Step;
 
-    /// The answers to the requests of the last [`Step::Ask`], in the same order.
-    fn handle_answers(&mut self, answers: Vec<Answer>);
+    /// The answers to the requests of the last [`Step::Ask`], in the same order; borrowed,
+    /// because the driver still needs them afterwards for its log and the replay.
+    fn handle_answers(&mut self, answers: &[Answer]);
 
     /// The replies the rules rejected in the last [`Game::handle_answers`], emptied by the
     /// call: the engine only says why, the driver logs, journals and records them.
@@ -329,8 +330,8 @@ pub(crate) mod testing {
             match game.poll() {
                 Step::Done(outcome) => return outcome,
                 Step::Ask(queries) => {
-                    let answers = queries.iter().map(&mut bot).collect();
-                    game.handle_answers(answers);
+                    let answers: Vec<Answer> = queries.iter().map(&mut bot).collect();
+                    game.handle_answers(&answers);
                 }
             }
         }

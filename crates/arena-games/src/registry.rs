@@ -214,7 +214,7 @@ macro_rules! games {
                 self.engine().poll()
             }
 
-            fn handle_answers(&mut self, answers: Vec<Answer>) {
+            fn handle_answers(&mut self, answers: &[Answer]) {
                 self.engine().handle_answers(answers);
             }
 
@@ -313,7 +313,7 @@ mod tests {
                             .iter()
                             .map(|_| Answer::Reply(b"? ?\n".to_vec()))
                             .collect();
-                        game.handle_answers(answers);
+                        game.handle_answers(&answers);
                         let batch = game.take_rejections();
                         assert!(
                             batch

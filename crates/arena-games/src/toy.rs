@@ -81,10 +81,10 @@ impl Game for Guess {
         self.pending.ask(queries.collect())
     }
 
-    fn handle_answers(&mut self, answers: Vec<Answer>) {
-        self.pending.answer(&answers);
-        for (seat, answer) in answers.into_iter().enumerate() {
-            match digit(&answer) {
+    fn handle_answers(&mut self, answers: &[Answer]) {
+        self.pending.answer(answers);
+        for (seat, answer) in answers.iter().enumerate() {
+            match digit(answer) {
                 Some(points) => self.scores[seat] += points,
                 None => self.rejections.reject(seat, seat, 0, 1, "not a digit"),
             }
@@ -187,7 +187,7 @@ fn a_sixth_game_needs_only_its_registry_line() {
                 let answers = queries
                     .iter()
                     .map(|_| Answer::Reply(replies.next().unwrap()));
-                game.handle_answers(answers.collect());
+                game.handle_answers(&answers.collect::<Vec<_>>());
             }
             Step::Done(outcome) => break outcome,
         }

@@ -107,14 +107,14 @@ impl AlienWar {
     }
 
     /// The planet after creation: each seat's accepted instances, then the prey's.
-    fn populate(&mut self, answers: Vec<Answer>) -> Planet {
+    fn populate(&mut self, answers: &[Answer]) -> Planet {
         let count = self.options.instances as usize;
         let mut instances = Vec::new();
-        for (seat, answer) in answers.into_iter().enumerate() {
+        for (seat, answer) in answers.iter().enumerate() {
             let Answer::Reply(reply) = answer else {
                 continue;
             };
-            let (points, unusable) = protocol::parse_words(&reply, count, protocol::parse_points);
+            let (points, unusable) = protocol::parse_words(reply, count, protocol::parse_points);
             let reason = "not one word of five decimals per instance";
             self.rejections.reject(seat, seat, 0, unusable, reason);
             let mut illegal = 0;
@@ -359,8 +359,8 @@ impl Game for AlienWar {
     /// # Panics
     ///
     /// On answers that do not match the outstanding ask ([`PendingAsk::answer`]).
-    fn handle_answers(&mut self, answers: Vec<Answer>) {
-        self.pending.answer(&answers);
+    fn handle_answers(&mut self, answers: &[Answer]) {
+        self.pending.answer(answers);
         if matches!(self.stage, Stage::Creating) {
             let planet = self.populate(answers);
             self.stage = Stage::Play(Box::new(Play {
@@ -380,13 +380,13 @@ impl Game for AlienWar {
         let turn = play.round + 1;
         match std::mem::replace(&mut play.turn, Turn::Meetings) {
             Turn::Moving { mut moves, asked } => {
-                for (index, (answer, instances)) in answers.into_iter().zip(asked).enumerate() {
+                for (index, (answer, instances)) in answers.iter().zip(asked).enumerate() {
                     let seat = play.planet.instances()[instances[0]].species;
                     let Answer::Reply(reply) = answer else {
                         continue;
                     };
                     let (words, unusable) =
-                        protocol::parse_words(&reply, instances.len(), protocol::parse_move);
+                        protocol::parse_words(reply, instances.len(), protocol::parse_move);
                     let reason = "not one of the nine moves per instance";
                     self.rejections.reject(seat, index, turn, unusable, reason);
                     for (i, word) in instances.into_iter().zip(words) {
@@ -403,12 +403,12 @@ impl Game for AlienWar {
                     .iter()
                     .map(|m| [m.newcomer, m.resident].map(|i| play.planet.is_bots(i)))
                     .collect();
-                for (index, (answer, questions)) in answers.into_iter().zip(asked).enumerate() {
+                for (index, (answer, questions)) in answers.iter().zip(asked).enumerate() {
                     let Answer::Reply(reply) = answer else {
                         continue;
                     };
                     let (words, unusable) =
-                        protocol::parse_words(&reply, questions.len(), protocol::parse_fight);
+                        protocol::parse_words(reply, questions.len(), protocol::parse_fight);
                     let seat = {
                         let (m, newcomer) = questions[0];
                         let i = if newcomer {

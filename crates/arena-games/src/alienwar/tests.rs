@@ -619,7 +619,7 @@ fn a_game_creates_asks_everyone_once_a_round_and_scores_the_prey_as_built_in_sea
     assert!(create.iter().all(|q| q.phase == Phase::Setup));
     assert_eq!(create[0].input, Input::Session(b"CREATE 10 14\n".to_vec()));
     let bot = scripted("2,2,2,2,2", Move::Stay, "N");
-    game.handle_answers(create.iter().map(&bot).collect());
+    game.handle_answers(&create.iter().map(&bot).collect::<Vec<_>>());
     let mut moves = 0;
     let outcome = play(
         &mut game,
@@ -798,8 +798,8 @@ fn a_replay_frame_is_the_planet_after_each_round_with_scores_and_deaths() {
                 break;
             }
             Step::Ask(queries) => {
-                let answers = queries.iter().map(&bot).collect();
-                game.handle_answers(answers);
+                let answers: Vec<Answer> = queries.iter().map(&bot).collect();
+                game.handle_answers(&answers);
                 let snapshot = game.snapshot().expect("a game in play has a planet");
                 assert_eq!(snapshot.problems(), Vec::<String>::new());
                 assert_eq!((snapshot.width, snapshot.height), (19, 19));

@@ -100,10 +100,10 @@ impl Cave {
 
     /// Applies one answer of `seat`, at position `index` of its batch (steps 3.2 to 3.4). A
     /// dead bot's answer (snapshot order: killed after it was asked) is ignored.
-    fn apply(&mut self, seat: usize, index: usize, answer: Answer) {
+    fn apply(&mut self, seat: usize, index: usize, answer: &Answer) {
         let actions = match answer {
             Answer::NoReply => Action::HOLDS,
-            Answer::Reply(bytes) => parse_reply(&bytes).unwrap_or_else(|reason| {
+            Answer::Reply(bytes) => parse_reply(bytes).unwrap_or_else(|reason| {
                 let turn = self.world.turn;
                 self.rejections.reject(seat, index, turn, 1, reason);
                 Action::HOLDS
@@ -223,8 +223,8 @@ impl Game for Cave {
     /// # Panics
     ///
     /// On answers that do not match the outstanding ask ([`PendingAsk::answer`]).
-    fn handle_answers(&mut self, answers: Vec<Answer>) {
-        self.pending.answer(&answers);
+    fn handle_answers(&mut self, answers: &[Answer]) {
+        self.pending.answer(answers);
         let queries = self.asked.take().expect("an answered ask was recorded");
         for (index, (query, answer)) in queries.iter().zip(answers).enumerate() {
             self.apply(query.seat, index, answer);

@@ -681,7 +681,7 @@ fn a_turn_runs_poison_creatures_bats_nina_bots_then_the_end_of_turn() {
         panic!("stdin input");
     };
     assert!(bytes.starts_with(b"15,0,0,0,0,False,False\n"));
-    game.handle_answers(vec![Answer::Reply(b"MEEHNN\n".to_vec())]);
+    game.handle_answers(&[Answer::Reply(b"MEEHNN\n".to_vec())]);
     // Only one bot is left alive, so the game ends after this turn (games/cave.md, "A turn").
     let Step::Done(outcome) = game.poll() else {
         panic!("the game is over");
@@ -715,7 +715,7 @@ fn nina_heals_at_the_end_of_the_turn_in_which_the_bot_arrives() {
         match game.poll() {
             Step::Done(outcome) => break outcome,
             Step::Ask(queries) => {
-                let answers = queries
+                let answers: Vec<Answer> = queries
                     .iter()
                     .map(|q| {
                         // Seat 0 steps onto Nina in turn 1, then holds.
@@ -728,7 +728,7 @@ fn nina_heals_at_the_end_of_the_turn_in_which_the_bot_arrives() {
                         Answer::Reply(reply.to_vec())
                     })
                     .collect();
-                game.handle_answers(answers);
+                game.handle_answers(&answers);
                 if turn == 1 {
                     let world = game.world();
                     assert_eq!(world.robots[0].pos, world.nina.pos);
@@ -901,7 +901,7 @@ fn random_replies_never_break_the_cave() {
             match game.poll() {
                 Step::Done(outcome) => break outcome,
                 Step::Ask(queries) => {
-                    let answers = queries
+                    let answers: Vec<Answer> = queries
                         .iter()
                         .map(|_| match fuzz.below(4) {
                             0 => Answer::NoReply,
@@ -915,7 +915,7 @@ fn random_replies_never_break_the_cave() {
                             }
                         })
                         .collect();
-                    game.handle_answers(answers);
+                    game.handle_answers(&answers);
                     check_invariants(game.world());
                 }
             }
@@ -1006,7 +1006,7 @@ fn snapshots_show_the_cave_with_bots_by_seat_once_a_turn_is_over() {
         };
         assert_eq!(game.snapshot().unwrap().turn, 0, "turn 1 is not over yet");
         answered += queries.len();
-        game.handle_answers(vec![Answer::Reply(b"HNNHNN".to_vec()); queries.len()]);
+        game.handle_answers(&vec![Answer::Reply(b"HNNHNN".to_vec()); queries.len()]);
     }
     let after = game.snapshot().unwrap();
     assert_eq!(after.turn, 1);

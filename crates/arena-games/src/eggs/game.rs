@@ -176,15 +176,15 @@ impl Game for Eggs {
     /// # Panics
     ///
     /// On answers that do not match the outstanding ask ([`PendingAsk::answer`]).
-    fn handle_answers(&mut self, answers: Vec<Answer>) {
-        self.pending.answer(&answers);
+    fn handle_answers(&mut self, answers: &[Answer]) {
+        self.pending.answer(answers);
         let Stage::Play(hunt) = &mut self.stage else {
             unreachable!("a finished run asks nothing");
         };
         // The replies lead to the position after this turn.
         let turn = hunt.turn() as u32 + 1;
         let moves: Vec<Move> = answers
-            .into_iter()
+            .iter()
             .enumerate()
             .map(|(seat, answer)| match answer {
                 // No reply is no lines, so the memory is lost too (games/eggs.md, "A turn").
@@ -193,7 +193,7 @@ impl Game for Eggs {
                     Move::REST
                 }
                 Answer::Reply(bytes) => {
-                    let reply = protocol::parse_reply(&bytes);
+                    let reply = protocol::parse_reply(bytes);
                     if let Some(reason) = reply.invalid {
                         self.rejections.reject(seat, seat, turn, 1, reason);
                     }

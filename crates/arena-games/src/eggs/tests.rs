@@ -36,7 +36,7 @@ fn play_turn(game: &mut Eggs, pending: &mut Vec<(usize, Vec<u8>)>) {
     let Step::Ask(queries) = game.poll() else {
         panic!("the run ended before its replies");
     };
-    let answers = queries
+    let answers: Vec<Answer> = queries
         .iter()
         .map(|query| {
             pending
@@ -45,7 +45,7 @@ fn play_turn(game: &mut Eggs, pending: &mut Vec<(usize, Vec<u8>)>) {
                 .map_or(Answer::NoReply, |(_, reply)| Answer::Reply(reply.clone()))
         })
         .collect();
-    game.handle_answers(answers);
+    game.handle_answers(&answers);
     pending.clear();
 }
 
@@ -258,14 +258,14 @@ fn garbage_replies_never_panic_and_eggs_never_come_back() {
                 }
                 Step::Ask(queries) => {
                     assert_eq!(queries.len(), 7, "everyone is asked in one batch");
-                    let answers = queries
+                    let answers: Vec<Answer> = queries
                         .iter()
                         .map(|_| match next(&mut state) % 13 {
                             12 => Answer::NoReply,
                             i => Answer::Reply(pieces[i as usize].to_vec()),
                         })
                         .collect();
-                    game.handle_answers(answers);
+                    game.handle_answers(&answers);
                     turns += 1;
                     let hunt = game.hunt().unwrap();
                     let now = hunt.board().eggs();

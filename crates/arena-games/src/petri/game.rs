@@ -107,11 +107,11 @@ impl Petri {
         })
     }
 
-    fn handle_species(&mut self, answers: Vec<Answer>) -> Stage {
-        let answers: [Answer; 2] = answers
-            .try_into()
-            .expect("two seats asked, checked by PendingAsk");
-        let species = answers.map(|answer| read_species(&answer));
+    fn handle_species(&mut self, answers: &[Answer]) -> Stage {
+        let [first, second] = answers else {
+            unreachable!("two seats asked, checked by PendingAsk");
+        };
+        let species = [first, second].map(read_species);
         for (side, result) in Side::BOTH.into_iter().zip(&species) {
             match result {
                 Ok((_, framing)) => self.framing[side.index()] = *framing,
@@ -157,12 +157,12 @@ impl Petri {
 
     /// Applies one cell's answer: anything but a legal action is a rest (games/petri.md,
     /// "Actions").
-    fn handle_action(&mut self, dish: &mut Dish, answer: Answer) {
+    fn handle_action(&mut self, dish: &mut Dish, answer: &Answer) {
         let action = match answer {
             // The driver counts timeouts and crashes; for the rules they are only a rest.
             Answer::NoReply => Action::Rest,
             Answer::Reply(reply) => {
-                let legal = protocol::parse_action(&reply)
+                let legal = protocol::parse_action(reply)
                     .map_err(ParseError::reason)
                     .and_then(|raw| dish.validate(raw).map_err(Illegal::reason));
                 legal.unwrap_or_else(|reason| {
@@ -262,8 +262,8 @@ impl Game for Petri {
     /// # Panics
     ///
     /// On answers that do not match the outstanding ask ([`PendingAsk::answer`]).
-    fn handle_answers(&mut self, answers: Vec<Answer>) {
-        self.pending.answer(&answers);
+    fn handle_answers(&mut self, answers: &[Answer]) {
+        self.pending.answer(answers);
         // `Species` is only a placeholder here; every arm below sets the real next stage.
         self.stage = match mem::replace(&mut self.stage, Stage::Species) {
             Stage::Species => self.handle_species(answers),
@@ -273,9 +273,9 @@ impl Game for Petri {
                 Stage::Play(dish)
             }
             Stage::Play(mut dish) => {
-                let [answer]: [Answer; 1] = answers
-                    .try_into()
-                    .expect("one cell asked, checked by PendingAsk");
+                let [answer] = answers else {
+                    unreachable!("one cell asked, checked by PendingAsk");
+                };
                 self.handle_action(&mut dish, answer);
                 Stage::Play(dish)
             }

@@ -124,7 +124,7 @@ fn replay(text: &str) -> Petri {
                     };
                     answers.push(answer_from(&record, query.seat));
                 }
-                game.handle_answers(answers);
+                game.handle_answers(&answers);
             }
             Step::Done(outcome) => {
                 let record = records.next().expect("an outcome record");
@@ -342,7 +342,7 @@ fn species_replies_are_parsed_like_the_original_driver() {
     ] {
         let mut game = Petri::new(&PetriOptions::default()).unwrap();
         game.poll();
-        game.handle_answers(vec![
+        game.handle_answers(&[
             Answer::Reply(reply.to_vec()),
             Answer::Reply(b"4 8 0".to_vec()),
         ]);
@@ -360,7 +360,7 @@ fn a_fourth_token_loop_opens_a_session() {
     let framing = |reply: &[u8]| {
         let mut game = Petri::new(&PetriOptions::default()).unwrap();
         game.poll();
-        game.handle_answers(vec![
+        game.handle_answers(&[
             Answer::Reply(reply.to_vec()),
             Answer::Reply(b"4 8 0".to_vec()),
         ]);
@@ -392,7 +392,7 @@ fn a_fourth_token_loop_opens_a_session() {
 fn loop_seats_get_begin_on_their_session_then_newline_terminated_requests() {
     let mut game = Petri::new(&PetriOptions::default()).unwrap();
     game.poll();
-    game.handle_answers(vec![
+    game.handle_answers(&[
         Answer::Reply(b"4 6 2 LOOP\n".to_vec()),
         Answer::Reply(b"5 6 1 LOOP".to_vec()),
     ]);
@@ -407,7 +407,7 @@ fn loop_seats_get_begin_on_their_session_then_newline_terminated_requests() {
         "both at once"
     );
     // Whatever the sessions reply, even nothing, is ignored and counts for nothing.
-    game.handle_answers(vec![Answer::NoReply, Answer::Reply(b"garbage".to_vec())]);
+    game.handle_answers(&[Answer::NoReply, Answer::Reply(b"garbage".to_vec())]);
     let expected = [
         (
             0,
@@ -425,7 +425,7 @@ fn loop_seats_get_begin_on_their_session_then_newline_terminated_requests() {
             phase: Phase::Play,
         };
         assert_eq!(game.poll(), Step::Ask(vec![query]));
-        game.handle_answers(vec![Answer::Reply(b"REST".to_vec())]);
+        game.handle_answers(&[Answer::Reply(b"REST".to_vec())]);
     }
     assert_eq!(game.session_farewell(), b"END\n");
 }
@@ -649,7 +649,7 @@ fn both_species_dying_in_one_explosion_is_a_draw() {
 #[should_panic(expected = "without an outstanding Ask")]
 fn answers_without_a_request_are_a_driver_bug() {
     let mut game = Petri::new(&PetriOptions::default()).unwrap();
-    game.handle_answers(vec![Answer::NoReply, Answer::NoReply]);
+    game.handle_answers(&[Answer::NoReply, Answer::NoReply]);
 }
 
 #[test]
@@ -657,7 +657,7 @@ fn answers_without_a_request_are_a_driver_bug() {
 fn a_missing_answer_is_a_driver_bug() {
     let mut game = Petri::new(&PetriOptions::default()).unwrap();
     game.poll();
-    game.handle_answers(vec![Answer::NoReply]);
+    game.handle_answers(&[Answer::NoReply]);
 }
 
 fn random_species(rng: &mut Draws) -> Answer {
@@ -765,7 +765,7 @@ fn random_and_garbage_replies_never_break_the_rules() {
                 Step::Done(outcome) => break outcome,
                 Step::Ask(queries) => queries,
             };
-            let answers = queries
+            let answers: Vec<Answer> = queries
                 .iter()
                 .map(|query| {
                     check_query(query, &options);
@@ -780,7 +780,7 @@ fn random_and_garbage_replies_never_break_the_rules() {
                     }
                 })
                 .collect();
-            game.handle_answers(answers);
+            game.handle_answers(&answers);
             if let Some(dish) = game.dish() {
                 if let Err(broken) = dish.check_invariants() {
                     panic!("{broken} in {options:?}");

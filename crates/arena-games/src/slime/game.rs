@@ -63,12 +63,12 @@ impl Slime {
 
     /// Plays the mover's answer: anything but a legal move is a pass (games/slime.md,
     /// "Protocol" and "Rules").
-    fn handle_answer(&mut self, answer: Answer) {
+    fn handle_answer(&mut self, answer: &Answer) {
         let seat = self.mover();
         // The driver counts timeouts and crashes; for the rules they are only a pass.
         self.last_move = None;
         if let Answer::Reply(reply) = answer {
-            let legal = protocol::parse_reply(&reply, self.parsing)
+            let legal = protocol::parse_reply(reply, self.parsing)
                 .map_err(ParseError::reason)
                 .and_then(|raw| self.board.validate(seat, raw).map_err(IllegalMove::reason));
             match legal {
@@ -130,11 +130,11 @@ impl Game for Slime {
     /// # Panics
     ///
     /// On answers that do not match the outstanding ask ([`PendingAsk::answer`]).
-    fn handle_answers(&mut self, answers: Vec<Answer>) {
-        self.pending.answer(&answers);
-        let [answer]: [Answer; 1] = answers
-            .try_into()
-            .expect("one seat asked, checked by PendingAsk");
+    fn handle_answers(&mut self, answers: &[Answer]) {
+        self.pending.answer(answers);
+        let [answer] = answers else {
+            unreachable!("one seat asked, checked by PendingAsk");
+        };
         self.handle_answer(answer);
     }
 

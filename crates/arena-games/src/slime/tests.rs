@@ -116,7 +116,7 @@ fn the_move_vectors_play_as_written() {
                 let mut game =
                     Slime::from_board(before.clone(), seat as u32, &options(parsing, 2000));
                 assert_eq!(argument(game.poll(), seat), encode_request(&before, seat));
-                game.handle_answers(vec![Answer::Reply(reply)]);
+                game.handle_answers(&[Answer::Reply(reply)]);
                 assert_eq!(*game.board(), board_of(&record.payload), "after {what}");
                 checked += 1;
             }
@@ -295,7 +295,7 @@ fn a_bot_without_newlines_passes_only_under_strict_parsing() {
 fn two_answers_to_one_request_are_a_driver_bug() {
     let mut game = Slime::new(&SlimeOptions::default()).unwrap();
     game.poll();
-    game.handle_answers(vec![Answer::NoReply, Answer::NoReply]);
+    game.handle_answers(&[Answer::NoReply, Answer::NoReply]);
 }
 
 fn random_reply(rng: &mut Draws, size: usize) -> Answer {
@@ -340,7 +340,7 @@ fn random_and_garbage_replies_never_break_the_rules() {
                     assert_eq!(queries.len(), 1);
                     assert_eq!(queries[0].seat, turns % 4);
                     turns += 1;
-                    game.handle_answers(vec![random_reply(&mut rng, size)]);
+                    game.handle_answers(&[random_reply(&mut rng, size)]);
                     let board = game.board();
                     let owned: usize = (0..4).map(|seat| board.count(seat)).sum();
                     assert_eq!(owned + board.empty_cells(), size * size);
