@@ -2,6 +2,7 @@
 //! about games: it moves bytes in and out under time and size limits and reports what
 //! happened as data ([`CallResult`]), never as an error.
 
+mod blocking;
 mod call;
 mod capture;
 mod child;

@@ -4,9 +4,9 @@
 //! most [`LONGEST_WAIT_OUTSIDE_EVENT_LOOP`], as a lone persistent request does: most
 //! one-shot bots answer and exit well within it, and the wait skips the event loop's
 //! registrations and timers. A request still undecided then goes on in the event loop,
-//! from the same captures. A session keeps an `epoll` set and a ticker for this (see
-//! `replies.rs`); a process that lives for one request is cheaper to watch with one `poll`
-//! and its timeout.
+//! from the same captures. A session reads its stdout with a blocking read that a watchdog
+//! bounds (see `blocking.rs`); a process that lives for one request has its end to watch
+//! too, which one `poll` and its timeout do.
 
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::pin::pin;
@@ -16,11 +16,11 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::unix::pipe;
 use tokio::time::{Instant, sleep_until, timeout, timeout_at};
 
+use super::blocking::LONGEST_WAIT_OUTSIDE_EVENT_LOOP;
 use super::call::{CallResult, CallStatus, Exit, Waiting};
 use super::capture::{Capped, Tail, take_ready};
 use super::process::{BotProcess, Handle, Killer, Place, Waiter, receiver, write_at_once};
 use super::program::{BotProgram, CallEnv, Limits};
-use super::replies::LONGEST_WAIT_OUTSIDE_EVENT_LOOP;
 
 /// How long to wait, after a bot exited, for its stdout to close. Only a grandchild that
 /// inherited the pipe keeps it open; it is killed with the group after this grace.

@@ -9,11 +9,12 @@ use tokio::net::unix::pipe;
 use tokio::task::JoinHandle;
 use tokio::time::{Instant, timeout, timeout_at};
 
+use super::blocking::LONGEST_WAIT_OUTSIDE_EVENT_LOOP;
 use super::call::{CallResult, CallStatus, Exit, Waiting};
 use super::capture::drain_tail;
 use super::process::{Killer, Place, Waiter, receiver, sender, write_now};
 use super::program::{BotProgram, CallEnv, Limits};
-use super::replies::{LONGEST_WAIT_OUTSIDE_EVENT_LOOP, Line, Replies};
+use super::replies::{Line, Replies};
 
 /// How long a session may take to exit on its own (after its farewell, or after it closed
 /// stdout) before its process group is killed.

@@ -1,0 +1,410 @@
+//! A blocking `read` of a persistent bot's stdout that another thread can end: the cheapest
+//! way to wait for a lone request's reply.
+//!
+//! The floor loop of BENCHMARKS.md (issue 19) waits with one blocking `read`; a wait in an
+//! `epoll` set costs a second system call and the kernel's work to wake the set, about a
+//! tenth of a Python bot's whole request on the runner's side. A blocking read has no
+//! timeout, so a watchdog thread bounds it: every [`TICK`] it looks at the threads blocked
+//! in one and interrupts a read that has waited two ticks, or whose bot has bytes waiting on
+//! its stderr pipe (the event loop drains stderr, so that a bot never blocks on a full one),
+//! with a signal whose handler does nothing: the read fails with `EINTR` and the request
+//! goes on in the event loop.
+//!
+//! Every thread that reads has a slot saying whether it is blocked and since which tick. The
+//! watchdog claims a slot before it signals and marks it once the signal is sent, and a
+//! thread that finds its slot claimed waits for the mark and makes one system call, which
+//! takes the signal, before it frees the slot; so no signal lands after the wait it was sent
+//! to. One that lands before the read has begun is taken there, and the read blocks anyway:
+//! the watchdog signals a thread again at every tick until its slot is free. The signal is `SIGURG`, whose default action is to be ignored: nothing else in
+//! the runner uses it, and a child process, whose handlers are reset by `exec`, ignores one.
+
+use std::fs::File;
+use std::io;
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd, RawFd};
+use std::sync::atomic::Ordering::SeqCst;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::thread::{self, Thread};
+use std::time::Duration;
+
+use super::capture::read_into;
+use crate::sandbox::check;
+
+/// The watchdog's period.
+const TICK: Duration = Duration::from_millis(10);
+
+/// The longest wait outside the event loop: two ticks. Only requests with more time than
+/// this wait there.
+pub(crate) const LONGEST_WAIT_OUTSIDE_EVENT_LOOP: Duration = TICK.saturating_mul(2);
+
+/// Ticks without a blocked thread after which the watchdog sleeps until a read wakes it.
+const IDLE_TICKS: u32 = 50;
+
+/// The signal that ends a blocked read.
+const KICK: libc::c_int = libc::SIGURG;
+
+/// A slot's state: not in a read.
+const IDLE: u64 = 0;
+/// The watchdog is about to signal the slot's thread.
+const CLAIMED: u64 = u64::MAX;
+/// The watchdog has signalled the slot's thread.
+const SENT: u64 = u64::MAX - 1;
+// Any other state is a blocked read: the first tick its wait sees (1 + the tick it began
+// at), after which the watchdog ends it.
+
+/// One thread's part in the watchdog's work.
+#[derive(Debug)]
+struct Slot {
+    thread: libc::pthread_t,
+    /// [`IDLE`], [`CLAIMED`], [`SENT`] or a blocked read.
+    state: AtomicU64,
+    /// The stderr pipe of the bot whose stdout the thread reads.
+    stderr: AtomicI32,
+}
+
+/// A thread's slot, in the watchdog's list while the thread lives.
+struct Registered(Arc<Slot>);
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        if let Some(watchdog) = watchdog() {
+            watchdog.slots().retain(|slot| !Arc::ptr_eq(slot, &self.0));
+        }
+    }
+}
+
+thread_local! {
+    static SLOT: Registered = Registered::new();
+}
+
+impl Registered {
+    fn new() -> Registered {
+        let slot = Arc::new(Slot {
+            // SAFETY: pthread_self has no preconditions.
+            thread: unsafe { libc::pthread_self() },
+            state: AtomicU64::new(IDLE),
+            stderr: AtomicI32::new(-1),
+        });
+        if let Some(watchdog) = watchdog() {
+            watchdog.slots().push(Arc::clone(&slot));
+        }
+        Registered(slot)
+    }
+}
+
+/// The process's watchdog thread and what it watches.
+#[derive(Debug)]
+struct Watchdog {
+    slots: Mutex<Vec<Arc<Slot>>>,
+    tick: AtomicU64,
+    /// The watchdog sleeps until a read wakes it.
+    parked: AtomicBool,
+    thread: Thread,
+}
+
+/// The watchdog, started on first use with the signal's handler; `None` if either could
+/// not be set up (then no read waits outside the event loop).
+fn watchdog() -> Option<&'static Watchdog> {
+    static WATCHDOG: OnceLock<Option<Watchdog>> = OnceLock::new();
+    WATCHDOG
+        .get_or_init(|| {
+            install_handler().ok()?;
+            let thread = thread::Builder::new()
+                .name("read-watchdog".into())
+                .spawn(|| {
+                    if let Some(watchdog) = watchdog() {
+                        watchdog.watch();
+                    }
+                })
+                .ok()?;
+            Some(Watchdog {
+                slots: Mutex::new(Vec::new()),
+                tick: AtomicU64::new(0),
+                parked: AtomicBool::new(false),
+                thread: thread.thread().clone(),
+            })
+        })
+        .as_ref()
+}
+
+/// Makes [`KICK`] interrupt the system call it lands in (no `SA_RESTART`) and do nothing
+/// else.
+fn install_handler() -> io::Result<()> {
+    extern "C" fn ignore(_: libc::c_int) {}
+    // SAFETY: a zeroed sigaction is a valid value to fill in; the handler is
+    // async-signal-safe (it does nothing), and the old action is not asked for.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = ignore as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        libc::sigemptyset(&mut action.sa_mask);
+        check(libc::sigaction(KICK, &action, std::ptr::null_mut()).into())?;
+    }
+    Ok(())
+}
+
+impl Watchdog {
+    fn slots(&self) -> MutexGuard<'_, Vec<Arc<Slot>>> {
+        self.slots
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Ticks and kicks; sleeps after [`IDLE_TICKS`] ticks without a blocked read.
+    fn watch(&self) {
+        let mut idle = 0;
+        loop {
+            thread::sleep(TICK);
+            let tick = self.tick.fetch_add(1, SeqCst) + 1;
+            idle = if self.kick(tick) { 0 } else { idle + 1 };
+            if idle >= IDLE_TICKS {
+                self.parked.store(true, SeqCst);
+                // A read that began before `parked` was set is seen by this look; one that
+                // begins after it wakes the watchdog.
+                if !self.kick(tick) {
+                    thread::park();
+                }
+                self.parked.store(false, SeqCst);
+                idle = 0;
+            }
+        }
+    }
+
+    /// Signals every thread whose read is due to end at `tick`; says whether any thread was
+    /// blocked.
+    fn kick(&self, tick: u64) -> bool {
+        let mut blocked = false;
+        for slot in self.slots().iter() {
+            let state = slot.state.load(SeqCst);
+            let due = match state {
+                IDLE | CLAIMED => continue,
+                // Still not taken a tick later: the signal came before the read began, and
+                // the read blocks. Another one ends it.
+                SENT => true,
+                first_tick => tick > first_tick || has_bytes(slot.stderr.load(SeqCst)),
+            };
+            blocked = true;
+            if due
+                && slot
+                    .state
+                    .compare_exchange(state, CLAIMED, SeqCst, SeqCst)
+                    .is_ok()
+            {
+                // SAFETY: the thread is alive: it leaves a wait only after the state is
+                // marked below, and a thread's slot leaves the list before the thread ends.
+                let sent = unsafe { libc::pthread_kill(slot.thread, KICK) } == 0;
+                slot.state.store(if sent { SENT } else { IDLE }, SeqCst);
+            }
+        }
+        blocked
+    }
+
+    /// Wakes the watchdog if it sleeps.
+    fn wake(&self) {
+        if self.parked.load(SeqCst) && self.parked.swap(false, SeqCst) {
+            self.thread.unpark();
+        }
+    }
+}
+
+/// Whether the pipe `fd` has bytes to read.
+fn has_bytes(fd: RawFd) -> bool {
+    let mut bytes: libc::c_int = 0;
+    // SAFETY: FIONREAD writes one int into `bytes`; a descriptor that is no longer the
+    // bot's stderr only makes this answer for another file, which at worst ends a wait early.
+    (unsafe { libc::ioctl(fd, libc::FIONREAD, &mut bytes) } == 0) && bytes > 0
+}
+
+/// The blocking side of a persistent bot's stdout: a second open file description of the
+/// pipe without `O_NONBLOCK` (the event loop keeps its own, non-blocking), and the bot's
+/// stderr pipe, for the watchdog to look at.
+#[derive(Debug)]
+pub(crate) struct BlockingPipe {
+    file: File,
+    stderr: OwnedFd,
+}
+
+impl BlockingPipe {
+    /// Opens `pipe` again through `/proc/self/fd`; an error if that, or the watchdog, is
+    /// not available.
+    pub(crate) fn open(pipe: BorrowedFd<'_>, stderr: BorrowedFd<'_>) -> io::Result<BlockingPipe> {
+        watchdog().ok_or_else(|| io::Error::other("no read watchdog"))?;
+        Ok(BlockingPipe {
+            file: File::open(format!("/proc/self/fd/{}", pipe.as_raw_fd()))?,
+            stderr: stderr.try_clone_to_owned()?,
+        })
+    }
+
+    /// Starts a wait for bytes; its reads end within [`LONGEST_WAIT_OUTSIDE_EVENT_LOOP`]
+    /// of this call.
+    pub(crate) fn wait(&self) -> Wait<'_> {
+        let since = watchdog().map_or(0, |watchdog| watchdog.tick.load(SeqCst));
+        Wait { pipe: self, since }
+    }
+}
+
+/// One wait of a [`BlockingPipe`], which may take several reads.
+pub(crate) struct Wait<'a> {
+    pipe: &'a BlockingPipe,
+    since: u64,
+}
+
+impl Wait<'_> {
+    /// Appends what the pipe has to `buffer`, blocking until it has something or ends
+    /// (`Ok(0)`); `None` once the watchdog has ended the wait.
+    pub(crate) fn read(&self, buffer: &mut Vec<u8>) -> Option<io::Result<usize>> {
+        let watchdog = watchdog()?;
+        SLOT.with(|Registered(slot)| {
+            let first_tick = self.since + 1;
+            slot.stderr.store(self.pipe.stderr.as_raw_fd(), SeqCst);
+            slot.state.store(first_tick, SeqCst);
+            watchdog.wake();
+            let read = read_into(self.pipe.file.as_fd(), buffer);
+            if slot
+                .state
+                .compare_exchange(first_tick, IDLE, SeqCst, SeqCst)
+                .is_err()
+            {
+                take_kick(slot);
+            }
+            match read {
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => None,
+                read => Some(read),
+            }
+        })
+    }
+}
+
+/// Waits until the watchdog has signalled this thread, takes the signal, and frees the slot;
+/// a signal sent meanwhile is taken too.
+fn take_kick(slot: &Slot) {
+    loop {
+        match slot.state.load(SeqCst) {
+            CLAIMED => thread::yield_now(),
+            SENT => {
+                // The signal is pending on this thread, if its handler has not run yet: the
+                // kernel runs it before this system call returns.
+                thread::yield_now();
+                if (slot.state)
+                    .compare_exchange(SENT, IDLE, SeqCst, SeqCst)
+                    .is_ok()
+                {
+                    return;
+                }
+            }
+            // The signal could not be sent.
+            _ => {
+                slot.state.store(IDLE, SeqCst);
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+    use std::time::Instant;
+
+    use super::*;
+
+    /// A pipe for stdout and one for stderr, with the writing ends.
+    fn pipes() -> (BlockingPipe, File, File, OwnedFd) {
+        let (read, write) = crate::sandbox::pipe().unwrap();
+        let (stderr_read, stderr_write) = crate::sandbox::pipe().unwrap();
+        let blocking = BlockingPipe::open(read.as_fd(), stderr_read.as_fd()).unwrap();
+        // The first end is kept open by the File the blocking side opened.
+        drop(read);
+        (
+            blocking,
+            File::from(write),
+            File::from(stderr_write),
+            stderr_read,
+        )
+    }
+
+    #[test]
+    fn a_read_returns_what_arrives_and_the_end_of_the_pipe() {
+        let (blocking, mut stdout, _stderr, _stderr_read) = pipes();
+        let mut buffer = Vec::new();
+        stdout.write_all(b"one\n").unwrap();
+        assert_eq!(blocking.wait().read(&mut buffer).unwrap().unwrap(), 4);
+        drop(stdout);
+        assert_eq!(blocking.wait().read(&mut buffer).unwrap().unwrap(), 0);
+        assert_eq!(buffer, b"one\n");
+    }
+
+    #[test]
+    fn the_watchdog_ends_a_wait_within_two_ticks_and_the_signal_goes_nowhere_else() {
+        let (blocking, _stdout, _stderr, _stderr_read) = pipes();
+        for _ in 0..3 {
+            let started = Instant::now();
+            assert!(blocking.wait().read(&mut Vec::new()).is_none());
+            let waited = started.elapsed();
+            // At least a tick; at most two and however late a busy machine runs the watchdog.
+            assert!(
+                waited >= TICK && waited < Duration::from_secs(2),
+                "{waited:?}"
+            );
+            // No signal is left for the next system call: a 30 ms poll of nothing times out.
+            // SAFETY: a poll of no descriptors.
+            let polled = unsafe { libc::poll(std::ptr::null_mut(), 0, 30) };
+            assert_eq!(polled, 0, "{}", io::Error::last_os_error());
+        }
+    }
+
+    #[test]
+    fn a_bot_that_sends_a_byte_at_a_time_cannot_hold_a_wait_open() {
+        let (blocking, mut stdout, _stderr, _stderr_read) = pipes();
+        let dribbling = thread::spawn(move || {
+            // Stops when the reading side is gone.
+            while stdout.write_all(b".").is_ok() {
+                thread::sleep(TICK / 5);
+            }
+        });
+        let started = Instant::now();
+        let wait = blocking.wait();
+        let mut buffer = Vec::new();
+        while wait.read(&mut buffer).is_some() {}
+        let waited = started.elapsed();
+        assert!(waited < Duration::from_secs(2), "{waited:?}");
+        drop(blocking);
+        dribbling.join().unwrap();
+    }
+
+    #[test]
+    fn bytes_on_stderr_end_a_wait_at_the_next_tick() {
+        let (blocking, _stdout, mut stderr, _stderr_read) = pipes();
+        stderr.write_all(b"log").unwrap();
+        let wait = blocking.wait();
+        // However long ago the wait began, the bytes end each read.
+        for _ in 0..3 {
+            assert!(wait.read(&mut Vec::new()).is_none());
+        }
+        thread::sleep(3 * TICK);
+        assert!(wait.read(&mut Vec::new()).is_none());
+    }
+
+    #[test]
+    fn threads_waiting_at_once_are_each_kicked_in_time_and_once() {
+        let waits: Vec<_> = (0..8)
+            .map(|_| {
+                thread::spawn(|| {
+                    let (blocking, _stdout, _stderr, _stderr_read) = pipes();
+                    for _ in 0..3 {
+                        let started = Instant::now();
+                        assert!(blocking.wait().read(&mut Vec::new()).is_none());
+                        // Each thread is watched on its own: none waits for another's kick.
+                        let waited = started.elapsed();
+                        assert!(waited < Duration::from_secs(1), "{waited:?}");
+                        // SAFETY: a poll of no descriptors.
+                        let polled = unsafe { libc::poll(std::ptr::null_mut(), 0, 15) };
+                        assert_eq!(polled, 0, "{}", io::Error::last_os_error());
+                    }
+                })
+            })
+            .collect();
+        for wait in waits {
+            wait.join().unwrap();
+        }
+    }
+}
