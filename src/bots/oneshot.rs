@@ -88,7 +88,13 @@ pub async fn call_once(
     };
     let mut progress = Progress::new(limits);
     let mut decided = None;
-    if waiting == Waiting::Alone && unwritten.is_none() && limit > LONGEST_WAIT_OUTSIDE_EVENT_LOOP {
+    // Starting the process took part of the limit: the wait outside must end before the
+    // deadline, or a late reply would count there and not in the loop.
+    let time_left = deadline.saturating_duration_since(Instant::now());
+    if waiting == Waiting::Alone
+        && unwritten.is_none()
+        && time_left > LONGEST_WAIT_OUTSIDE_EVENT_LOOP
+    {
         decided = progress.wait_outside(&mut waiter, stdout.as_fd(), stderr.as_fd());
     }
     let (status, stderr) = match decided {

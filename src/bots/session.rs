@@ -91,14 +91,20 @@ impl Session {
             Waiting::Alone => write_now(stdin, request),
             Waiting::Together => request,
         };
-        // The wait outside the event loop ends before the deadline, so a line it reads came
-        // in time.
         if waiting == Waiting::Alone
             && unwritten.is_empty()
             && limit > LONGEST_WAIT_OUTSIDE_EVENT_LOOP
         {
             match self.stdout.line_without_event_loop(cap) {
-                Some(Line::Complete(line)) => return finish(started, line, REPLIED, Vec::new()),
+                // The wait ends before the deadline unless the machine held up the watchdog
+                // or this thread: a line that came after the deadline is no reply.
+                Some(Line::Complete(line)) => {
+                    let replied = finish(started, line, REPLIED, Vec::new());
+                    if replied.elapsed <= limit {
+                        return replied;
+                    }
+                    return self.failed(started, None).await;
+                }
                 Some(failure) => return self.failed(started, Some(failure)).await,
                 None => {}
             }
