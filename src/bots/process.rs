@@ -289,9 +289,9 @@ pub(crate) fn write_at_once(
         set_nonblocking(stdin.as_fd())?;
     }
     match write_what_fits(stdin.as_fd(), bytes) {
-        Some(rest) if !rest.is_empty() => {
-            Ok(Some((pipe::Sender::from_owned_fd_unchecked(stdin)?, rest)))
-        }
+        // A short request the pipe did not take whole (a signal came first) goes on through
+        // the event loop like a long one, which needs the pipe non-blocking.
+        Some(rest) if !rest.is_empty() => Ok(Some((sender(stdin)?, rest))),
         _ => Ok(None),
     }
 }
