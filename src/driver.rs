@@ -275,9 +275,15 @@ async fn ask(
             _ => own.push(call(tournament, seat, query, permits, Waiting::Together)),
         }
     }
+    // The host's exchange is alone when every query of the batch went to it.
+    let host_waiting = if own.is_empty() {
+        Waiting::Alone
+    } else {
+        Waiting::Together
+    };
     let hosted_answers = async {
         match host {
-            Some(host) => host.ask(tournament, batch, permits).await,
+            Some(host) => host.ask(tournament, batch, permits, host_waiting).await,
             None => Ok(Vec::new()),
         }
     };

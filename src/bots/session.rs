@@ -129,29 +129,61 @@ impl Session {
     /// in order, while the request is still being written (a long batch does not fit in the
     /// pipe). Each reply has `limit` from the previous one (the first, from the start), so
     /// each is timed like a request of its own. After a failure the session is gone: the
-    /// failed reply says why, the later ones are [`CallStatus::SessionGone`].
+    /// failed reply says why, the later ones are [`CallStatus::SessionGone`]. An exchange
+    /// sent [`Waiting::Alone`] that the pipe takes at once reads its replies outside the
+    /// event loop while they come quickly, as a lone request does.
     pub async fn exchange(
         &mut self,
         request: &[u8],
         replies: usize,
         limit: Duration,
         limits: &Limits,
+        waiting: Waiting,
     ) -> Vec<CallResult> {
         let mut results = Vec::with_capacity(replies);
         let mut started = Instant::now();
         let mut failure = None;
         if let Some(stdin) = self.stdin.as_mut() {
+            let cap = limits.max_reply_bytes;
+            let unwritten = match waiting {
+                Waiting::Alone => write_now(stdin, request),
+                Waiting::Together => request,
+            };
+            if waiting == Waiting::Alone
+                && unwritten.is_empty()
+                && limit > LONGEST_WAIT_OUTSIDE_EVENT_LOOP
+            {
+                while results.len() < replies {
+                    match self.stdout.line_without_event_loop(cap) {
+                        Some(Line::Complete(line)) => {
+                            let replied = finish(started, line, REPLIED, Vec::new());
+                            // A line that came after the deadline is no reply (see `request`).
+                            if replied.elapsed > limit {
+                                failure = Some(None);
+                                break;
+                            }
+                            results.push(replied);
+                            started = Instant::now();
+                        }
+                        Some(other) => {
+                            failure = Some(Some(other));
+                            break;
+                        }
+                        None => break,
+                    }
+                }
+            }
             let stdout = &mut self.stdout;
             // A write error means the bot stopped reading; what it printed decides below.
             let writing = async {
-                let _ = stdin.write_all(request).await;
+                let _ = stdin.write_all(unwritten).await;
                 let _ = stdin.flush().await;
             };
             let mut writing = pin!(writing);
             let mut written = false;
-            while results.len() < replies {
+            while failure.is_none() && results.len() < replies {
                 let line = timeout_at(started + limit, async {
-                    let mut reading = pin!(stdout.line(limits.max_reply_bytes));
+                    let mut reading = pin!(stdout.line(cap));
                     if !written {
                         tokio::select! {
                             biased;

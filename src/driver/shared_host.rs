@@ -8,7 +8,9 @@ use tokio::sync::Semaphore;
 
 use super::connection::{Connection, Limit, not_sent};
 use super::{Seat, record};
-use crate::bots::{BotProgram, CallEnv, CallStatus, Exit, JavaBuild, JavaHostRuntime, RunnerFault};
+use crate::bots::{
+    BotProgram, CallEnv, CallStatus, Exit, JavaBuild, JavaHostRuntime, RunnerFault, Waiting,
+};
 use crate::config::{JavaHostMode, Tournament};
 use arena_games::engine::{Answer, Phase};
 
@@ -63,12 +65,14 @@ impl SharedHost {
 
     /// Sends `batch`, session requests (phase, bytes) to bots in this host, as one
     /// exchange, and records each reply for its seat. One permit covers the exchange: the
-    /// host works on one request at a time.
+    /// host works on one request at a time. `waiting` says whether other queries of the
+    /// game's batch run meanwhile.
     pub(super) async fn ask(
         &mut self,
         tournament: &Tournament,
         batch: Vec<(&mut Seat<'_>, Phase, &[u8])>,
         permits: &Semaphore,
+        waiting: Waiting,
     ) -> Result<Vec<Answer>, RunnerFault> {
         if batch.is_empty() {
             return Ok(Vec::new());
@@ -101,7 +105,9 @@ impl SharedHost {
             let _ = writeln!(request, "SEAT {}", seat.env.seat);
             request.extend_from_slice(bytes);
         }
-        let results = session.exchange(&request, batch.len(), limit, limits).await;
+        let results = session
+            .exchange(&request, batch.len(), limit, limits, waiting)
+            .await;
         let replied = |status: &CallStatus| {
             *status
                 == CallStatus::Replied {

@@ -444,54 +444,76 @@ async fn a_second_line_for_one_request_is_the_reply_to_the_next() {
 
 #[tokio::test]
 async fn an_exchange_reads_each_reply_in_order_while_a_batch_larger_than_the_pipe_is_written() {
+    for waiting in BOTH_WAYS {
+        let dir = tempfile::tempdir().unwrap();
+        let mut session = session_in(dir.path()).await;
+        // 2,000 requests of 100 bytes: the bot's replies fill its stdout pipe long before
+        // the batch is written, so reading must go on during the write or both sides block.
+        let lines: Vec<String> = (0..2000).map(|i| format!("{i:0>99}")).collect();
+        let batch: String = lines.iter().map(|line| format!("{line}\n")).collect();
+        let results = session
+            .exchange(batch.as_bytes(), lines.len(), LONG, &LIMITS, waiting)
+            .await;
+        assert_eq!(results.len(), lines.len());
+        for (line, result) in lines.iter().zip(&results) {
+            assert_eq!(
+                result.status,
+                CallStatus::Replied {
+                    exit: Exit::Running
+                }
+            );
+            assert_eq!(result.output, format!("ok {line}").as_bytes());
+        }
+        let after = session
+            .request(b"more\n", LONG, &LIMITS, Waiting::Alone)
+            .await;
+        assert_eq!(after.output, b"ok more", "the session goes on in step");
+    }
+}
+
+#[tokio::test]
+async fn a_short_exchange_sent_alone_is_read_whole_and_the_session_goes_on_in_step() {
     let dir = tempfile::tempdir().unwrap();
     let mut session = session_in(dir.path()).await;
-    // 2,000 requests of 100 bytes: the bot's replies fill its stdout pipe long before the
-    // batch is written, so reading must go on during the write or both sides block.
-    let lines: Vec<String> = (0..2000).map(|i| format!("{i:0>99}")).collect();
-    let batch: String = lines.iter().map(|line| format!("{line}\n")).collect();
-    let results = session
-        .exchange(batch.as_bytes(), lines.len(), LONG, &LIMITS)
-        .await;
-    assert_eq!(results.len(), lines.len());
-    for (line, result) in lines.iter().zip(&results) {
-        assert_eq!(
-            result.status,
-            CallStatus::Replied {
-                exit: Exit::Running
-            }
-        );
-        assert_eq!(result.output, format!("ok {line}").as_bytes());
+    for round in 0..3 {
+        let batch: String = (0..5).map(|i| format!("{round}.{i}\n")).collect();
+        let results = session
+            .exchange(batch.as_bytes(), 5, LONG, &LIMITS, Waiting::Alone)
+            .await;
+        let outputs: Vec<String> = results
+            .into_iter()
+            .map(|result| String::from_utf8(result.output).unwrap())
+            .collect();
+        let expected: Vec<String> = (0..5).map(|i| format!("ok {round}.{i}")).collect();
+        assert_eq!(outputs, expected);
     }
-    let after = session
-        .request(b"more\n", LONG, &LIMITS, Waiting::Alone)
-        .await;
-    assert_eq!(after.output, b"ok more", "the session goes on in step");
 }
 
 #[tokio::test]
 async fn an_exchange_times_each_reply_and_ends_the_session_at_the_first_failure() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut session = session_in(dir.path()).await;
-    let results = session
-        .exchange(b"one\nhang\ntwo\n", 3, SHORT, &LIMITS)
-        .await;
-    let statuses: Vec<&CallStatus> = results.iter().map(|result| &result.status).collect();
-    assert_eq!(
-        statuses,
-        [
-            &CallStatus::Replied {
-                exit: Exit::Running
-            },
-            &CallStatus::TimedOut,
-            &CallStatus::SessionGone
-        ]
-    );
-    assert_eq!(results[0].output, b"ok one");
-    assert!(results[1].elapsed >= SHORT && results[1].elapsed < LONG / 2);
-    assert!(surviving_groups(&dir.path().join("pids")).is_empty());
-    let later = session.exchange(b"one\n", 1, LONG, &LIMITS).await;
-    assert_eq!(later[0].status, CallStatus::SessionGone);
+    for waiting in BOTH_WAYS {
+        let dir = tempfile::tempdir().unwrap();
+        let mut session = session_in(dir.path()).await;
+        let results = session
+            .exchange(b"one\nhang\ntwo\n", 3, SHORT, &LIMITS, waiting)
+            .await;
+        let statuses: Vec<&CallStatus> = results.iter().map(|result| &result.status).collect();
+        assert_eq!(
+            statuses,
+            [
+                &CallStatus::Replied {
+                    exit: Exit::Running
+                },
+                &CallStatus::TimedOut,
+                &CallStatus::SessionGone
+            ]
+        );
+        assert_eq!(results[0].output, b"ok one");
+        assert!(results[1].elapsed >= SHORT && results[1].elapsed < LONG / 2);
+        assert!(surviving_groups(&dir.path().join("pids")).is_empty());
+        let later = session.exchange(b"one\n", 1, LONG, &LIMITS, waiting).await;
+        assert_eq!(later[0].status, CallStatus::SessionGone);
+    }
 }
 
 #[tokio::test]
