@@ -87,26 +87,12 @@ impl Session {
             return finish(started, Vec::new(), CallStatus::SessionGone, Vec::new());
         };
         let cap = limits.max_reply_bytes;
-        let unwritten = match waiting {
-            Waiting::Alone => write_now(stdin, request),
-            Waiting::Together => request,
-        };
-        if waiting == Waiting::Alone
-            && unwritten.is_empty()
-            && limit > LONGEST_WAIT_OUTSIDE_EVENT_LOOP
-        {
-            match self.stdout.line_without_event_loop(cap) {
-                // The wait ends before the deadline unless the machine held up the watchdog
-                // or this thread: a line that came after the deadline is no reply.
-                Some(Line::Complete(line)) => {
-                    let replied = finish(started, line, REPLIED, Vec::new());
-                    if replied.elapsed <= limit {
-                        return replied;
-                    }
-                    return self.failed(started, None).await;
-                }
-                Some(failure) => return self.failed(started, Some(failure)).await,
-                None => {}
+        let (unwritten, outside) = write_alone(stdin, request, waiting, limit);
+        if outside {
+            match line_outside(&mut self.stdout, started, limit, cap) {
+                Ok(Some(replied)) => return replied,
+                Ok(None) => {}
+                Err(line) => return self.failed(started, line).await,
             }
         }
         let stdout = &mut self.stdout;
@@ -145,31 +131,17 @@ impl Session {
         let mut failure = None;
         if let Some(stdin) = self.stdin.as_mut() {
             let cap = limits.max_reply_bytes;
-            let unwritten = match waiting {
-                Waiting::Alone => write_now(stdin, request),
-                Waiting::Together => request,
-            };
-            if waiting == Waiting::Alone
-                && unwritten.is_empty()
-                && limit > LONGEST_WAIT_OUTSIDE_EVENT_LOOP
-            {
-                while results.len() < replies {
-                    match self.stdout.line_without_event_loop(cap) {
-                        Some(Line::Complete(line)) => {
-                            let replied = finish(started, line, REPLIED, Vec::new());
-                            // A line that came after the deadline is no reply (see `request`).
-                            if replied.elapsed > limit {
-                                failure = Some(None);
-                                break;
-                            }
-                            results.push(replied);
-                            started = Instant::now();
-                        }
-                        Some(other) => {
-                            failure = Some(Some(other));
-                            break;
-                        }
-                        None => break,
+            let (unwritten, outside) = write_alone(stdin, request, waiting, limit);
+            while outside && results.len() < replies {
+                match line_outside(&mut self.stdout, started, limit, cap) {
+                    Ok(Some(replied)) => {
+                        results.push(replied);
+                        started = Instant::now();
+                    }
+                    Ok(None) => break,
+                    Err(line) => {
+                        failure = Some(line);
+                        break;
                     }
                 }
             }
@@ -285,6 +257,48 @@ impl Session {
 impl Drop for Session {
     fn drop(&mut self) {
         self.killer.kill();
+    }
+}
+
+/// Writes a request sent [`Waiting::Alone`] at once, as far as the pipe takes it. Returns
+/// what is left for the event loop to write, and whether replies may be waited for outside
+/// the loop: all of the request is written and the limit has room for the longest such wait.
+fn write_alone<'a>(
+    stdin: &pipe::Sender,
+    request: &'a [u8],
+    waiting: Waiting,
+    limit: Duration,
+) -> (&'a [u8], bool) {
+    match waiting {
+        Waiting::Alone => {
+            let unwritten = write_now(stdin, request);
+            let outside = unwritten.is_empty() && limit > LONGEST_WAIT_OUTSIDE_EVENT_LOOP;
+            (unwritten, outside)
+        }
+        Waiting::Together => (request, false),
+    }
+}
+
+/// One reply line read outside the event loop, timed from `started`: the reply, `None` if
+/// the wait ended first (the request goes on in the loop), or why the request failed. The
+/// wait ends before the deadline unless the machine held up the watchdog or this thread: a
+/// line that came after the deadline is a timeout (`Err(None)`), as in the loop.
+fn line_outside(
+    stdout: &mut Replies,
+    started: Instant,
+    limit: Duration,
+    cap: usize,
+) -> Result<Option<CallResult>, Option<Line>> {
+    match stdout.line_without_event_loop(cap) {
+        Some(Line::Complete(line)) => {
+            let replied = finish(started, line, REPLIED, Vec::new());
+            if replied.elapsed > limit {
+                return Err(None);
+            }
+            Ok(Some(replied))
+        }
+        Some(failure) => Err(Some(failure)),
+        None => Ok(None),
     }
 }
 
