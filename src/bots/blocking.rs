@@ -15,8 +15,9 @@
 //! thread that finds its slot claimed waits for the mark and makes one system call, which
 //! takes the signal, before it frees the slot; so no signal lands after the wait it was sent
 //! to. One that lands before the read has begun is taken there, and the read blocks anyway:
-//! the watchdog signals a thread again at every tick until its slot is free. The signal is `SIGURG`, whose default action is to be ignored: nothing else in
-//! the runner uses it, and a child process, whose handlers are reset by `exec`, ignores one.
+//! the watchdog signals a thread again at every tick until its slot is free. The signal is
+//! `SIGURG`, whose default action is to be ignored: nothing else in the runner uses it, and
+//! a child process, whose handlers are reset by `exec`, ignores one.
 
 use std::fs::File;
 use std::io;
@@ -250,10 +251,11 @@ pub(crate) struct Wait<'a> {
 
 impl Wait<'_> {
     /// Appends what the pipe has to `buffer`, blocking until it has something or ends
-    /// (`Ok(0)`); `None` once the watchdog has ended the wait.
+    /// (`Ok(0)`); `None` once the watchdog has ended the wait (or on a thread that is
+    /// ending, which has no slot any more).
     pub(crate) fn read(&self, buffer: &mut Vec<u8>) -> Option<io::Result<usize>> {
         let watchdog = watchdog()?;
-        SLOT.with(|Registered(slot)| {
+        SLOT.try_with(|Registered(slot)| {
             let first_tick = self.since + 1;
             slot.stderr.store(self.pipe.stderr.as_raw_fd(), SeqCst);
             slot.state.store(first_tick, SeqCst);
@@ -271,6 +273,8 @@ impl Wait<'_> {
                 read => Some(read),
             }
         })
+        .ok()
+        .flatten()
     }
 }
 
