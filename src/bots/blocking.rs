@@ -255,8 +255,12 @@ impl Wait<'_> {
     /// ending, which has no slot any more).
     pub(crate) fn read(&self, buffer: &mut Vec<u8>) -> Option<io::Result<usize>> {
         let watchdog = watchdog()?;
+        let first_tick = self.since + 1;
+        if watchdog.tick.load(SeqCst) > first_tick {
+            // The wait is over: a bot that sends a byte at a time does not stretch it.
+            return None;
+        }
         SLOT.try_with(|Registered(slot)| {
-            let first_tick = self.since + 1;
             slot.stderr.store(self.pipe.stderr.as_raw_fd(), SeqCst);
             slot.state.store(first_tick, SeqCst);
             watchdog.wake();
