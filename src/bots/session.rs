@@ -310,3 +310,27 @@ fn finish(started: Instant, output: Vec<u8>, status: CallStatus, stderr: Vec<u8>
         stderr,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::fs::File;
+    use std::io::Write;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn a_line_read_outside_the_event_loop_after_the_deadline_is_a_timeout() {
+        let (read, write) = crate::sandbox::pipe().unwrap();
+        let (stderr_read, _stderr_write) = crate::sandbox::pipe().unwrap();
+        let mut stdout = Replies::new(receiver(read).unwrap(), stderr_read.as_fd());
+        File::from(write).write_all(b"one\ntwo\n").unwrap();
+        let started = Instant::now();
+        let cap = 10;
+        let replied = line_outside(&mut stdout, started, Duration::from_secs(10), cap);
+        assert_eq!(replied.unwrap().unwrap().output, b"one");
+        std::thread::sleep(Duration::from_millis(5));
+        // The line is there, but it came (was read) after its limit.
+        let late = line_outside(&mut stdout, started, Duration::from_millis(1), cap);
+        assert_eq!(late.unwrap_err(), None);
+    }
+}
