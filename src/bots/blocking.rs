@@ -1,20 +1,22 @@
-//! A blocking `read` of a persistent bot's stdout that another thread can end: the cheapest
-//! way to wait for a lone request's reply.
+//! Blocking system calls that another thread can end: the cheapest way to wait for a lone
+//! request, a persistent bot's reply line or a one-shot bot's stdout and end.
 //!
 //! The floor loop of BENCHMARKS.md (issue 19) waits with one blocking `read`; a wait in an
 //! `epoll` set costs a second system call and the kernel's work to wake the set, about a
-//! tenth of a Python bot's whole request on the runner's side. A blocking read has no
-//! timeout, so a watchdog thread bounds it: every [`TICK`] it looks at the threads blocked
-//! in one and interrupts a read that has waited two ticks, or whose bot has bytes waiting on
-//! its stderr pipe (the event loop drains stderr, so that a bot never blocks on a full one),
-//! with a signal whose handler does nothing: the read fails with `EINTR` and the request
-//! goes on in the event loop.
+//! tenth of a Python bot's whole request on the runner's side, and a `poll` with a timeout
+//! arms a kernel timer on every wait. A blocking call has no timeout, so a watchdog thread
+//! bounds it: every [`TICK`] it looks at the threads blocked in one and interrupts a call
+//! that has waited two ticks, or whose bot has bytes waiting on its stderr pipe (the event
+//! loop drains stderr, so that a bot never blocks on a full one), or whose one-shot bot's
+//! process has ended (so that the leak grace of a bot that left something holding its
+//! stdout starts within a tick), with a signal whose handler does nothing: the call fails
+//! with `EINTR` and the request goes on in the event loop.
 //!
-//! Every thread that reads has a slot saying whether it is blocked and since which tick. The
+//! Every thread that waits has a slot saying whether it is blocked and since which tick. The
 //! watchdog claims a slot before it signals and marks it once the signal is sent, and a
 //! thread that finds its slot claimed waits for the mark and makes one system call, which
 //! takes the signal, before it frees the slot; so no signal lands after the wait it was sent
-//! to. One that lands before the read has begun is taken there, and the read blocks anyway:
+//! to. One that lands before the call has begun is taken there, and the call blocks anyway:
 //! the watchdog signals a thread again at every tick until its slot is free. The signal is
 //! `SIGURG`, whose default action is to be ignored: nothing else in the runner uses it, and
 //! a child process, whose handlers are reset by `exec`, ignores one.
@@ -38,29 +40,34 @@ const TICK: Duration = Duration::from_millis(10);
 /// this wait there.
 pub(crate) const LONGEST_WAIT_OUTSIDE_EVENT_LOOP: Duration = TICK.saturating_mul(2);
 
-/// Ticks without a blocked thread after which the watchdog sleeps until a read wakes it.
+/// Ticks without a blocked thread after which the watchdog sleeps until a wait wakes it.
 const IDLE_TICKS: u32 = 50;
 
-/// The signal that ends a blocked read.
+/// The signal that ends a blocked call.
 const KICK: libc::c_int = libc::SIGURG;
 
-/// A slot's state: not in a read.
+/// A slot's state: not in a blocking call.
 const IDLE: u64 = 0;
 /// The watchdog is about to signal the slot's thread.
 const CLAIMED: u64 = u64::MAX;
 /// The watchdog has signalled the slot's thread.
 const SENT: u64 = u64::MAX - 1;
-// Any other state is a blocked read: the first tick its wait sees (1 + the tick it began
+// Any other state is a blocked call: the first tick its wait sees (1 + the tick it began
 // at), after which the watchdog ends it.
 
 /// One thread's part in the watchdog's work.
 #[derive(Debug)]
 struct Slot {
     thread: libc::pthread_t,
-    /// [`IDLE`], [`CLAIMED`], [`SENT`] or a blocked read.
+    /// [`IDLE`], [`CLAIMED`], [`SENT`] or a blocked call.
     state: AtomicU64,
     /// The stderr pipe of the bot whose stdout the thread reads.
     stderr: AtomicI32,
+    /// The bot's process, if the runner started it and its end decides the request (a
+    /// one-shot bot's); 0 if not.
+    child: AtomicI32,
+    /// The socket of the bot's box, if its process's end decides the request; -1 if not.
+    reports: AtomicI32,
 }
 
 /// A thread's slot, in the watchdog's list while the thread lives.
@@ -85,6 +92,8 @@ impl Registered {
             thread: unsafe { libc::pthread_self() },
             state: AtomicU64::new(IDLE),
             stderr: AtomicI32::new(-1),
+            child: AtomicI32::new(0),
+            reports: AtomicI32::new(-1),
         });
         if let Some(watchdog) = watchdog() {
             watchdog.slots().push(Arc::clone(&slot));
@@ -98,13 +107,13 @@ impl Registered {
 struct Watchdog {
     slots: Mutex<Vec<Arc<Slot>>>,
     tick: AtomicU64,
-    /// The watchdog sleeps until a read wakes it.
+    /// The watchdog sleeps until a wait wakes it.
     parked: AtomicBool,
     thread: Thread,
 }
 
 /// The watchdog, started on first use with the signal's handler; `None` if either could
-/// not be set up (then no read waits outside the event loop).
+/// not be set up (then no request waits outside the event loop).
 fn watchdog() -> Option<&'static Watchdog> {
     static WATCHDOG: OnceLock<Option<Watchdog>> = OnceLock::new();
     WATCHDOG
@@ -178,10 +187,15 @@ impl Watchdog {
             let state = slot.state.load(SeqCst);
             let due = match state {
                 IDLE | CLAIMED => continue,
-                // Still not taken a tick later: the signal came before the read began, and
-                // the read blocks. Another one ends it.
+                // Still not taken a tick later: the signal came before the call began, and
+                // the call blocks. Another one ends it.
                 SENT => true,
-                first_tick => tick > first_tick || has_bytes(slot.stderr.load(SeqCst)),
+                first_tick => {
+                    tick > first_tick
+                        || has_bytes(slot.stderr.load(SeqCst))
+                        || has_ended(slot.child.load(SeqCst))
+                        || has_bytes(slot.reports.load(SeqCst))
+                }
             };
             blocked = true;
             if due
@@ -207,12 +221,30 @@ impl Watchdog {
     }
 }
 
-/// Whether the pipe `fd` has bytes to read.
+/// Whether the pipe or socket `fd` (-1: none) has bytes to read.
 fn has_bytes(fd: RawFd) -> bool {
+    if fd < 0 {
+        return false;
+    }
     let mut bytes: libc::c_int = 0;
-    // SAFETY: FIONREAD writes one int into `bytes`; a descriptor that is no longer the
-    // bot's stderr only makes this answer for another file, which at worst ends a wait early.
+    // SAFETY: FIONREAD writes one int into `bytes`; a descriptor that is no longer the one
+    // the waiting thread named only makes this answer for another file, which at worst ends
+    // a wait early.
     (unsafe { libc::ioctl(fd, libc::FIONREAD, &mut bytes) } == 0) && bytes > 0
+}
+
+/// Whether the child process `pid` (0: none) has ended; it is not reaped.
+fn has_ended(pid: libc::pid_t) -> bool {
+    if pid <= 0 {
+        return false;
+    }
+    // SAFETY: waitid writes one siginfo_t into `info`; WNOWAIT leaves the child unreaped,
+    // so its pid names it until the thread that waits for it reaps it after its wait.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+        libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, flags) == 0 && info.si_pid() != 0
+    }
 }
 
 /// The blocking side of a persistent bot's stdout: a second open file description of the
@@ -235,25 +267,67 @@ impl BlockingPipe {
         })
     }
 
-    /// Starts a wait for bytes; its reads end within [`LONGEST_WAIT_OUTSIDE_EVENT_LOOP`]
-    /// of this call.
-    pub(crate) fn wait(&self) -> Wait<'_> {
-        let since = watchdog().map_or(0, |watchdog| watchdog.tick.load(SeqCst));
-        Wait { pipe: self, since }
+    /// The pipe's blocking description.
+    pub(crate) fn stdout(&self) -> BorrowedFd<'_> {
+        self.file.as_fd()
+    }
+
+    /// Starts a wait for bytes on [`BlockingPipe::stdout`]; `None` only without a watchdog,
+    /// which [`BlockingPipe::open`] rules out.
+    pub(crate) fn wait(&self) -> Option<Wait<'_>> {
+        Wait::begin(self.stderr.as_fd(), End::Untold)
     }
 }
 
-/// One wait of a [`BlockingPipe`], which may take several reads.
+/// What tells a waiting thread that its bot's process ended, when that decides the
+/// request: the watchdog then ends the wait at its next tick, so that a process that ended
+/// while something it started holds its stdout is seen to end as soon.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum End {
+    /// Nothing: a persistent bot's reply decides.
+    Untold,
+    /// The process, a child of the runner: `waitid` tells.
+    Child(libc::pid_t),
+    /// The socket on which the process's box reports its end (looked at only while the wait
+    /// lasts, which the box outlives).
+    Reported(RawFd),
+}
+
+/// One wait outside the event loop, which may take several blocking calls: all of them end
+/// within [`LONGEST_WAIT_OUTSIDE_EVENT_LOOP`] of its start, or at the watchdog's next tick
+/// once the bot's stderr has bytes or its process has ended.
 pub(crate) struct Wait<'a> {
-    pipe: &'a BlockingPipe,
+    stderr: BorrowedFd<'a>,
+    end: End,
     since: u64,
 }
 
-impl Wait<'_> {
-    /// Appends what the pipe has to `buffer`, blocking until it has something or ends
-    /// (`Ok(0)`); `None` once the watchdog has ended the wait (or on a thread that is
+impl<'a> Wait<'a> {
+    /// Starts a wait for a bot whose stderr pipe is `stderr`. `None` if there is no
+    /// watchdog.
+    pub(crate) fn begin(stderr: BorrowedFd<'a>, end: End) -> Option<Wait<'a>> {
+        let watchdog = watchdog()?;
+        Some(Wait {
+            stderr,
+            end,
+            since: watchdog.tick.load(SeqCst),
+        })
+    }
+
+    /// Appends what the blocking pipe `fd` has to `buffer`, blocking until it has something
+    /// or ends (`Ok(0)`); `None` once the wait is over, as [`Wait::block`].
+    pub(crate) fn read(
+        &self,
+        fd: BorrowedFd<'_>,
+        buffer: &mut Vec<u8>,
+    ) -> Option<io::Result<usize>> {
+        self.block(|| read_into(fd, buffer))
+    }
+
+    /// Makes `call`, a blocking system call, which the watchdog's signal ends with `EINTR`:
+    /// its result, or `None` once the watchdog has ended the wait (or on a thread that is
     /// ending, which has no slot any more).
-    pub(crate) fn read(&self, buffer: &mut Vec<u8>) -> Option<io::Result<usize>> {
+    pub(crate) fn block<T>(&self, call: impl FnOnce() -> io::Result<T>) -> Option<io::Result<T>> {
         let watchdog = watchdog()?;
         let first_tick = self.since + 1;
         if watchdog.tick.load(SeqCst) > first_tick {
@@ -261,10 +335,17 @@ impl Wait<'_> {
             return None;
         }
         SLOT.try_with(|Registered(slot)| {
-            slot.stderr.store(self.pipe.stderr.as_raw_fd(), SeqCst);
+            slot.stderr.store(self.stderr.as_raw_fd(), SeqCst);
+            let (child, reports) = match self.end {
+                End::Untold => (0, -1),
+                End::Child(pid) => (pid, -1),
+                End::Reported(socket) => (0, socket),
+            };
+            slot.child.store(child, SeqCst);
+            slot.reports.store(reports, SeqCst);
             slot.state.store(first_tick, SeqCst);
             watchdog.wake();
-            let read = read_into(self.pipe.file.as_fd(), buffer);
+            let result = call();
             if slot
                 .state
                 .compare_exchange(first_tick, IDLE, SeqCst, SeqCst)
@@ -272,9 +353,9 @@ impl Wait<'_> {
             {
                 take_kick(slot);
             }
-            match read {
+            match result {
                 Err(error) if error.kind() == io::ErrorKind::Interrupted => None,
-                read => Some(read),
+                result => Some(result),
             }
         })
         .ok()
@@ -335,9 +416,25 @@ mod tests {
         let (blocking, mut stdout, _stderr, _stderr_read) = pipes();
         let mut buffer = Vec::new();
         stdout.write_all(b"one\n").unwrap();
-        assert_eq!(blocking.wait().read(&mut buffer).unwrap().unwrap(), 4);
+        assert_eq!(
+            blocking
+                .wait()
+                .unwrap()
+                .read(blocking.stdout(), &mut buffer)
+                .unwrap()
+                .unwrap(),
+            4
+        );
         drop(stdout);
-        assert_eq!(blocking.wait().read(&mut buffer).unwrap().unwrap(), 0);
+        assert_eq!(
+            blocking
+                .wait()
+                .unwrap()
+                .read(blocking.stdout(), &mut buffer)
+                .unwrap()
+                .unwrap(),
+            0
+        );
         assert_eq!(buffer, b"one\n");
     }
 
@@ -346,7 +443,13 @@ mod tests {
         let (blocking, _stdout, _stderr, _stderr_read) = pipes();
         for _ in 0..3 {
             let started = Instant::now();
-            assert!(blocking.wait().read(&mut Vec::new()).is_none());
+            assert!(
+                blocking
+                    .wait()
+                    .unwrap()
+                    .read(blocking.stdout(), &mut Vec::new())
+                    .is_none()
+            );
             let waited = started.elapsed();
             // At least a tick; at most two and however late a busy machine runs the watchdog.
             assert!(
@@ -370,9 +473,9 @@ mod tests {
             }
         });
         let started = Instant::now();
-        let wait = blocking.wait();
+        let wait = blocking.wait().unwrap();
         let mut buffer = Vec::new();
-        while wait.read(&mut buffer).is_some() {}
+        while wait.read(blocking.stdout(), &mut buffer).is_some() {}
         let waited = started.elapsed();
         assert!(waited < Duration::from_secs(2), "{waited:?}");
         drop(blocking);
@@ -383,13 +486,33 @@ mod tests {
     fn bytes_on_stderr_end_a_wait_at_the_next_tick() {
         let (blocking, _stdout, mut stderr, _stderr_read) = pipes();
         stderr.write_all(b"log").unwrap();
-        let wait = blocking.wait();
+        let wait = blocking.wait().unwrap();
         // However long ago the wait began, the bytes end each read.
         for _ in 0..3 {
-            assert!(wait.read(&mut Vec::new()).is_none());
+            assert!(wait.read(blocking.stdout(), &mut Vec::new()).is_none());
         }
         thread::sleep(3 * TICK);
-        assert!(wait.read(&mut Vec::new()).is_none());
+        assert!(wait.read(blocking.stdout(), &mut Vec::new()).is_none());
+    }
+
+    #[test]
+    fn the_watchdog_sees_a_child_end_without_reaping_it() {
+        let mut child = std::process::Command::new("/bin/sh")
+            .args(["-c", "read line || exit 3"])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let pid = child.id() as libc::pid_t;
+        assert!(!has_ended(pid));
+        drop(child.stdin.take());
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !has_ended(pid) {
+            assert!(Instant::now() < deadline, "{pid} still running");
+            thread::sleep(TICK / 10);
+        }
+        // Still there to be reaped, with its status.
+        assert_eq!(child.wait().unwrap().code(), Some(3));
+        assert!(!has_ended(0) && !has_bytes(-1));
     }
 
     #[test]
@@ -400,7 +523,13 @@ mod tests {
                     let (blocking, _stdout, _stderr, _stderr_read) = pipes();
                     for _ in 0..3 {
                         let started = Instant::now();
-                        assert!(blocking.wait().read(&mut Vec::new()).is_none());
+                        assert!(
+                            blocking
+                                .wait()
+                                .unwrap()
+                                .read(blocking.stdout(), &mut Vec::new())
+                                .is_none()
+                        );
                         // Each thread is watched on its own: none waits for another's kick.
                         let waited = started.elapsed();
                         assert!(waited < Duration::from_secs(1), "{waited:?}");

@@ -1,6 +1,6 @@
 //! Bounded captures: a bot can print gigabytes, the runner keeps at most a cap. Each capture
-//! is filled either through the event loop or by reads straight from the pipe when a `poll`
-//! said it is ready (see `oneshot.rs`), and a capture can go on one way where the other
+//! is filled either through the event loop or, for a one-shot bot's stdout, by blocking reads
+//! straight from the pipe (see `oneshot.rs`), and a capture can go on one way where the other
 //! stopped.
 
 use std::collections::VecDeque;
@@ -50,6 +50,14 @@ impl Capped {
         }
     }
 
+    /// Takes note of one read into `chunk` (`Ok(0)`: the end), made outside the event loop.
+    pub(crate) fn take(&mut self, read: io::Result<usize>, chunk: &[u8]) {
+        if let Ok(count) = &read {
+            self.bytes.extend_from_slice(&chunk[..*count]);
+        }
+        self.record(read);
+    }
+
     /// Takes note of one read into `bytes`.
     fn record(&mut self, read: io::Result<usize>) {
         match read {
@@ -59,17 +67,6 @@ impl Capped {
             }
             Ok(_) => self.overflow = self.bytes.len() > self.cap.saturating_add(1),
         }
-    }
-}
-
-impl Capture for Capped {
-    fn take(&mut self, read: io::Result<usize>, chunk: &[u8]) {
-        self.bytes.extend_from_slice(chunk);
-        self.record(read);
-    }
-
-    fn done(&self) -> bool {
-        Capped::done(self)
     }
 }
 
@@ -120,48 +117,6 @@ impl Tail {
     }
 }
 
-impl Capture for Tail {
-    fn take(&mut self, read: io::Result<usize>, chunk: &[u8]) {
-        self.keep(read, chunk);
-    }
-
-    fn done(&self) -> bool {
-        self.ended
-    }
-}
-
-/// A capture that a `poll` outside the event loop feeds (see [`take_ready`]).
-pub(crate) trait Capture {
-    /// Takes note of one read: its result and the bytes it brought (`Ok(0)`: the end).
-    fn take(&mut self, read: io::Result<usize>, chunk: &[u8]);
-
-    /// Whether reading is over.
-    fn done(&self) -> bool;
-}
-
-/// Takes into `capture` what `poll` reported (`revents`) for its pipe `fd`, which is
-/// blocking: bytes are read once, or to the end when the writers are gone (a finite rest,
-/// which no read can block on); an end without bytes needs no read.
-pub(crate) fn take_ready(capture: &mut impl Capture, fd: BorrowedFd<'_>, revents: libc::c_short) {
-    if revents & libc::POLLIN == 0 {
-        if revents != 0 {
-            capture.take(Ok(0), &[]);
-        }
-        return;
-    }
-    let mut chunk = [0; CHUNK];
-    loop {
-        let read = read_chunk(fd, &mut chunk);
-        if !would_wait(&read) {
-            let n = *read.as_ref().unwrap_or(&0);
-            capture.take(read, &chunk[..n]);
-        }
-        if revents & libc::POLLHUP == 0 || capture.done() {
-            return;
-        }
-    }
-}
-
 /// Reads `reader` to its end and keeps only its last `cap` bytes.
 pub(crate) async fn drain_tail(reader: impl AsyncRead + Unpin, cap: usize) -> Vec<u8> {
     let mut tail = Tail::new(cap);
@@ -186,15 +141,10 @@ pub(crate) fn read_into(fd: BorrowedFd<'_>, buffer: &mut Vec<u8>) -> io::Result<
 
 /// One `read` from `fd` into `chunk`, outside the event loop: a buffer on the stack, so that
 /// a short reply costs no large allocation.
-fn read_chunk(fd: BorrowedFd<'_>, chunk: &mut [u8; CHUNK]) -> io::Result<usize> {
+pub(crate) fn read_chunk(fd: BorrowedFd<'_>, chunk: &mut [u8; CHUNK]) -> io::Result<usize> {
     // SAFETY: `read` writes at most `CHUNK` bytes into the array.
     let read = unsafe { libc::read(fd.as_raw_fd(), chunk.as_mut_ptr().cast(), CHUNK) };
     usize::try_from(read).map_err(|_| io::Error::last_os_error())
-}
-
-/// Whether a read found nothing yet rather than an end or an error.
-pub(crate) fn would_wait(read: &io::Result<usize>) -> bool {
-    matches!(read, Err(error) if matches!(error.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted))
 }
 
 #[cfg(test)]
@@ -245,7 +195,9 @@ mod tests {
         let mut write = std::fs::File::from(write);
         let (mut reply, mut tail) = (Capped::new(100), Tail::new(4));
         write.write_all(b"abcdef").unwrap();
-        take_ready(&mut reply, std::os::fd::AsFd::as_fd(&read), libc::POLLIN);
+        let mut chunk = [0; CHUNK];
+        let count = read_chunk(std::os::fd::AsFd::as_fd(&read), &mut chunk);
+        reply.take(count, &chunk);
         tail.keep(Ok(3), b"xyz");
         assert_eq!(reply.bytes, b"abcdef");
         assert!(!reply.done());

@@ -1,14 +1,13 @@
 //! One-shot requests: a fresh process per request.
 //!
-//! A request sent [`Waiting::Alone`] waits for its process with a `poll` of its own, for at
-//! most [`LONGEST_WAIT_OUTSIDE_EVENT_LOOP`], as a lone persistent request does: most
-//! one-shot bots answer and exit well within it, and the wait skips the event loop's
-//! registrations and timers. A request still undecided then goes on in the event loop,
-//! from the same captures. A session reads its stdout with a blocking read that a watchdog
-//! bounds (see `blocking.rs`); a process that lives for one request has its end to watch
-//! too, which one `poll` and its timeout do.
+//! A request sent [`Waiting::Alone`] waits for its process outside the event loop, as a lone
+//! persistent request does: blocking reads of its stdout, then a blocking wait for its end,
+//! which the read watchdog bounds (see `blocking.rs`) to at most
+//! [`LONGEST_WAIT_OUTSIDE_EVENT_LOOP`]. Most one-shot bots answer and exit well within it,
+//! and the wait skips the event loop's registrations and timers. A request still undecided
+//! then goes on in the event loop, from the same captures.
 
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::pin::pin;
 use std::time::Duration;
 
@@ -16,9 +15,9 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::unix::pipe;
 use tokio::time::{Instant, sleep_until, timeout, timeout_at};
 
-use super::blocking::LONGEST_WAIT_OUTSIDE_EVENT_LOOP;
+use super::blocking::{LONGEST_WAIT_OUTSIDE_EVENT_LOOP, Wait};
 use super::call::{CallResult, CallStatus, Exit, Waiting};
-use super::capture::{Capped, Tail, take_ready};
+use super::capture::{CHUNK, Capped, Tail, read_chunk};
 use super::process::{BotProcess, Handle, Killer, Place, Waiter, receiver, write_at_once};
 use super::program::{BotProgram, CallEnv, Limits};
 
@@ -110,11 +109,13 @@ pub async fn call_once(
             }
         },
     };
+    // The group before the reaping, while the pid still names it.
     killer.kill();
     if progress.exit.is_none() {
-        // Reap the killed process; SIGKILL cannot be ignored, so this is prompt.
+        // SIGKILL cannot be ignored, so this is prompt.
         let _ = waiter.wait().await;
     }
+    waiter.reap();
     let replied = matches!(status, CallStatus::Replied { exit } if !exit.is_abnormal());
     let stderr = if replied {
         Vec::new()
@@ -182,57 +183,30 @@ impl Progress {
         }
     }
 
-    /// Waits with `poll` on the process's stdout, stderr and what tells its end (its pidfd,
-    /// or its box's reports), outside the event loop,
-    /// until the request is decided, or for at most [`LONGEST_WAIT_OUTSIDE_EVENT_LOOP`]
-    /// (then `None`): less than the request's limit (the caller sees to it) and less than
-    /// the leak grace, so neither falls due here. The pipes are blocking and read only when
-    /// `poll` says they are ready.
+    /// Waits outside the event loop, in blocking reads of stdout and then a blocking wait
+    /// for the process's end, which the read watchdog bounds (see `blocking.rs`): until the
+    /// request is decided, or for at most [`LONGEST_WAIT_OUTSIDE_EVENT_LOOP`] (then `None`),
+    /// less than the request's limit (the caller sees to it) and less than the leak grace,
+    /// so neither falls due here. Stderr is not read here: the watchdog ends the wait at its
+    /// next tick once stderr has bytes, or once the process ended, and the event loop goes
+    /// on from there.
     fn wait_outside(
         &mut self,
         waiter: &mut Waiter,
         stdout: BorrowedFd<'_>,
         stderr: BorrowedFd<'_>,
     ) -> Option<CallStatus> {
-        // The system's clock, as `poll` counts: tokio's may be paused.
-        let give_up = std::time::Instant::now() + LONGEST_WAIT_OUTSIDE_EVENT_LOOP;
-        loop {
-            if let Some(status) = Progress::outcome(&self.reply, self.exit) {
-                return Some(status);
-            }
-            let left = give_up.saturating_duration_since(std::time::Instant::now());
-            if left.is_zero() {
-                return None;
-            }
-            let watched = |fd: BorrowedFd<'_>, wanted: bool| libc::pollfd {
-                fd: if wanted { fd.as_raw_fd() } else { -1 },
-                events: libc::POLLIN,
-                revents: 0,
-            };
-            let mut fds = [
-                watched(stdout, !self.reply.done()),
-                watched(stderr, !self.errors.ended),
-                watched(waiter.watched(), self.exit.is_none()),
-            ];
-            let millis = left.as_micros().div_ceil(1000).min(i32::MAX as u128) as libc::c_int;
-            // SAFETY: `fds` holds `fds.len()` valid pollfd entries for the call; a negative
-            // descriptor is skipped by the kernel.
-            if unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, millis) } < 0 {
-                // A signal (tried again) or a failure (the event loop takes over).
-                if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
-                    return None;
-                }
-                continue;
-            }
-            let [out, err, end] = fds.map(|fd| fd.revents);
-            take_ready(&mut self.reply, stdout, out);
-            take_ready(&mut self.errors, stderr, err);
-            if end != 0 {
-                if let Some(exit) = waiter.exit_now() {
-                    self.exited(exit);
-                }
-            }
+        let wait = Wait::begin(stderr, waiter.end())?;
+        let mut chunk = [0; CHUNK];
+        while !self.reply.done() {
+            let read = wait.block(|| read_chunk(stdout, &mut chunk))?;
+            self.reply.take(read, &chunk);
         }
+        if self.exit.is_none() && !self.reply.overflow {
+            let exit = waiter.wait_blocking(&wait)?;
+            self.exited(exit);
+        }
+        Progress::outcome(&self.reply, self.exit)
     }
 
     /// Waits in the event loop until the request is decided or the deadline passes: the
@@ -340,6 +314,7 @@ async fn abandon(
 ) -> CallResult {
     killer.kill();
     let _ = waiter.wait().await;
+    waiter.reap();
     not_started(started, error)
 }
 

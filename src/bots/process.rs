@@ -11,11 +11,12 @@ use std::sync::{Arc, OnceLock};
 
 use tokio::net::unix::pipe;
 
+use super::blocking::{End, Wait};
 use super::call::Exit;
 use super::child::DirectChild;
 use super::group::ProcessGroup;
 use super::program::{BotProgram, CallEnv};
-use crate::sandbox::{BotBox, BoxSpec, Spawn, set_nonblocking};
+use crate::sandbox::{BotBox, BoxSpec, Spawn, check, set_nonblocking};
 
 /// Where a seat's processes run during one game. With a sandbox, the seat's box is made on
 /// the first request and kept until the place is dropped at the end of the game, which ends
@@ -118,8 +119,9 @@ pub(crate) struct BotProcess {
 /// parts, so that one task can wait while another kills.
 #[derive(Debug)]
 pub(crate) struct Handle {
-    pub(crate) waiter: Waiter,
+    /// First, so that a dropped handle kills the group before the waiter reaps its leader.
     pub(crate) killer: Killer,
+    pub(crate) waiter: Waiter,
 }
 
 /// Waits for one bot process.
@@ -151,12 +153,11 @@ impl Waiter {
         }
     }
 
-    /// A descriptor that becomes readable when the process's end may be known, for a wait
-    /// outside the event loop: its pidfd, or its box's reports.
-    pub(crate) fn watched(&self) -> BorrowedFd<'_> {
+    /// What tells a wait outside the event loop that the process ended.
+    pub(crate) fn end(&self) -> End {
         match self {
-            Waiter::Direct(child) => child.pidfd(),
-            Waiter::Boxed { sandbox, .. } => sandbox.reports(),
+            Waiter::Direct(child) => End::Child(child.id() as libc::pid_t),
+            Waiter::Boxed { sandbox, .. } => End::Reported(sandbox.reports().as_raw_fd()),
         }
     }
 
@@ -174,6 +175,42 @@ impl Waiter {
             },
         }
     }
+
+    /// Reaps the process if it has ended and the runner started it (a box reaps its own):
+    /// its pid names its process group until then, so kill the group first.
+    pub(crate) fn reap(&mut self) {
+        if let Waiter::Direct(child) = self {
+            child.reap();
+        }
+    }
+
+    /// Waits for the process to end with blocking calls that `wait` bounds: how it ended,
+    /// or `None` once the watchdog ended the wait.
+    pub(crate) fn wait_blocking(&mut self, wait: &Wait<'_>) -> Option<Exit> {
+        if let Waiter::Direct(child) = self {
+            return child.wait_blocking(wait);
+        }
+        loop {
+            if let Some(exit) = self.exit_now() {
+                return Some(exit);
+            }
+            if let Waiter::Boxed { sandbox, .. } = self {
+                let reports = sandbox.reports();
+                wait.block(|| readable(reports))?.ok()?;
+            }
+        }
+    }
+}
+
+/// Blocks until `fd` is readable.
+fn readable(fd: BorrowedFd<'_>) -> io::Result<()> {
+    let mut polled = libc::pollfd {
+        fd: fd.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd entry for the call.
+    check(unsafe { libc::poll(&mut polled, 1, -1) }.into()).map(drop)
 }
 
 /// How a boxed process ended, from its box's report (`None`: the box itself ended).
@@ -251,9 +288,8 @@ fn spawn_directly(
         .stderr(Stdio::from(stderr))
         .process_group(0);
     let child = command.spawn()?;
-    // The group first, so that it is killed if the child cannot be watched.
     let group = ProcessGroup::led_by(child.id());
-    let child = DirectChild::new(child)?;
+    let child = DirectChild::new(child);
     bot.rlimits.apply_to(child.id());
     Ok(Handle {
         waiter: Waiter::Direct(child),

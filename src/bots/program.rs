@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Once};
+use std::sync::{Arc, Once, OnceLock};
 
 use crate::sandbox::BoxSpec;
 
@@ -12,6 +12,18 @@ use crate::sandbox::BoxSpec;
 const PASSED_THROUGH: &[&str] = &[
     "PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "USER",
 ];
+
+/// The values of [`PASSED_THROUGH`] in the runner's environment, read once: the runner
+/// never changes its own environment.
+fn passed_through() -> &'static [(OsString, OsString)] {
+    static VALUES: OnceLock<Vec<(OsString, OsString)>> = OnceLock::new();
+    VALUES.get_or_init(|| {
+        PASSED_THROUGH
+            .iter()
+            .filter_map(|key| Some((OsString::from(key), std::env::var_os(key)?)))
+            .collect()
+    })
+}
 
 /// A bot's validated launch specification.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -151,10 +163,7 @@ impl BotProgram {
     /// The environment of one process of this bot: the variables passed through, the
     /// bot's own and the `ARENA_*` ones. In a box, `TMPDIR` is the box's private `/tmp`.
     pub(crate) fn environment(&self, env: &CallEnv, boxed: bool) -> BTreeMap<OsString, OsString> {
-        let mut vars: BTreeMap<OsString, OsString> = PASSED_THROUGH
-            .iter()
-            .filter_map(|key| Some((OsString::from(key), std::env::var_os(key)?)))
-            .collect();
+        let mut vars: BTreeMap<OsString, OsString> = passed_through().iter().cloned().collect();
         if boxed {
             vars.insert("TMPDIR".into(), "/tmp".into());
         }

@@ -73,12 +73,13 @@ impl Replies {
     /// [`Replies::line`]. The event loop learns of new bytes from the kernel's next edge, so
     /// it never waits for bytes taken here.
     pub(crate) fn line_without_event_loop(&mut self, cap: usize) -> Option<Line> {
-        let wait = self.blocking.as_ref()?.wait();
+        let blocking = self.blocking.as_ref()?;
+        let wait = blocking.wait()?;
         loop {
             if let Some(line) = take_line(&mut self.buffer, self.ended, cap) {
                 return Some(line);
             }
-            match wait.read(&mut self.buffer)? {
+            match wait.read(blocking.stdout(), &mut self.buffer)? {
                 Ok(0) | Err(_) => self.ended = true,
                 Ok(_) => {}
             }

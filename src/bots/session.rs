@@ -237,8 +237,10 @@ impl Session {
                 self.waiter.wait().await
             }
         };
-        // Whatever the bot left running goes too.
+        // Whatever the bot left running goes too, before the pid that names its group is
+        // given up.
         self.killer.kill();
+        self.waiter.reap();
         exit
     }
 
