@@ -1,6 +1,7 @@
 //! Starting one bot process, in the seat's box or (unsandboxed) directly, and the handle to
 //! wait for it and kill it with everything it started.
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
@@ -245,8 +246,10 @@ fn launch(bot: &BotProgram, env: &CallEnv, extra_args: &[String]) -> Spawn {
         .chain(bot.args.iter().cloned())
         .chain(extra_args.iter().cloned())
         .collect();
-    let env = bot
-        .environment(env, true)
+    // One value per name, the last given.
+    let mut vars = BTreeMap::new();
+    vars.extend(bot.environment(env, true));
+    let env = vars
         .into_iter()
         .map(|(key, value)| format!("{}={}", key.to_string_lossy(), value.to_string_lossy()))
         .collect();

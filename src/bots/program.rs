@@ -1,7 +1,8 @@
 //! How to start one bot: its validated command, folder and environment.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Once, OnceLock};
 
@@ -161,17 +162,26 @@ impl BotProgram {
     }
 
     /// The environment of one process of this bot: the variables passed through, the
-    /// bot's own and the `ARENA_*` ones. In a box, `TMPDIR` is the box's private `/tmp`.
-    pub(crate) fn environment(&self, env: &CallEnv, boxed: bool) -> BTreeMap<OsString, OsString> {
-        let mut vars: BTreeMap<OsString, OsString> = passed_through().iter().cloned().collect();
-        if boxed {
-            vars.insert("TMPDIR".into(), "/tmp".into());
-        }
-        vars.extend(self.env.iter().map(|(k, v)| (k.into(), v.into())));
-        vars.insert("ARENA_GAME".into(), env.game.into());
-        vars.insert("ARENA_SEED".into(), env.seed.to_string().into());
-        vars.insert("ARENA_SEAT".into(), env.seat.to_string().into());
-        vars
+    /// bot's own and the `ARENA_*` ones, in that order; a later variable replaces an earlier
+    /// one of the same name. In a box, `TMPDIR` is the box's private `/tmp`.
+    pub(crate) fn environment<'a>(
+        &'a self,
+        env: &CallEnv,
+        boxed: bool,
+    ) -> impl Iterator<Item = (&'a OsStr, Cow<'a, OsStr>)> {
+        let passed = passed_through()
+            .iter()
+            .map(|(key, value)| (key.as_os_str(), Cow::Borrowed(value.as_os_str())));
+        let private_tmp = boxed.then(|| (OsStr::new("TMPDIR"), Cow::Borrowed(OsStr::new("/tmp"))));
+        let own = (self.env.iter())
+            .map(|(key, value)| (OsStr::new(key), Cow::Borrowed(OsStr::new(value))));
+        let arena = [
+            ("ARENA_GAME", env.game.to_owned()),
+            ("ARENA_SEED", env.seed.to_string()),
+            ("ARENA_SEAT", env.seat.to_string()),
+        ]
+        .map(|(key, value)| (OsStr::new(key), Cow::Owned(OsString::from(value))));
+        passed.chain(private_tmp).chain(own).chain(arena)
     }
 }
 
