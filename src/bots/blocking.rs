@@ -12,7 +12,7 @@
 //! stdout starts within a tick), with a signal whose handler does nothing: the call fails
 //! with `EINTR` and the request goes on in the event loop.
 //!
-//! Every thread that waits has a slot saying whether it is blocked and since which tick. The
+//! Every thread that waits has a slot saying whether it is blocked and until which tick. The
 //! watchdog claims a slot before it signals and marks it once the signal is sent, and a
 //! thread that finds its slot claimed waits for the mark and makes one system call, which
 //! takes the signal, before it frees the slot; so no signal lands after the wait it was sent
@@ -36,9 +36,26 @@ use crate::sandbox::check;
 /// The watchdog's period.
 const TICK: Duration = Duration::from_millis(10);
 
-/// The longest wait outside the event loop: two ticks. Only requests with more time than
-/// this wait there.
-pub(crate) const LONGEST_WAIT_OUTSIDE_EVENT_LOOP: Duration = TICK.saturating_mul(2);
+/// A bound on a wait outside the event loop, in the watchdog's ticks: the wait ends at the
+/// `n`th tick after it began, so after at least `n - 1` periods and at most `n`. Only
+/// requests with more time left than the longest such wait wait there.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ticks(u32);
+
+impl Ticks {
+    /// The longest a wait so bounded lasts.
+    pub(crate) const fn longest(self) -> Duration {
+        TICK.saturating_mul(self.0)
+    }
+}
+
+/// The bound of a session's wait for its reply line, 10 – 20 ms: a persistent bot answers
+/// within a millisecond or two.
+pub(crate) const SESSION_WAIT: Ticks = Ticks(2);
+
+/// The bound of a one-shot request's wait, 20 – 30 ms: enough for an interpreter's start
+/// (10 – 15 ms for `/usr/bin/python3 -S -I` here), as the 20 ms `poll` that came before.
+pub(crate) const ONE_SHOT_WAIT: Ticks = Ticks(3);
 
 /// Ticks without a blocked thread after which the watchdog sleeps until a wait wakes it.
 const IDLE_TICKS: u32 = 50;
@@ -129,7 +146,8 @@ fn watchdog() -> Option<&'static Watchdog> {
                 .ok()?;
             Some(Watchdog {
                 slots: Mutex::new(Vec::new()),
-                tick: AtomicU64::new(0),
+                // From 1, so that no wait's last tick reads as IDLE.
+                tick: AtomicU64::new(1),
                 parked: AtomicBool::new(false),
                 thread: thread.thread().clone(),
             })
@@ -190,8 +208,8 @@ impl Watchdog {
                 // Still not taken a tick later: the signal came before the call began, and
                 // the call blocks. Another one ends it.
                 SENT => true,
-                first_tick => {
-                    tick > first_tick
+                last_tick => {
+                    tick > last_tick
                         || has_bytes(slot.stderr.load(SeqCst))
                         || has_ended(slot.child.load(SeqCst))
                         || has_bytes(slot.reports.load(SeqCst))
@@ -275,7 +293,7 @@ impl BlockingPipe {
     /// Starts a wait for bytes on [`BlockingPipe::stdout`]; `None` only without a watchdog,
     /// which [`BlockingPipe::open`] rules out.
     pub(crate) fn wait(&self) -> Option<Wait<'_>> {
-        Wait::begin(self.stderr.as_fd(), End::Untold)
+        Wait::begin(self.stderr.as_fd(), End::Untold, SESSION_WAIT)
     }
 }
 
@@ -294,23 +312,25 @@ pub(crate) enum End {
 }
 
 /// One wait outside the event loop, which may take several blocking calls: all of them end
-/// within [`LONGEST_WAIT_OUTSIDE_EVENT_LOOP`] of its start, or at the watchdog's next tick
-/// once the bot's stderr has bytes or its process has ended.
+/// within the wait's bound of its start, or at the watchdog's next tick once the bot's
+/// stderr has bytes or its process has ended.
 pub(crate) struct Wait<'a> {
     stderr: BorrowedFd<'a>,
     end: End,
-    since: u64,
+    /// The last tick the wait may see.
+    last_tick: u64,
 }
 
 impl<'a> Wait<'a> {
-    /// Starts a wait for a bot whose stderr pipe is `stderr`. `None` if there is no
-    /// watchdog.
-    pub(crate) fn begin(stderr: BorrowedFd<'a>, end: End) -> Option<Wait<'a>> {
+    /// Starts a wait of at most `bound` for a bot whose stderr pipe is `stderr`. `None` if
+    /// there is no watchdog.
+    pub(crate) fn begin(stderr: BorrowedFd<'a>, end: End, bound: Ticks) -> Option<Wait<'a>> {
         let watchdog = watchdog()?;
+        let since = watchdog.tick.load(SeqCst);
         Some(Wait {
             stderr,
             end,
-            since: watchdog.tick.load(SeqCst),
+            last_tick: since + u64::from(bound.0.max(1)) - 1,
         })
     }
 
@@ -329,8 +349,8 @@ impl<'a> Wait<'a> {
     /// ending, which has no slot any more).
     pub(crate) fn block<T>(&self, call: impl FnOnce() -> io::Result<T>) -> Option<io::Result<T>> {
         let watchdog = watchdog()?;
-        let first_tick = self.since + 1;
-        if watchdog.tick.load(SeqCst) > first_tick {
+        let last_tick = self.last_tick;
+        if watchdog.tick.load(SeqCst) > last_tick {
             // The wait is over: a bot that sends a byte at a time does not stretch it.
             return None;
         }
@@ -343,12 +363,12 @@ impl<'a> Wait<'a> {
             };
             slot.child.store(child, SeqCst);
             slot.reports.store(reports, SeqCst);
-            slot.state.store(first_tick, SeqCst);
+            slot.state.store(last_tick, SeqCst);
             watchdog.wake();
             let result = call();
             if slot
                 .state
-                .compare_exchange(first_tick, IDLE, SeqCst, SeqCst)
+                .compare_exchange(last_tick, IDLE, SeqCst, SeqCst)
                 .is_err()
             {
                 take_kick(slot);

@@ -174,7 +174,7 @@ mod tests {
     use std::process::Command;
 
     use super::*;
-    use crate::bots::blocking::End;
+    use crate::bots::blocking::{End, SESSION_WAIT};
 
     #[tokio::test]
     async fn waits_for_the_end_through_the_event_loop() {
@@ -205,7 +205,7 @@ mod tests {
         // A wait may end at the watchdog's tick before the child has; then another one.
         let mut exit = None;
         for _ in 0..500 {
-            let wait = Wait::begin(stderr.as_fd(), End::Untold).unwrap();
+            let wait = Wait::begin(stderr.as_fd(), End::Untold, SESSION_WAIT).unwrap();
             exit = child.wait_blocking(&wait);
             if exit.is_some() {
                 break;
@@ -224,7 +224,7 @@ mod tests {
         let child = Command::new("/bin/sleep").arg("600").spawn().unwrap();
         let mut child = DirectChild::new(child);
         let (stderr, _writer) = crate::sandbox::pipe().unwrap();
-        let wait = Wait::begin(stderr.as_fd(), End::Untold).unwrap();
+        let wait = Wait::begin(stderr.as_fd(), End::Untold, SESSION_WAIT).unwrap();
         let started = std::time::Instant::now();
         assert_eq!(child.wait_blocking(&wait), None);
         assert!(started.elapsed() < Duration::from_secs(2));

@@ -2,8 +2,8 @@
 //!
 //! A request sent [`Waiting::Alone`] waits for its process outside the event loop, as a lone
 //! persistent request does: blocking reads of its stdout, then a blocking wait for its end,
-//! which the read watchdog bounds (see `blocking.rs`) to at most
-//! [`LONGEST_WAIT_OUTSIDE_EVENT_LOOP`]. Most one-shot bots answer and exit well within it,
+//! which the read watchdog bounds (see `blocking.rs`) to at most 30 ms ([`ONE_SHOT_WAIT`]).
+//! Most one-shot bots answer and exit well within it,
 //! and the wait skips the event loop's registrations and timers. A request still undecided
 //! then goes on in the event loop, from the same captures.
 
@@ -15,7 +15,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::unix::pipe;
 use tokio::time::{Instant, sleep_until, timeout, timeout_at};
 
-use super::blocking::{LONGEST_WAIT_OUTSIDE_EVENT_LOOP, Wait};
+use super::blocking::{ONE_SHOT_WAIT, Wait};
 use super::call::{CallResult, CallStatus, Exit, Waiting};
 use super::capture::{CHUNK, Capped, Tail, read_chunk};
 use super::process::{BotProcess, Handle, Killer, Place, Waiter, receiver, write_at_once};
@@ -90,10 +90,7 @@ pub async fn call_once(
     // Starting the process took part of the limit: the wait outside must end before the
     // deadline, or a late reply would count there and not in the loop.
     let time_left = deadline.saturating_duration_since(Instant::now());
-    if waiting == Waiting::Alone
-        && unwritten.is_none()
-        && time_left > LONGEST_WAIT_OUTSIDE_EVENT_LOOP
-    {
+    if waiting == Waiting::Alone && unwritten.is_none() && time_left > ONE_SHOT_WAIT.longest() {
         decided = progress.wait_outside(&mut waiter, stdout.as_fd(), stderr.as_fd());
     }
     let (status, stderr) = match decided {
@@ -185,7 +182,7 @@ impl Progress {
 
     /// Waits outside the event loop, in blocking reads of stdout and then a blocking wait
     /// for the process's end, which the read watchdog bounds (see `blocking.rs`): until the
-    /// request is decided, or for at most [`LONGEST_WAIT_OUTSIDE_EVENT_LOOP`] (then `None`),
+    /// request is decided, or for at most [`ONE_SHOT_WAIT`] (then `None`),
     /// less than the request's limit (the caller sees to it) and less than the leak grace,
     /// so neither falls due here. Stderr is not read here: the watchdog ends the wait at its
     /// next tick once stderr has bytes, or once the process ended, and the event loop goes
@@ -196,7 +193,7 @@ impl Progress {
         stdout: BorrowedFd<'_>,
         stderr: BorrowedFd<'_>,
     ) -> Option<CallStatus> {
-        let wait = Wait::begin(stderr, waiter.end())?;
+        let wait = Wait::begin(stderr, waiter.end(), ONE_SHOT_WAIT)?;
         let mut chunk = [0; CHUNK];
         while !self.reply.done() {
             let read = wait.block(|| read_chunk(stdout, &mut chunk))?;

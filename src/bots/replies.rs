@@ -67,7 +67,7 @@ impl Replies {
     /// Reads one line as [`Replies::line`] does, but blocks the thread instead of returning
     /// to the event loop, which saves the loop's work on every request of a bot that
     /// answers quickly. Gives up, `None`, within
-    /// [`LONGEST_WAIT_OUTSIDE_EVENT_LOOP`](super::blocking::LONGEST_WAIT_OUTSIDE_EVENT_LOOP),
+    /// [`SESSION_WAIT`](super::blocking::SESSION_WAIT),
     /// or at the watchdog's next tick once the bot's stderr has bytes, so that a bot never
     /// waits long on a full stderr pipe; what was read stays in the buffer for
     /// [`Replies::line`]. The event loop learns of new bytes from the kernel's next edge, so
@@ -122,7 +122,7 @@ mod tests {
     use std::time::{Duration, Instant};
 
     use super::*;
-    use crate::bots::blocking::LONGEST_WAIT_OUTSIDE_EVENT_LOOP;
+    use crate::bots::blocking::SESSION_WAIT;
 
     /// A bot's stdout and stderr pipes: the runner's side, and the bot's ends.
     struct Pipes {
@@ -191,7 +191,7 @@ mod tests {
         assert_eq!(line, Some(Line::Complete(b"one".to_vec())));
         let mut stdout = pipes.stdout;
         let writer = std::thread::spawn(move || {
-            std::thread::sleep(LONGEST_WAIT_OUTSIDE_EVENT_LOOP / 8);
+            std::thread::sleep(SESSION_WAIT.longest() / 8);
             stdout.write_all(b"o\nthree\n").unwrap();
         });
         let line = pipes.replies.line_without_event_loop(10);
@@ -223,7 +223,7 @@ mod tests {
         // However much time passes, the bytes on stderr end each wait.
         for _ in 0..3 {
             assert_eq!(pipes.replies.line_without_event_loop(10), None);
-            std::thread::sleep(LONGEST_WAIT_OUTSIDE_EVENT_LOOP);
+            std::thread::sleep(SESSION_WAIT.longest());
         }
         pipes.stdout.write_all(b"t\n").unwrap();
         assert_eq!(
@@ -243,7 +243,7 @@ mod tests {
         assert_eq!(pipes.replies.line_without_event_loop(10), None);
         // The watchdog's first tick, at least: an ended stderr has no bytes.
         let waited = started.elapsed();
-        assert!(waited >= LONGEST_WAIT_OUTSIDE_EVENT_LOOP / 2, "{waited:?}");
+        assert!(waited >= SESSION_WAIT.longest() / 2, "{waited:?}");
         pipes.stdout.write_all(b"last").unwrap();
         drop(pipes.stdout);
         let line = pipes.replies.line_without_event_loop(10);

@@ -9,7 +9,7 @@ use tokio::net::unix::pipe;
 use tokio::task::JoinHandle;
 use tokio::time::{Instant, timeout, timeout_at};
 
-use super::blocking::LONGEST_WAIT_OUTSIDE_EVENT_LOOP;
+use super::blocking::SESSION_WAIT;
 use super::call::{CallResult, CallStatus, Exit, Waiting};
 use super::capture::drain_tail;
 use super::process::{Killer, Place, Waiter, receiver, sender, write_now};
@@ -274,7 +274,7 @@ fn write_alone<'a>(
     match waiting {
         Waiting::Alone => {
             let unwritten = write_now(stdin, request);
-            let outside = unwritten.is_empty() && limit > LONGEST_WAIT_OUTSIDE_EVENT_LOOP;
+            let outside = unwritten.is_empty() && limit > SESSION_WAIT.longest();
             (unwritten, outside)
         }
         Waiting::Together => (request, false),
