@@ -431,30 +431,19 @@ mod tests {
         )
     }
 
+    /// One read in a wait of its own.
+    fn read_once(blocking: &BlockingPipe, buffer: &mut Vec<u8>) -> Option<io::Result<usize>> {
+        blocking.wait()?.read(blocking.stdout(), buffer)
+    }
+
     #[test]
     fn a_read_returns_what_arrives_and_the_end_of_the_pipe() {
         let (blocking, mut stdout, _stderr, _stderr_read) = pipes();
         let mut buffer = Vec::new();
         stdout.write_all(b"one\n").unwrap();
-        assert_eq!(
-            blocking
-                .wait()
-                .unwrap()
-                .read(blocking.stdout(), &mut buffer)
-                .unwrap()
-                .unwrap(),
-            4
-        );
+        assert_eq!(read_once(&blocking, &mut buffer).unwrap().unwrap(), 4);
         drop(stdout);
-        assert_eq!(
-            blocking
-                .wait()
-                .unwrap()
-                .read(blocking.stdout(), &mut buffer)
-                .unwrap()
-                .unwrap(),
-            0
-        );
+        assert_eq!(read_once(&blocking, &mut buffer).unwrap().unwrap(), 0);
         assert_eq!(buffer, b"one\n");
     }
 
@@ -463,13 +452,7 @@ mod tests {
         let (blocking, _stdout, _stderr, _stderr_read) = pipes();
         for _ in 0..3 {
             let started = Instant::now();
-            assert!(
-                blocking
-                    .wait()
-                    .unwrap()
-                    .read(blocking.stdout(), &mut Vec::new())
-                    .is_none()
-            );
+            assert!(read_once(&blocking, &mut Vec::new()).is_none());
             let waited = started.elapsed();
             // At least a tick; at most two and however late a busy machine runs the watchdog.
             assert!(
@@ -543,13 +526,7 @@ mod tests {
                     let (blocking, _stdout, _stderr, _stderr_read) = pipes();
                     for _ in 0..3 {
                         let started = Instant::now();
-                        assert!(
-                            blocking
-                                .wait()
-                                .unwrap()
-                                .read(blocking.stdout(), &mut Vec::new())
-                                .is_none()
-                        );
+                        assert!(read_once(&blocking, &mut Vec::new()).is_none());
                         // Each thread is watched on its own: none waits for another's kick.
                         let waited = started.elapsed();
                         assert!(waited < Duration::from_secs(1), "{waited:?}");
