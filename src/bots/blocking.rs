@@ -6,11 +6,12 @@
 //! tenth of a Python bot's whole request on the runner's side, and a `poll` with a timeout
 //! arms a kernel timer on every wait. A blocking call has no timeout, so a watchdog thread
 //! bounds it: every [`TICK`] it looks at the threads blocked in one and interrupts a call
-//! that has waited two ticks, or whose bot has bytes waiting on its stderr pipe (the event
-//! loop drains stderr, so that a bot never blocks on a full one), or whose one-shot bot's
-//! process has ended (so that the leak grace of a bot that left something holding its
-//! stdout starts within a tick), with a signal whose handler does nothing: the call fails
-//! with `EINTR` and the request goes on in the event loop.
+//! whose wait has reached its bound (two ticks for a session, three for a one-shot
+//! request), or whose bot has bytes waiting on its stderr pipe (the event loop drains
+//! stderr, so that a bot never blocks on a full one), or whose one-shot bot's process has
+//! ended (so that the leak grace of a bot that left something holding its stdout starts
+//! within a tick of its end), with a signal whose handler does nothing: the call fails with
+//! `EINTR` and the request goes on in the event loop.
 //!
 //! Every thread that waits has a slot saying whether it is blocked and until which tick. The
 //! watchdog claims a slot before it signals and marks it once the signal is sent, and a
@@ -69,8 +70,8 @@ const IDLE: u64 = 0;
 const CLAIMED: u64 = u64::MAX;
 /// The watchdog has signalled the slot's thread.
 const SENT: u64 = u64::MAX - 1;
-// Any other state is a blocked call: the first tick its wait sees (1 + the tick it began
-// at), after which the watchdog ends it.
+// Any other state is a blocked call: the last tick its wait may see, after which the
+// watchdog ends it.
 
 /// One thread's part in the watchdog's work.
 #[derive(Debug)]
@@ -104,6 +105,7 @@ thread_local! {
 
 impl Registered {
     fn new() -> Registered {
+        unblock_kick();
         let slot = Arc::new(Slot {
             // SAFETY: pthread_self has no preconditions.
             thread: unsafe { libc::pthread_self() },
@@ -116,6 +118,20 @@ impl Registered {
             watchdog.slots().push(Arc::clone(&slot));
         }
         Registered(slot)
+    }
+}
+
+/// Unblocks [`KICK`] in this thread. A thread's signal mask is inherited, from the thread
+/// that made it and, across `exec`, from whatever started the runner: a kick that stays
+/// blocked would leave a wait unbounded.
+fn unblock_kick() {
+    // SAFETY: the set is initialised by sigemptyset before use; pthread_sigmask changes this
+    // thread's mask alone and is not asked for the old one.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, KICK);
+        libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
     }
 }
 
@@ -496,6 +512,33 @@ mod tests {
         }
         thread::sleep(3 * TICK);
         assert!(wait.read(blocking.stdout(), &mut Vec::new()).is_none());
+    }
+
+    #[test]
+    fn a_thread_that_inherited_a_blocked_kick_is_still_bounded() {
+        thread::spawn(|| {
+            // SAFETY: as in `unblock_kick`, blocking instead.
+            unsafe {
+                let mut set: libc::sigset_t = std::mem::zeroed();
+                libc::sigemptyset(&mut set);
+                libc::sigaddset(&mut set, KICK);
+                libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+            }
+            let (blocking, mut stdout, _stderr, _stderr_read) = pipes();
+            // Were the kick left blocked, this byte would end the read, late.
+            let late = thread::spawn(move || {
+                thread::sleep(Duration::from_secs(3));
+                let _ = stdout.write_all(b".");
+            });
+            let started = Instant::now();
+            assert!(read_once(&blocking, &mut Vec::new()).is_none());
+            let waited = started.elapsed();
+            assert!(waited < Duration::from_secs(2), "{waited:?}");
+            drop(blocking);
+            late.join().unwrap();
+        })
+        .join()
+        .unwrap();
     }
 
     #[test]

@@ -26,7 +26,7 @@ pub(crate) struct DirectChild {
     /// Its pidfd, once a wait through the event loop has asked for one (`None` inside if the
     /// kernel gave none).
     pidfd: Option<Option<OwnedFd>>,
-    /// How it ended, once known; it is reaped only when dropped.
+    /// How it ended, once known; it is reaped by [`DirectChild::reap`] or when dropped.
     exit: Option<Exit>,
 }
 

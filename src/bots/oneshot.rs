@@ -22,7 +22,9 @@ use super::process::{BotProcess, Handle, Killer, Place, Waiter, receiver, write_
 use super::program::{BotProgram, CallEnv, Limits};
 
 /// How long to wait, after a bot exited, for its stdout to close. Only a grandchild that
-/// inherited the pipe keeps it open; it is killed with the group after this grace.
+/// inherited the pipe keeps it open; it is killed with the group after this grace. A request
+/// sent alone learns of the exit at the watchdog's next tick, so its grace may start up to a
+/// tick (10 ms) after the exit.
 const LEAK_GRACE: Duration = Duration::from_millis(50);
 
 /// What a one-shot process receives.
@@ -91,7 +93,9 @@ pub async fn call_once(
     // deadline, or a late reply would count there and not in the loop.
     let time_left = deadline.saturating_duration_since(Instant::now());
     if waiting == Waiting::Alone && unwritten.is_none() && time_left > ONE_SHOT_WAIT.longest() {
-        decided = progress.wait_outside(&mut waiter, stdout.as_fd(), stderr.as_fd());
+        decided = progress
+            .wait_outside(&mut waiter, stdout.as_fd(), stderr.as_fd())
+            .map(|status| in_time(status, deadline, Instant::now()));
     }
     let (status, stderr) = match decided {
         Some(status) => (status, Stderr::Unregistered(stderr)),
@@ -128,6 +132,17 @@ pub async fn call_once(
         status,
         elapsed: started.elapsed(),
         stderr,
+    }
+}
+
+/// How a request decided outside the event loop at `now` ended. That wait ends before the
+/// deadline unless the machine held up the watchdog or this thread: a request decided after
+/// the deadline timed out, as in the loop.
+fn in_time(status: CallStatus, deadline: Instant, now: Instant) -> CallStatus {
+    if now > deadline {
+        CallStatus::TimedOut
+    } else {
+        status
     }
 }
 
@@ -331,6 +346,20 @@ mod tests {
 
     use super::*;
     use crate::bots::ResourceLimits;
+
+    #[test]
+    fn a_request_decided_outside_the_event_loop_after_its_deadline_timed_out() {
+        let replied = CallStatus::Replied {
+            exit: Exit::Success,
+        };
+        let deadline = Instant::now();
+        let late = deadline + Duration::from_millis(1);
+        assert_eq!(
+            in_time(replied.clone(), deadline, late),
+            CallStatus::TimedOut
+        );
+        assert_eq!(in_time(replied.clone(), deadline, deadline), replied);
+    }
 
     /// What the pipe does not take at once is written through the event loop while the
     /// reply is read.
