@@ -1,9 +1,9 @@
 //! A bot process the runner started itself (no box). Its end is learnt without reaping it
 //! (`waitid` with `WNOWAIT`), so that its pid, which names its process group, stays taken
-//! until the group has been killed; it is reaped when dropped. The event loop waits for it
-//! through a pidfd, a descriptor that becomes readable when the process ends, opened at the
-//! first such wait: a lone request waits with a blocking `waitid` that the read watchdog
-//! bounds (see `blocking.rs`) and needs none.
+//! until the group has been killed, and is reaped after that ([`DirectChild::reap`], or when
+//! dropped). The event loop waits for it through a pidfd, a descriptor that becomes readable
+//! when the process ends, opened at the first such wait: a lone request waits with a
+//! blocking `waitid` that the read watchdog bounds (see `blocking.rs`) and needs none.
 
 use std::io;
 use std::os::fd::{AsFd, OwnedFd};

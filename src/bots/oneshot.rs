@@ -3,9 +3,9 @@
 //! A request sent [`Waiting::Alone`] waits for its process outside the event loop, as a lone
 //! persistent request does: blocking reads of its stdout, then a blocking wait for its end,
 //! which the read watchdog bounds (see `blocking.rs`) to at most 30 ms ([`ONE_SHOT_WAIT`]).
-//! Most one-shot bots answer and exit well within it,
-//! and the wait skips the event loop's registrations and timers. A request still undecided
-//! then goes on in the event loop, from the same captures.
+//! Most one-shot bots answer and exit well within it, and the wait skips the event loop's
+//! registrations and timers. A request still undecided then goes on in the event loop, from
+//! the same captures.
 
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::pin::pin;
@@ -197,11 +197,10 @@ impl Progress {
 
     /// Waits outside the event loop, in blocking reads of stdout and then a blocking wait
     /// for the process's end, which the read watchdog bounds (see `blocking.rs`): until the
-    /// request is decided, or for at most [`ONE_SHOT_WAIT`] (then `None`),
-    /// less than the request's limit (the caller sees to it) and less than the leak grace,
-    /// so neither falls due here. Stderr is not read here: the watchdog ends the wait at its
-    /// next tick once stderr has bytes, or once the process ended, and the event loop goes
-    /// on from there.
+    /// request is decided, or for at most [`ONE_SHOT_WAIT`] (then `None`), less than the
+    /// request's limit (the caller sees to it). Stderr is not read here: the watchdog ends
+    /// the wait at its next tick once stderr has bytes or the process has ended, and the
+    /// event loop goes on from there.
     fn wait_outside(
         &mut self,
         waiter: &mut Waiter,

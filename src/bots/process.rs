@@ -106,8 +106,8 @@ impl Place {
 
 /// A running bot process and the runner's ends of its pipes, blocking and unknown to the
 /// event loop: a one-shot request usually fits in the pipe and is written at once
-/// ([`write_at_once`]) and its reply read with blocking reads; what goes through the event loop
-/// is made a [`sender`] or [`receiver`] first.
+/// ([`write_at_once`]) and its reply read with blocking reads; what goes through the event
+/// loop is made a [`sender`] or [`receiver`] first.
 #[derive(Debug)]
 pub(crate) struct BotProcess {
     pub(crate) stdin: Option<OwnedFd>,
