@@ -188,17 +188,15 @@ impl Waiter {
     /// Waits for the process to end with blocking calls that `wait` bounds: how it ended,
     /// or `None` once the watchdog ended the wait.
     pub(crate) fn wait_blocking(&mut self, wait: &Wait<'_>) -> Option<Exit> {
-        if let Waiter::Direct(child) = self {
-            return child.wait_blocking(wait);
-        }
+        let sandbox = match self {
+            Waiter::Direct(child) => return child.wait_blocking(wait),
+            Waiter::Boxed { sandbox, .. } => Arc::clone(sandbox),
+        };
         loop {
             if let Some(exit) = self.exit_now() {
                 return Some(exit);
             }
-            if let Waiter::Boxed { sandbox, .. } = self {
-                let reports = sandbox.reports();
-                wait.block(|| readable(reports))?.ok()?;
-            }
+            wait.block(|| readable(sandbox.reports()))?.ok()?;
         }
     }
 }
