@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use tokio::io::AsyncWriteExt;
 use tokio::net::unix::pipe;
-use tokio::time::{Instant, sleep_until, timeout, timeout_at};
+use tokio::time::{Instant, sleep_until, timeout};
 
 use super::blocking::{ONE_SHOT_WAIT, Wait};
 use super::call::{CallResult, CallStatus, Exit, Waiting};
@@ -59,19 +59,11 @@ pub async fn call_once(
         OneShotInput::Args(args) => (&[], args),
     };
     let stdin_piped = matches!(input, OneShotInput::Stdin(_));
-    let process = match timeout_at(deadline, place.start(bot, env, stdin_piped, extra_args)).await {
-        Ok(Ok(process)) => process,
-        Ok(Err(error)) => return not_started(started, error),
-        Err(_) => {
-            // The box may still start it: nothing of this request may run on.
-            place.kill_all();
-            return CallResult {
-                output: Vec::new(),
-                status: CallStatus::TimedOut,
-                elapsed: started.elapsed(),
-                stderr: Vec::new(),
-            };
-        }
+    // A box is asked to start the process without an answer: whether it could comes with
+    // the process's end (see `Waiter::start_failure`).
+    let process = match place.start(bot, env, stdin_piped, extra_args).await {
+        Ok(process) => process,
+        Err(error) => return not_started(started, error),
     };
     let BotProcess {
         stdin,
@@ -117,6 +109,9 @@ pub async fn call_once(
         let _ = waiter.wait().await;
     }
     waiter.reap();
+    if let Some(error) = waiter.start_failure() {
+        return not_started(started, error);
+    }
     let replied = matches!(status, CallStatus::Replied { exit } if !exit.is_abnormal());
     let stderr = if replied {
         Vec::new()

@@ -7,7 +7,7 @@ use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{ExitStatus, Stdio};
+use std::process::Stdio;
 use std::sync::{Arc, OnceLock};
 
 use tokio::net::unix::pipe;
@@ -17,7 +17,7 @@ use super::call::Exit;
 use super::child::DirectChild;
 use super::group::ProcessGroup;
 use super::program::{BotProgram, CallEnv};
-use crate::sandbox::{BotBox, BoxSpec, Spawn, check, set_nonblocking};
+use crate::sandbox::{BotBox, BoxSpec, Ending, Spawn, check, set_nonblocking};
 
 /// Where a seat's processes run during one game. With a sandbox, the seat's box is made on
 /// the first request and kept until the place is dropped at the end of the game, which ends
@@ -54,13 +54,6 @@ impl Place {
         }
     }
 
-    /// Kills every process in the box, if there is one.
-    pub(crate) fn kill_all(&self) {
-        if let Some(sandbox) = &self.sandbox {
-            sandbox.kill_all();
-        }
-    }
-
     /// Starts a process of `bot` with `extra_args`; its stdin is a pipe if `stdin` is true,
     /// else empty.
     pub(crate) async fn start(
@@ -83,12 +76,12 @@ impl Place {
         let stdio = [stdin_theirs, stdout_theirs, stderr_theirs];
         let handle = match &self.sandbox {
             Some(sandbox) => {
-                let serial = sandbox.spawn(launch(bot, env, extra_args), stdio).await?;
+                let serial = sandbox.spawn(launch(bot, env, extra_args), stdio)?;
                 Handle {
                     waiter: Waiter::Boxed {
                         sandbox: Arc::clone(sandbox),
                         serial,
-                        exit: None,
+                        ending: None,
                     },
                     killer: Killer::Boxed(Arc::clone(sandbox)),
                 }
@@ -130,15 +123,26 @@ pub(crate) struct Handle {
 pub(crate) enum Waiter {
     /// Started by the runner.
     Direct(DirectChild),
-    /// Started by the seat's box; how it ended, once known (the box reports it once).
+    /// Asked of the seat's box; how it ended, once known (the box reports it once).
     Boxed {
         sandbox: Arc<BotBox>,
         serial: u64,
-        exit: Option<Exit>,
+        ending: Option<Ending>,
     },
 }
 
 impl Waiter {
+    /// Waits until the process has started, or for why it could not. A process started
+    /// directly has; a box says so in a report of its own.
+    pub(crate) async fn started(&self) -> io::Result<()> {
+        match self {
+            Waiter::Direct(_) => Ok(()),
+            Waiter::Boxed {
+                sandbox, serial, ..
+            } => sandbox.started(*serial).await,
+        }
+    }
+
     /// Waits for the process to end. Cancel-safe.
     pub(crate) async fn wait(&mut self) -> Exit {
         match self {
@@ -146,11 +150,23 @@ impl Waiter {
             Waiter::Boxed {
                 sandbox,
                 serial,
-                exit,
-            } => match exit {
-                Some(exit) => *exit,
-                None => *exit.insert(reported(sandbox.wait(*serial).await)),
+                ending,
+            } => match ending {
+                Some(ending) => exit_of(ending),
+                None => exit_of(ending.insert(sandbox.wait(*serial).await)),
             },
+        }
+    }
+
+    /// Why the process never started, if its box said so: a box is asked to start a
+    /// process without waiting for the answer, which comes with the process's end.
+    pub(crate) fn start_failure(&self) -> Option<io::Error> {
+        match self {
+            Waiter::Boxed {
+                ending: Some(Ending::NotStarted(why)),
+                ..
+            } => Some(io::Error::other(why.clone())),
+            _ => None,
         }
     }
 
@@ -169,10 +185,10 @@ impl Waiter {
             Waiter::Boxed {
                 sandbox,
                 serial,
-                exit,
-            } => match exit {
-                Some(exit) => Some(*exit),
-                None => Some(*exit.insert(reported(sandbox.exit_now(*serial)?))),
+                ending,
+            } => match ending {
+                Some(ending) => Some(exit_of(ending)),
+                None => Some(exit_of(ending.insert(sandbox.exit_now(*serial)?))),
             },
         }
     }
@@ -212,9 +228,13 @@ fn readable(fd: BorrowedFd<'_>) -> io::Result<()> {
     check(unsafe { libc::poll(&mut polled, 1, -1) }.into()).map(drop)
 }
 
-/// How a boxed process ended, from its box's report (`None`: the box itself ended).
-fn reported(status: Option<ExitStatus>) -> Exit {
-    status.map_or(Exit::Unknown, Exit::from_status)
+/// How a boxed process ended, from its box's report. One that never started, or whose box
+/// ended first, has no exit status to tell.
+fn exit_of(ending: &Ending) -> Exit {
+    match ending {
+        Ending::Exited(status) => Exit::from_status(*status),
+        Ending::NotStarted(_) | Ending::BoxEnded => Exit::Unknown,
+    }
 }
 
 /// Kills a bot process and everything it started (SIGKILL).

@@ -58,6 +58,7 @@ impl Session {
         limits: &Limits,
     ) -> std::io::Result<Session> {
         let process = place.start(bot, env, true, &[]).await?;
+        process.handle.waiter.started().await?;
         let stdout = Replies::new(receiver(process.stdout)?, process.stderr.as_fd());
         let stderr = Some(tokio::spawn(drain_tail(
             receiver(process.stderr)?,

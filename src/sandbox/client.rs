@@ -83,18 +83,25 @@ impl BotBox {
         &self.enforced
     }
 
-    /// Starts the process `spawn` describes in the box with the given stdio (its serial is
-    /// the box's to give); returns the serial for [`BotBox::wait`].
-    pub(crate) async fn spawn(&self, mut spawn: Spawn, stdio: [OwnedFd; 3]) -> io::Result<u64> {
+    /// Asks the box to start the process `spawn` describes with the given stdio, without
+    /// waiting for it; returns its serial (the box's to give). The box reports that it started
+    /// ([`BotBox::started`]) or why not, and later how it ended ([`BotBox::wait`]). A one-shot
+    /// request reads both reports at its end: waking the runner in between, only to learn
+    /// that the process started, cost about 2 % of a sandboxed request (BENCHMARKS.md).
+    pub(crate) fn spawn(&self, mut spawn: Spawn, stdio: [OwnedFd; 3]) -> io::Result<u64> {
         let serial = self.serial.fetch_add(1, Ordering::Relaxed);
         spawn.serial = serial;
         let request = ToBox::Spawn(spawn);
         let fds = stdio.each_ref().map(AsRawFd::as_raw_fd);
         wire::send(self.control.get_ref().as_raw_fd(), &request, &fds)?;
-        drop(stdio);
+        Ok(serial)
+    }
+
+    /// Waits until the process `serial` has started, or for why it could not.
+    pub(crate) async fn started(&self, serial: u64) -> io::Result<()> {
         loop {
             match self.receive().await? {
-                Some(FromBox::Started(started)) if started == serial => return Ok(serial),
+                Some(FromBox::Started(started)) if started == serial => return Ok(()),
                 Some(FromBox::NotStarted(failed, why)) if failed == serial => {
                     return Err(io::Error::other(why));
                 }
@@ -104,8 +111,8 @@ impl BotBox {
         }
     }
 
-    /// Waits for the process `serial` to end; `None` if the box itself ended first.
-    pub(crate) async fn wait(&self, serial: u64) -> Option<ExitStatus> {
+    /// Waits for the process `serial` to end.
+    pub(crate) async fn wait(&self, serial: u64) -> Ending {
         loop {
             if let Some(ending) = ending_of(serial, self.receive().await) {
                 return ending;
@@ -120,8 +127,8 @@ impl BotBox {
     }
 
     /// How the process `serial` ended, if the box has said so by now: its reports so far
-    /// are read without waiting. `Some(None)` if the box itself ended.
-    pub(crate) fn exit_now(&self, serial: u64) -> Option<Option<ExitStatus>> {
+    /// are read without waiting.
+    pub(crate) fn exit_now(&self, serial: u64) -> Option<Ending> {
         let mut buffer = [0u8; 8192];
         loop {
             let report = wire::receive(self.control.get_ref().as_raw_fd(), &mut buffer);
@@ -168,15 +175,29 @@ impl BotBox {
     }
 }
 
+/// How a process the box was asked to start ended, as the box reported it.
+#[derive(Debug)]
+pub(crate) enum Ending {
+    /// It ran and ended with this wait status.
+    Exited(ExitStatus),
+    /// It never started: why.
+    NotStarted(String),
+    /// The box itself ended first.
+    BoxEnded,
+}
+
 /// What one report of the box (or its failure) says of the process `serial`: nothing
-/// (`None`), its end (`Some(Some(status))`), or that the box itself ended (`Some(None)`).
-fn ending_of(serial: u64, report: io::Result<Option<FromBox>>) -> Option<Option<ExitStatus>> {
+/// (`None`) or its end.
+fn ending_of(serial: u64, report: io::Result<Option<FromBox>>) -> Option<Ending> {
     match report {
         Ok(Some(FromBox::Exited(exited, status))) if exited == serial => {
-            Some(Some(ExitStatus::from_raw(status)))
+            Some(Ending::Exited(ExitStatus::from_raw(status)))
+        }
+        Ok(Some(FromBox::NotStarted(failed, why))) if failed == serial => {
+            Some(Ending::NotStarted(why))
         }
         Ok(Some(_)) => None,
-        Ok(None) | Err(_) => Some(None),
+        Ok(None) | Err(_) => Some(Ending::BoxEnded),
     }
 }
 

@@ -26,6 +26,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 pub use client::BotBox;
+pub(crate) use client::Ending;
 pub use inside::serve;
 pub use mounts::TMP_BYTES;
 pub use support::check_support;

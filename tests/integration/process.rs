@@ -224,6 +224,45 @@ async fn a_reply_split_across_the_two_ways_of_waiting_arrives_whole() {
     assert!(survivors.is_empty(), "left running: {survivors:?}");
 }
 
+/// A bot in its box that runs `script` with `/bin/sh` in `dir`.
+fn boxed_shell(dir: &Path, script: &str) -> BotProgram {
+    BotProgram {
+        program: "/bin/sh".into(),
+        args: vec!["-c".into(), script.into()],
+        dir: dir.to_path_buf(),
+        env: BTreeMap::new(),
+        rlimits: ResourceLimits::default(),
+        sandbox: Some(Arc::new(BoxSpec {
+            readable: vec![dir.to_path_buf()],
+            max_processes: 64,
+            ..BoxSpec::default()
+        })),
+        private_dir: false,
+    }
+}
+
+/// A one-shot request does not wait for its box to say that the process started: the box's
+/// answer that it could not comes with the request's end, and still makes it a spawn
+/// failure that says why, sent alone or together. A session waits for the answer.
+#[tokio::test]
+async fn a_program_its_box_cannot_run_is_a_spawn_failure_that_says_why() {
+    arena::sandbox::use_helper(PathBuf::from(env!("CARGO_BIN_EXE_arena")));
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let mut bot = boxed_shell(dir.path(), "");
+    bot.program = dir.path().join("no-such-program");
+    let result = call(&bot, OneShotInput::Stdin(b"a request"), LONG).await;
+    match &result.status {
+        CallStatus::SpawnFailed(why) => assert!(why.contains("cannot run"), "{why}"),
+        status => panic!("not a spawn failure: {status:?}"),
+    }
+    let mut place = Place::default();
+    let error = Session::start(&mut place, &bot, &ENV, &LIMITS)
+        .await
+        .expect_err("a session of a missing program");
+    assert!(error.to_string().contains("cannot run"), "{error}");
+    place.close().await;
+}
+
 /// One-shot requests to a bot in its box, whose end the box reports: each ends alike sent
 /// alone and sent together, as without a box.
 #[tokio::test]
@@ -231,19 +270,7 @@ async fn a_boxed_one_shot_bot_ends_alike_both_ways() {
     arena::sandbox::use_helper(PathBuf::from(env!("CARGO_BIN_EXE_arena")));
     // Not under /tmp, which a box replaces by a private one.
     let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
-    let boxed = |script: &str| BotProgram {
-        program: "/bin/sh".into(),
-        args: vec!["-c".into(), script.into()],
-        dir: dir.path().to_path_buf(),
-        env: BTreeMap::new(),
-        rlimits: ResourceLimits::default(),
-        sandbox: Some(Arc::new(BoxSpec {
-            readable: vec![dir.path().to_path_buf()],
-            max_processes: 64,
-            ..BoxSpec::default()
-        })),
-        private_dir: false,
-    };
+    let boxed = |script: &str| boxed_shell(dir.path(), script);
     let replied = |exit| CallStatus::Replied { exit };
     let cases = [
         (
