@@ -18,7 +18,9 @@ use tokio::time::{Instant, sleep_until, timeout};
 use super::blocking::{ONE_SHOT_WAIT, Wait};
 use super::call::{CallResult, CallStatus, Exit, Waiting};
 use super::capture::{CHUNK, Capped, Tail, read_chunk};
-use super::process::{BotProcess, Handle, Killer, Place, Waiter, receiver, write_at_once};
+use super::process::{
+    BotProcess, Handle, Killer, Lifetime, Place, Waiter, receiver, write_at_once,
+};
 use super::program::{BotProgram, CallEnv, Limits};
 
 /// How long to wait, after a bot exited, for its stdout to close. Only a grandchild that
@@ -58,10 +60,13 @@ pub async fn call_once(
         OneShotInput::Stdin(bytes) => (bytes, &[]),
         OneShotInput::Args(args) => (&[], args),
     };
-    let stdin_piped = matches!(input, OneShotInput::Stdin(_));
-    // A box is asked to start the process without an answer: whether it could comes with
-    // the process's end (see `Waiter::start_failure`).
-    let process = match place.start(bot, env, stdin_piped, extra_args).await {
+    let lifetime = Lifetime::OneShot {
+        stdin: matches!(input, OneShotInput::Stdin(_)),
+        extra_args,
+    };
+    // A box does not confirm the start: a failure to start comes in place of the end (see
+    // `Waiter::start_failure`).
+    let process = match place.start(bot, env, lifetime).await {
         Ok(process) => process,
         Err(error) => return not_started(started, error),
     };

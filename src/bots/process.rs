@@ -54,15 +54,17 @@ impl Place {
         }
     }
 
-    /// Starts a process of `bot` with `extra_args`; its stdin is a pipe if `stdin` is true,
-    /// else empty.
+    /// Starts a process of `bot` that lives as `lifetime` says.
     pub(crate) async fn start(
         &mut self,
         bot: &BotProgram,
         env: &CallEnv,
-        stdin: bool,
-        extra_args: &[String],
+        lifetime: Lifetime<'_>,
     ) -> io::Result<BotProcess> {
+        let (stdin, extra_args) = match lifetime {
+            Lifetime::OneShot { stdin, extra_args } => (stdin, extra_args),
+            Lifetime::Session => (true, &[][..]),
+        };
         self.prepare(bot).await?;
         super::program::seal_inherited_descriptors();
         let (stdin_theirs, stdin_ours) = if stdin {
@@ -76,7 +78,11 @@ impl Place {
         let stdio = [stdin_theirs, stdout_theirs, stderr_theirs];
         let handle = match &self.sandbox {
             Some(sandbox) => {
-                let serial = sandbox.spawn(launch(bot, env, extra_args), stdio)?;
+                let confirm = matches!(lifetime, Lifetime::Session);
+                let serial = sandbox.spawn(launch(bot, env, extra_args, confirm), stdio)?;
+                if confirm {
+                    sandbox.started(serial).await?;
+                }
                 Handle {
                     waiter: Waiter::Boxed {
                         sandbox: Arc::clone(sandbox),
@@ -95,6 +101,21 @@ impl Place {
             handle,
         })
     }
+}
+
+/// How long a bot process serves, which decides how it starts.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Lifetime<'a> {
+    /// One request: its stdin is a pipe if `stdin` is true (else empty), and `extra_args`
+    /// follow the bot's own. A box does not confirm that it started: a one-shot request's
+    /// wait takes any report of the box as its process's end (see `blocking.rs`), and
+    /// learns that the process never started from the report that says why.
+    OneShot {
+        stdin: bool,
+        extra_args: &'a [String],
+    },
+    /// A persistent session, which is started only once its box has confirmed it.
+    Session,
 }
 
 /// A running bot process and the runner's ends of its pipes, blocking and unknown to the
@@ -132,17 +153,6 @@ pub(crate) enum Waiter {
 }
 
 impl Waiter {
-    /// Waits until the process has started, or for why it could not. A process started
-    /// directly has; a box says so in a report of its own.
-    pub(crate) async fn started(&self) -> io::Result<()> {
-        match self {
-            Waiter::Direct(_) => Ok(()),
-            Waiter::Boxed {
-                sandbox, serial, ..
-            } => sandbox.started(*serial).await,
-        }
-    }
-
     /// Waits for the process to end. Cancel-safe.
     pub(crate) async fn wait(&mut self) -> Exit {
         match self {
@@ -158,8 +168,8 @@ impl Waiter {
         }
     }
 
-    /// Why the process never started, if its box said so: a box is asked to start a
-    /// process without waiting for the answer, which comes with the process's end.
+    /// Why the process never started, if its box said so: a one-shot process is asked of
+    /// its box without waiting for the answer, which comes in place of its end.
     pub(crate) fn start_failure(&self) -> Option<io::Error> {
         match self {
             Waiter::Boxed {
@@ -257,7 +267,7 @@ impl Killer {
 
 /// The request to the box for one process of `bot`. Paths are made absolute: the box
 /// enters the bot's folder before it runs the program.
-fn launch(bot: &BotProgram, env: &CallEnv, extra_args: &[String]) -> Spawn {
+fn launch(bot: &BotProgram, env: &CallEnv, extra_args: &[String], confirm: bool) -> Spawn {
     let absolute = |path: &Path| std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let program = absolute(&bot.program);
     let argv = std::iter::once(bot.program.display().to_string())
@@ -279,6 +289,7 @@ fn launch(bot: &BotProgram, env: &CallEnv, extra_args: &[String]) -> Spawn {
         dir: absolute(&bot.dir),
         memory_bytes: bot.rlimits.memory_bytes,
         cpu_seconds: bot.rlimits.cpu_seconds,
+        confirm,
     }
 }
 

@@ -12,7 +12,7 @@ use tokio::time::{Instant, timeout, timeout_at};
 use super::blocking::SESSION_WAIT;
 use super::call::{CallResult, CallStatus, Exit, Waiting};
 use super::capture::drain_tail;
-use super::process::{Killer, Place, Waiter, receiver, sender, write_now};
+use super::process::{Killer, Lifetime, Place, Waiter, receiver, sender, write_now};
 use super::program::{BotProgram, CallEnv, Limits};
 use super::replies::{Line, Replies};
 
@@ -57,8 +57,7 @@ impl Session {
         env: &CallEnv,
         limits: &Limits,
     ) -> std::io::Result<Session> {
-        let process = place.start(bot, env, true, &[]).await?;
-        process.handle.waiter.started().await?;
+        let process = place.start(bot, env, Lifetime::Session).await?;
         let stdout = Replies::new(receiver(process.stdout)?, process.stderr.as_fd());
         let stderr = Some(tokio::spawn(drain_tail(
             receiver(process.stderr)?,

@@ -84,10 +84,11 @@ impl BotBox {
     }
 
     /// Asks the box to start the process `spawn` describes with the given stdio, without
-    /// waiting for it; returns its serial (the box's to give). The box reports that it started
-    /// ([`BotBox::started`]) or why not, and later how it ended ([`BotBox::wait`]). A one-shot
-    /// request reads both reports at its end: waking the runner in between, only to learn
-    /// that the process started, cost about 2 % of a sandboxed request (BENCHMARKS.md).
+    /// waiting for it; returns its serial (the box's to give). The box reports why if it
+    /// cannot start it, that it started if `spawn.confirm` asks ([`BotBox::started`]), and
+    /// how it ended ([`BotBox::wait`]). A one-shot request does not ask: waking the runner
+    /// only to learn that its process started cost about 2 % of a sandboxed request
+    /// (BENCHMARKS.md).
     pub(crate) fn spawn(&self, mut spawn: Spawn, stdio: [OwnedFd; 3]) -> io::Result<u64> {
         let serial = self.serial.fetch_add(1, Ordering::Relaxed);
         spawn.serial = serial;

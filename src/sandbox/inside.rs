@@ -310,12 +310,14 @@ impl Init {
         let report = match self.start(&spawn, &stdio) {
             Ok(pid) => {
                 self.current = Some(Current { pid, serial });
-                FromBox::Started(serial)
+                spawn.confirm.then_some(FromBox::Started(serial))
             }
-            Err(error) => FromBox::NotStarted(serial, error),
+            Err(error) => Some(FromBox::NotStarted(serial, error)),
         };
         drop(stdio);
-        let _ = wire::send(CONTROL, &report, &[]);
+        if let Some(report) = report {
+            let _ = wire::send(CONTROL, &report, &[]);
+        }
     }
 
     fn start(&mut self, spawn: &Spawn, stdio: &[OwnedFd]) -> Result<libc::pid_t, String> {

@@ -27,6 +27,9 @@ pub(crate) struct Spawn {
     pub(crate) dir: PathBuf,
     pub(crate) memory_bytes: Option<u64>,
     pub(crate) cpu_seconds: Option<u64>,
+    /// Whether the box reports that the process started ([`FromBox::Started`]); it always
+    /// reports a failure to start.
+    pub(crate) confirm: bool,
 }
 
 /// The runner's requests.
@@ -45,7 +48,7 @@ pub(crate) enum FromBox {
     Ready(super::Enforced),
     /// The box could not be set up: why, for the user.
     Failed(String),
-    /// The process of that serial started.
+    /// The process of that serial started (if the runner asked to be told).
     Started(u64),
     /// The process of that serial could not start: why.
     NotStarted(u64, String),
