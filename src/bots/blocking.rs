@@ -26,7 +26,7 @@ use std::fs::File;
 use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd, RawFd};
 use std::sync::atomic::Ordering::SeqCst;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicU64};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::thread::{self, Thread};
 use std::time::Duration;
@@ -81,11 +81,8 @@ struct Slot {
     state: AtomicU64,
     /// The stderr pipe of the bot whose stdout the thread reads.
     stderr: AtomicI32,
-    /// The bot's process, if the runner started it and its end decides the request (a
-    /// one-shot bot's); 0 if not.
-    child: AtomicI32,
-    /// The socket of the bot's box, if its process's end decides the request; -1 if not.
-    reports: AtomicI32,
+    /// What tells that the bot's process ended, as [`End::encoded`].
+    end: AtomicI64,
 }
 
 /// A thread's slot, in the watchdog's list while the thread lives.
@@ -111,8 +108,7 @@ impl Registered {
             thread: unsafe { libc::pthread_self() },
             state: AtomicU64::new(IDLE),
             stderr: AtomicI32::new(-1),
-            child: AtomicI32::new(0),
-            reports: AtomicI32::new(-1),
+            end: AtomicI64::new(End::Untold.encoded()),
         });
         if let Some(watchdog) = watchdog() {
             watchdog.slots().push(Arc::clone(&slot));
@@ -227,8 +223,7 @@ impl Watchdog {
                 last_tick => {
                     tick > last_tick
                         || has_bytes(slot.stderr.load(SeqCst))
-                        || has_ended(slot.child.load(SeqCst))
-                        || has_bytes(slot.reports.load(SeqCst))
+                        || End::decoded(slot.end.load(SeqCst)).has_come()
                 }
             };
             blocked = true;
@@ -267,11 +262,8 @@ fn has_bytes(fd: RawFd) -> bool {
     (unsafe { libc::ioctl(fd, libc::FIONREAD, &mut bytes) } == 0) && bytes > 0
 }
 
-/// Whether the child process `pid` (0: none) has ended; it is not reaped.
+/// Whether the child process `pid` has ended; it is not reaped.
 fn has_ended(pid: libc::pid_t) -> bool {
-    if pid <= 0 {
-        return false;
-    }
     // SAFETY: waitid writes one siginfo_t into `info`; WNOWAIT leaves the child unreaped,
     // so its pid names it until the thread that waits for it reaps it after its wait.
     unsafe {
@@ -327,6 +319,35 @@ pub(crate) enum End {
     Reported(RawFd),
 }
 
+impl End {
+    /// One number for a thread's slot: 0 for [`End::Untold`], a pid, or `-1 - socket`.
+    fn encoded(self) -> i64 {
+        match self {
+            End::Untold => 0,
+            End::Child(pid) => pid.into(),
+            End::Reported(socket) => -1 - i64::from(socket),
+        }
+    }
+
+    /// The end that [`End::encoded`] gave `number` for.
+    fn decoded(number: i64) -> End {
+        match number {
+            0 => End::Untold,
+            pid if pid > 0 => End::Child(pid as libc::pid_t),
+            socket => End::Reported((-1 - socket) as RawFd),
+        }
+    }
+
+    /// Whether the process is known to have ended (it is not reaped).
+    fn has_come(self) -> bool {
+        match self {
+            End::Untold => false,
+            End::Child(pid) => has_ended(pid),
+            End::Reported(socket) => has_bytes(socket),
+        }
+    }
+}
+
 /// One wait outside the event loop, which may take several blocking calls: all of them end
 /// within the wait's bound of its start, or at the watchdog's next tick once the bot's
 /// stderr has bytes or its process has ended.
@@ -372,13 +393,7 @@ impl<'a> Wait<'a> {
         }
         SLOT.try_with(|Registered(slot)| {
             slot.stderr.store(self.stderr.as_raw_fd(), SeqCst);
-            let (child, reports) = match self.end {
-                End::Untold => (0, -1),
-                End::Child(pid) => (pid, -1),
-                End::Reported(socket) => (0, socket),
-            };
-            slot.child.store(child, SeqCst);
-            slot.reports.store(reports, SeqCst);
+            slot.end.store(self.end.encoded(), SeqCst);
             slot.state.store(last_tick, SeqCst);
             watchdog.wake();
             let result = call();
@@ -549,16 +564,27 @@ mod tests {
             .spawn()
             .unwrap();
         let pid = child.id() as libc::pid_t;
-        assert!(!has_ended(pid));
+        // As the watchdog reads it from a slot.
+        let end = || End::decoded(End::Child(pid).encoded());
+        assert!(!end().has_come());
         drop(child.stdin.take());
         let deadline = Instant::now() + Duration::from_secs(10);
-        while !has_ended(pid) {
+        while !end().has_come() {
             assert!(Instant::now() < deadline, "{pid} still running");
             thread::sleep(TICK / 10);
         }
         // Still there to be reaped, with its status.
         assert_eq!(child.wait().unwrap().code(), Some(3));
-        assert!(!has_ended(0) && !has_bytes(-1));
+        assert!(!End::decoded(End::Untold.encoded()).has_come() && !has_bytes(-1));
+    }
+
+    #[test]
+    fn a_box_socket_with_a_report_tells_the_end() {
+        let (socket, mut peer) = std::os::unix::net::UnixStream::pair().unwrap();
+        let end = || End::decoded(End::Reported(socket.as_raw_fd()).encoded());
+        assert!(!end().has_come());
+        peer.write_all(b"exited").unwrap();
+        assert!(end().has_come());
     }
 
     #[test]
