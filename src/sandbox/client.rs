@@ -87,8 +87,8 @@ impl BotBox {
     /// waiting for it; returns its serial (the box's to give). The box reports why if it
     /// cannot start it, that it started if `spawn.confirm` asks ([`BotBox::started`]), and
     /// how it ended ([`BotBox::wait`]). A one-shot request does not ask: waking the runner
-    /// only to learn that its process started cost about 2 % of a sandboxed request
-    /// (BENCHMARKS.md).
+    /// only to learn that its process started cost about 3 % of a sandboxed request
+    /// (BENCHMARKS.md, "A boxed request does not wait to hear that its process started").
     pub(crate) fn spawn(&self, mut spawn: Spawn, stdio: [OwnedFd; 3]) -> io::Result<u64> {
         let serial = self.serial.fetch_add(1, Ordering::Relaxed);
         spawn.serial = serial;
