@@ -4,7 +4,7 @@
 //!
 //! "The same" is decided by digests recorded in the journal: the header's `rules` (the game's
 //! options and the tournament-wide limits) and each seat's `digest` of what decides its bot's
-//! play (see [`bot_digest`]). A game's seed follows from the master seed and the game's
+//! play (see [`bot_digests`]). A game's seed follows from the master seed and the game's
 //! identity (see [`crate::schedule`]), so the same seed means the same master seed, bots,
 //! seats and round.
 
@@ -49,14 +49,27 @@ pub fn rules_digest(tournament: &Tournament) -> String {
     hash.hex()
 }
 
+/// The digests of `bots`, in order (see [`bot_digest`]). A folder is walked and read once
+/// however many bots share it: a tournament's bots often all run in its own folder, which
+/// may hold up to [`MAX_BYTES`] of data.
+pub fn bot_digests(bots: &[Bot]) -> Vec<String> {
+    let mut folders = HashMap::new();
+    bots.iter()
+        .map(|bot| {
+            let dir = bot.program.dir.as_path();
+            let folder = folders.entry(dir).or_insert_with(|| folder_digest(dir));
+            bot_digest(bot, folder)
+        })
+        .collect()
+}
+
 /// The digest of what decides a bot's play: its program's path, its arguments, environment
 /// and limits, whether it runs in a sandbox (and with a network), its compiled Java classes,
-/// and the files under its folder (their names and contents, up to [`MAX_FILES`] files and
-/// [`MAX_BYTES`] bytes; beyond, names and sizes; nothing past [`MAX_ENTRIES`] entries). Not
-/// hashed: the program itself when it lies outside the folder (an interpreter such as
-/// `/usr/bin/python3`), and anything the bot reads from elsewhere. Bots that share a folder
-/// share its part of the digest: a change to any file there changes them all.
-pub fn bot_digest(bot: &Bot) -> String {
+/// and `folder`, the [`folder_digest`] of its folder. Not hashed: the program itself when it
+/// lies outside the folder (an interpreter such as `/usr/bin/python3`), and anything the bot
+/// reads from elsewhere. Bots that share a folder share its part of the digest: a change to
+/// any file there changes them all.
+fn bot_digest(bot: &Bot, folder: &str) -> String {
     let program = &bot.program;
     let mut hash = Fnv::default();
     let sandbox = program
@@ -65,7 +78,7 @@ pub fn bot_digest(bot: &Bot) -> String {
         .map(|spec| (spec.network, spec.max_processes));
     hash.feed(
         format!(
-            "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n",
+            "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\nfolder {folder}\n",
             program.program,
             program.args,
             program.env,
@@ -75,12 +88,19 @@ pub fn bot_digest(bot: &Bot) -> String {
         )
         .as_bytes(),
     );
+    hash.hex()
+}
+
+/// The digest of the files under `dir`: their names and contents, up to [`MAX_FILES`] files
+/// and [`MAX_BYTES`] bytes; beyond, names and sizes; nothing past [`MAX_ENTRIES`] entries.
+fn folder_digest(dir: &Path) -> String {
+    let mut hash = Fnv::default();
     let mut budget = Budget {
         entries: MAX_ENTRIES,
         files: MAX_FILES,
         bytes: MAX_BYTES,
     };
-    hash_folder(&mut hash, &program.dir, Path::new(""), &mut budget);
+    hash_folder(&mut hash, dir, Path::new(""), &mut budget);
     hash.hex()
 }
 
@@ -217,4 +237,62 @@ fn key_of(game: &GameRecord) -> Option<Key> {
         .map(|seat| Some((seat.bot.clone(), seat.digest.clone()?)))
         .collect::<Option<Vec<_>>>()?;
     Some((game.seed, seats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::BotProgram;
+
+    /// A bot named `name` running `python3 <script>` in `dir`.
+    fn bot(name: &str, script: &str, dir: &Path) -> Bot {
+        Bot {
+            name: name.to_owned(),
+            program: BotProgram {
+                program: PathBuf::from("/usr/bin/python3"),
+                args: vec![script.to_owned()],
+                dir: dir.to_path_buf(),
+                env: Default::default(),
+                rlimits: Default::default(),
+                sandbox: None,
+                private_dir: false,
+            },
+            java: None,
+        }
+    }
+
+    #[test]
+    fn bots_sharing_a_folder_differ_by_their_own_settings_and_all_follow_its_files() {
+        let shared = tempfile::tempdir().unwrap();
+        let other = tempfile::tempdir().unwrap();
+        std::fs::write(shared.path().join("a.py"), "print('a')").unwrap();
+        std::fs::write(other.path().join("c.py"), "print('c')").unwrap();
+        let bots = [
+            bot("a", "a.py", shared.path()),
+            bot("b", "b.py", shared.path()),
+            bot("c", "c.py", other.path()),
+        ];
+        let before = bot_digests(&bots);
+        assert_ne!(before[0], before[1]);
+        std::fs::write(shared.path().join("data.txt"), "new").unwrap();
+        let after = bot_digests(&bots);
+        assert_ne!(after[0], before[0]);
+        assert_ne!(after[1], before[1]);
+        assert_eq!(after[2], before[2]);
+    }
+
+    #[test]
+    fn a_bots_digest_does_not_depend_on_the_bots_beside_it() {
+        let first = tempfile::tempdir().unwrap();
+        let second = tempfile::tempdir().unwrap();
+        std::fs::write(first.path().join("x.py"), "1").unwrap();
+        std::fs::write(second.path().join("x.py"), "2").unwrap();
+        let one = bot("one", "x.py", first.path());
+        let two = bot("two", "x.py", second.path());
+        let together = bot_digests(&[one.clone(), two.clone(), one.clone()]);
+        assert_eq!(together[0], bot_digests(&[one])[0]);
+        assert_eq!(together[1], bot_digests(&[two])[0]);
+        assert_eq!(together[0], together[2]);
+        assert_ne!(together[0], together[1]);
+    }
 }

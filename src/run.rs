@@ -26,7 +26,7 @@ use crate::journal::{GameRecord, Header, JournalWriter, Record, Sandboxing};
 use crate::progress::{Progress, Reporter, Requests, Style};
 use crate::replay::Replay;
 use crate::results::{ResultsFolder, Start, replay_path, write_atomically};
-use crate::reuse::{ReusePool, bot_digest, rules_digest};
+use crate::reuse::{ReusePool, bot_digests, rules_digest};
 use crate::schedule::{Fixture, Schedule, fixture_count, games_of_one};
 use crate::shard::Shard;
 use crate::sprt::{Sprt, SprtTracker};
@@ -212,10 +212,9 @@ pub fn run_tournament(
     }
     let schedule = Schedule::new(pairing, &names, tournament.games, tournament.seed)
         .paired(options.sprt.is_some());
-    let digests: BTreeMap<String, String> = tournament
-        .bots
-        .iter()
-        .map(|bot| (bot.name.clone(), bot_digest(bot)))
+    let digests: BTreeMap<String, String> = (tournament.bots.iter())
+        .map(|bot| bot.name.clone())
+        .zip(bot_digests(&tournament.bots))
         .collect();
     let resumed = finished.len();
     let reusing = !options.reuse.is_empty();

@@ -293,7 +293,7 @@ pub struct SeatRecord {
     /// games without them.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub stats: BTreeMap<String, i64>,
-    /// A digest of what decided the bot's play (see [`crate::reuse::bot_digest`]), for
+    /// A digest of what decided the bot's play (see [`crate::reuse::bot_digests`]), for
     /// `--reuse`; absent for built-in players.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digest: Option<String>,
