@@ -89,6 +89,12 @@ impl Connection {
         .await
     }
 
+    /// Makes `bot`'s box, if it runs in one, before its first request needs it. A box that
+    /// cannot be made now is tried again at the first request, which reports why.
+    pub(crate) async fn prepare(&mut self, bot: &BotProgram) {
+        let _ = self.place.prepare(bot).await;
+    }
+
     /// The persistent process of `bot`, started now if it has not been. `Err`: how a request
     /// to it ends instead, why it cannot be started the first time, then
     /// [`CallStatus::SessionGone`].

@@ -63,6 +63,11 @@ impl SharedHost {
         })
     }
 
+    /// Makes the JVM's box before the first request needs it (see [`Connection::prepare`]).
+    pub(super) async fn prepare(&mut self) {
+        self.connection.prepare(&self.program).await;
+    }
+
     /// Sends `batch`, session requests (phase, bytes) to bots in this host, as one
     /// exchange, and records each reply for its seat. One permit covers the exchange: the
     /// host works on one request at a time. `waiting` says whether other queries of the
