@@ -500,4 +500,19 @@ mod sandbox {
             drop(sandbox);
         });
     }
+
+    /// Making a box a while after the last one, as a game does (`box_setup` makes them back
+    /// to back): as root, joining the box's cgroup then waits for an RCU grace period,
+    /// which a join soon after another skips.
+    #[divan::bench(sample_count = 20, sample_size = 1)]
+    fn box_setup_alone(bencher: Bencher) {
+        let runtime = runtime();
+        let spec = box_spec(&program(&ONE_SHOT_BOT));
+        bencher
+            .with_inputs(|| std::thread::sleep(Duration::from_millis(100)))
+            .bench_local_values(|()| {
+                let sandbox = runtime.block_on(BotBox::start(&spec)).expect("a box");
+                drop(sandbox);
+            });
+    }
 }
