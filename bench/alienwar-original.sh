@@ -13,7 +13,8 @@
 # arena --no-sandbox, in an order that rotates every round; with BASELINE=<an arena binary>
 # that binary runs too (sandboxed). Prints every run (wall and CPU seconds from GNU time, of
 # the whole process tree; for arena also its own split: runner, and bots = the shared JVM),
-# then the medians and the median of each round's ratio to the original. Needs cargo, a JDK
+# then the medians and the median of each round's ratio to the original's CPU: of arena's
+# whole CPU, and of its JVM alone. Needs cargo, a JDK
 # and GNU time.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -80,17 +81,19 @@ awk '
         return n % 2 ? sorted[(n + 1) / 2] : (sorted[n / 2] + sorted[n / 2 + 1]) / 2
     }
     { wall[$2] = wall[$2] " " $3; cpu[$2] = cpu[$2] " " $4; runner[$2] = runner[$2] " " $5
-      bots[$2] = bots[$2] " " $6; w[$1, $2] = $3; c[$1, $2] = $4; names[$2] = 1; rounds[$1] = 1 }
+      bots[$2] = bots[$2] " " $6; w[$1, $2] = $3; c[$1, $2] = $4; b[$1, $2] = $6
+      names[$2] = 1; rounds[$1] = 1 }
     END {
         for (m in names) {
             printf "%-10s median wall %.2f s, cpu %.2f s", m, median(wall[m]), median(cpu[m])
             if (m != "original") {
-                cr = ""; wr = ""
+                cr = ""; wr = ""; br = ""
                 for (r in rounds) {
                     cr = cr " " c[r, m] / c[r, "original"]; wr = wr " " w[r, m] / w[r, "original"]
+                    br = br " " b[r, m] / c[r, "original"]
                 }
-                printf " (runner %.2f s, JVM %.2f s); per round / original: cpu %.2f, wall %.2f", \
-                    median(runner[m]), median(bots[m]), median(cr), median(wr)
+                printf " (runner %.2f s, JVM %.2f s); per round / original: cpu %.2f, wall %.2f, JVM alone %.2f", \
+                    median(runner[m]), median(bots[m]), median(cr), median(wr), median(br)
             }
             printf "\n"
         }
