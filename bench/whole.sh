@@ -19,8 +19,9 @@
 #   bench/whole.sh startup [ROUNDS]       CPU time of a Python start: plain, -S -I, and through
 #                                         a pyenv shim if there is one (README, Speed)
 #   bench/whole.sh sandbox [ROUNDS]       sandboxed against --no-sandbox, in alternating pairs
-#                                         (default 3): tournaments/slime.toml and
-#                                         tournaments/eggs.toml --games 2 (figure g)
+#                                         (default 3): tournaments/slime.toml,
+#                                         tournaments/eggs.toml --games 2 and
+#                                         tournaments/petri.toml (figure g)
 #   bench/whole.sh all                    jobs, share and memory with their defaults
 #
 # ARENA_BIN=PATH times another build of arena (e.g. one of an older commit) instead of this
@@ -192,13 +193,17 @@ sandbox_bench() {
     local rounds="${1:-3}"
     echo "== g. the sandbox's cost in whole tournaments, $rounds alternating pairs"
     load
-    for tournament in "tournaments/slime.toml" "tournaments/eggs.toml --games 2"; do
+    for tournament in "tournaments/slime.toml" "tournaments/eggs.toml --games 2" \
+        "tournaments/petri.toml"; do
         local cpu=() wall=()
         for _ in $(seq "$rounds"); do
+            # Not in a subshell: `timed` counts the runs for their output folders.
             # shellcheck disable=SC2086 # the tournament's words are meant to split
-            read -r a_cpu a_wall < <(cpu_and_wall $tournament)
+            cpu_and_wall $tournament >"$scratch/sandboxed"
             # shellcheck disable=SC2086
-            read -r b_cpu b_wall < <(cpu_and_wall $tournament --no-sandbox)
+            cpu_and_wall $tournament --no-sandbox >"$scratch/unsandboxed"
+            read -r a_cpu a_wall <"$scratch/sandboxed"
+            read -r b_cpu b_wall <"$scratch/unsandboxed"
             cpu+=("$(awk -v a="$a_cpu" -v b="$b_cpu" 'BEGIN { printf "%.3f", a / b }')")
             wall+=("$(awk -v a="$a_wall" -v b="$b_wall" 'BEGIN { printf "%.3f", a / b }')")
         done
