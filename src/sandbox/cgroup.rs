@@ -27,7 +27,8 @@ struct Folder {
     parent: File,
     parent_path: PathBuf,
     name: CString,
-    procs: File,
+    /// What the box's init writes `0` to, to join: `tasks` under v1, `cgroup.procs` under v2.
+    join: File,
 }
 
 impl BoxCgroup {
@@ -68,6 +69,11 @@ impl BoxCgroup {
             folders: Vec::new(),
             kind,
         };
+        let join_file = if kind == "cgroup v1" {
+            "tasks"
+        } else {
+            "cgroup.procs"
+        };
         let c_name = CString::new(name).map_err(io::Error::other)?;
         for (parent, file, value) in limits {
             let folder = parent.join(name);
@@ -81,9 +87,9 @@ impl BoxCgroup {
                     parent: File::open(&parent)?,
                     parent_path: parent.clone(),
                     name: c_name.clone(),
-                    procs: OpenOptions::new()
+                    join: OpenOptions::new()
                         .write(true)
-                        .open(folder.join("cgroup.procs"))?,
+                        .open(folder.join(join_file))?,
                 });
             }
             std::fs::write(folder.join(file), value)?;
@@ -91,10 +97,14 @@ impl BoxCgroup {
         Ok(cgroup)
     }
 
-    /// Moves the process `pid` (and so everything it will start) into the cgroup.
-    pub(crate) fn admit(&self, pid: libc::pid_t) -> io::Result<()> {
+    /// Moves the calling process, which must have one thread, into the cgroup (and so
+    /// everything it will start). Under v1 it joins through `tasks`, as a thread: moving
+    /// itself alone, the kernel skips the lock on every thread group that a move through
+    /// `cgroup.procs` takes, a wait of an RCU grace period (about 10 ms here; BENCHMARKS.md,
+    /// figure g). v2 has only `cgroup.procs` for a process of a domain cgroup.
+    pub(crate) fn join(&self) -> io::Result<()> {
         for folder in &self.folders {
-            (&folder.procs).write_all(pid.to_string().as_bytes())?;
+            (&folder.join).write_all(b"0")?;
         }
         Ok(())
     }

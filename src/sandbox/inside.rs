@@ -1,6 +1,6 @@
 //! The box helper: the `arena` binary started with [`super::BOX_ARG`], its control socket on
 //! descriptor 3. It reads the [`BoxSpec`], makes the namespaces and the file system, then
-//! forks the box's init (PID 1 of the new PID namespace), puts it in the box's cgroup and
+//! forks the box's init (PID 1 of the new PID namespace), which joins the box's cgroup, and
 //! waits for it; the init reports to the runner and starts the bot's processes.
 //!
 //! When the runner closes the socket (the game ended, or the runner died), the init exits,
@@ -85,43 +85,24 @@ fn set_up(mut spec: BoxSpec) -> io::Result<i32> {
         loopback_up()?;
     }
     let _ = set_hostname("arena-box");
-    let (go_read, go_write) = sys::pipe()?;
     // SAFETY: this process is single-threaded, so the child may do anything after fork.
     let pid = check(unsafe { libc::fork() }.into())? as libc::pid_t;
     if pid == 0 {
-        drop(go_write);
-        let mut byte = [0u8];
-        // SAFETY: reading one byte into a live buffer.
-        let got = unsafe { libc::read(go_read.as_raw_fd(), byte.as_mut_ptr().cast(), 1) };
-        if got != 1 {
-            // SAFETY: _exit is always safe.
-            unsafe { libc::_exit(1) };
-        }
+        // The init joins the box's cgroup itself, before it starts anything (see
+        // `BoxCgroup::join`); where it cannot, its processes are limited one by one.
+        let joined = cgroup.as_ref().filter(|cgroup| cgroup.join().is_ok());
         let enforced = Enforced {
             uid: if root { NOBODY } else { uid },
-            cgroup: match byte[0] {
-                1 => Some("cgroup v1".to_owned()),
-                2 => Some("cgroup v2".to_owned()),
-                _ => None,
-            },
+            cgroup: joined.map(|cgroup| cgroup.kind.to_owned()),
             own_network: !spec.network,
         };
         let code = Init::new(root, spec.max_processes, enforced).map_or(1, Init::serve);
-        // SAFETY: _exit is always safe; the init's exit ends the box.
+        // SAFETY: _exit is always safe; the init's exit ends the box (and runs no
+        // destructor: the cgroup is the helper's to remove).
         unsafe { libc::_exit(code) };
     }
-    drop(go_read);
     // SAFETY: closing our copy: the runner must see the socket close when the init ends.
     unsafe { libc::close(CONTROL) };
-    let cgroup = cgroup.filter(|cgroup| cgroup.admit(pid).is_ok());
-    let go = match &cgroup {
-        Some(cgroup) if cgroup.kind == "cgroup v2" => 2u8,
-        Some(_) => 1,
-        None => 0,
-    };
-    // SAFETY: writing one byte from a live buffer.
-    unsafe { libc::write(go_write.as_raw_fd(), [go].as_ptr().cast(), 1) };
-    drop(go_write);
     let mut status = 0;
     // SAFETY: waiting for our own child, with a live status pointer.
     while unsafe { libc::waitpid(pid, &mut status, 0) } == -1

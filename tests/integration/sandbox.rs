@@ -516,3 +516,58 @@ fn children_forked_before_main_are_under_the_memory_and_cpu_limits() {
     assert_eq!(attacker["crashes"], 0, "{board}");
     assert!(attacker["requests"].as_u64().unwrap() >= 1, "{board}");
 }
+
+/// The cgroup paths a bot's process is in, from its `/proc/self/cgroup`: the `pids` and
+/// `memory` hierarchies' lines (cgroup v1) or the one line of v2.
+const PRINT_CGROUPS: &str = "grep -E ':pids:|:memory:|^0::' /proc/self/cgroup | tr '\\n' ' '\n\
+                             echo 4 4 4\n";
+
+/// The box name in a bot's reply for a hierarchy's `marker` (`:pids:`), if it is one.
+fn box_of(reply: &str, marker: &str) -> Option<String> {
+    let path = reply.split(marker).nth(1)?.split_whitespace().next()?;
+    path.strip_prefix("/arena/")
+        .filter(|name| name.starts_with("box-"))
+        .map(str::to_owned)
+}
+
+#[test]
+fn as_root_each_bots_processes_are_in_its_own_boxs_cgroups() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("cgroups.sh"), PRINT_CGROUPS).unwrap();
+    let file = write_toml(
+        dir.path(),
+        "t.toml",
+        "game = \"petri\"\ngames = 1\n[options]\nturns = 1\n\
+         [[bots]]\nname = \"a\"\ncommand = \"/bin/sh cgroups.sh\"\n\
+         [[bots]]\nname = \"b\"\ncommand = \"/bin/sh cgroups.sh\"\n",
+    );
+    crate::support::run_ok(dir.path(), &file, &["--out", "r", "--log-io", "io"]);
+    // Each seat's first reply: its setup request's.
+    let first_reply = |seat: &str| {
+        let log = std::fs::read_to_string(dir.path().join("io/game-0").join(seat)).unwrap();
+        log.lines()
+            .skip_while(|line| !line.starts_with("=== reply"))
+            .nth(1)
+            .unwrap()
+            .to_owned()
+    };
+    let replies = [first_reply("seat-0-a.log"), first_reply("seat-1-b.log")];
+    // SAFETY: geteuid cannot fail.
+    if unsafe { libc::geteuid() } == 0 {
+        let boxes: Vec<String> = replies
+            .iter()
+            .map(|reply| {
+                let pids = box_of(reply, ":pids:").or_else(|| box_of(reply, "0::"));
+                let memory = box_of(reply, ":memory:").or_else(|| box_of(reply, "0::"));
+                assert!(pids.is_some() && pids == memory, "{reply}");
+                pids.unwrap()
+            })
+            .collect();
+        assert_ne!(boxes[0], boxes[1], "{replies:?}");
+    } else {
+        // An unprivileged runner makes no cgroups: its bots' processes are limited one by one.
+        for reply in &replies {
+            assert!(!reply.contains("/arena/box-"), "{reply}");
+        }
+    }
+}
