@@ -502,8 +502,8 @@ mod sandbox {
     }
 
     /// Making a box a while after the last one, as a game does (`box_setup` makes them back
-    /// to back): as root, joining the box's cgroup then waits for an RCU grace period,
-    /// which a join soon after another skips.
+    /// to back). Until a box's init joined its cgroup itself, the join waited here for an
+    /// RCU grace period, which a join soon after another skips (BENCHMARKS.md, figure g).
     #[divan::bench(sample_count = 20, sample_size = 1)]
     fn box_setup_alone(bencher: Bencher) {
         let runtime = runtime();

@@ -117,7 +117,7 @@ pub async fn play(
         .collect();
     let mut host = SharedHost::for_game(tournament, &mut seats);
     // Every box of the game is made at once, instead of one after another as the game first
-    // asks each seat: joining a box's cgroup waits some 10 ms in the kernel.
+    // asks each seat: making one takes a few milliseconds, mostly waiting in the kernel.
     let own_boxes = (seats.iter_mut())
         .filter(|seat| !seat.in_host)
         .map(|seat| seat.connection.prepare(&seat.bot.program));
