@@ -261,12 +261,17 @@ mod tests {
         }
     }
 
+    /// A temporary folder holding the file `name` with `text`.
+    fn folder_with(name: &str, text: &str) -> tempfile::TempDir {
+        let folder = tempfile::tempdir().unwrap();
+        std::fs::write(folder.path().join(name), text).unwrap();
+        folder
+    }
+
     #[test]
     fn bots_sharing_a_folder_differ_by_their_own_settings_and_all_follow_its_files() {
-        let shared = tempfile::tempdir().unwrap();
-        let other = tempfile::tempdir().unwrap();
-        std::fs::write(shared.path().join("a.py"), "print('a')").unwrap();
-        std::fs::write(other.path().join("c.py"), "print('c')").unwrap();
+        let shared = folder_with("a.py", "print('a')");
+        let other = folder_with("c.py", "print('c')");
         let bots = [
             bot("a", "a.py", shared.path()),
             bot("b", "b.py", shared.path()),
@@ -283,10 +288,8 @@ mod tests {
 
     #[test]
     fn a_bots_digest_does_not_depend_on_the_bots_beside_it() {
-        let first = tempfile::tempdir().unwrap();
-        let second = tempfile::tempdir().unwrap();
-        std::fs::write(first.path().join("x.py"), "1").unwrap();
-        std::fs::write(second.path().join("x.py"), "2").unwrap();
+        let first = folder_with("x.py", "1");
+        let second = folder_with("x.py", "2");
         let one = bot("one", "x.py", first.path());
         let two = bot("two", "x.py", second.path());
         let together = bot_digests(&[one.clone(), two.clone(), one.clone()]);
