@@ -40,7 +40,8 @@ impl BoxCgroup {
         max_processes: u32,
     ) -> io::Result<BoxCgroup> {
         let root = Path::new(ROOT);
-        let (kind, limits): (_, Vec<(PathBuf, &str, String)>) =
+        // The version, the file through which the init joins (see `join`), the limits.
+        let (kind, join_file, limits): (_, _, Vec<(PathBuf, &str, String)>) =
             if root.join("cgroup.controllers").exists() {
                 enable_v2_controllers(root)?;
                 let folder = root.join("arena");
@@ -49,7 +50,7 @@ impl BoxCgroup {
                     limits.push((folder.clone(), "memory.max", bytes.to_string()));
                     limits.push((folder, "memory.swap.max", "0".to_owned()));
                 }
-                ("cgroup v2", limits)
+                ("cgroup v2", "cgroup.procs", limits)
             } else {
                 let mut limits = vec![(
                     root.join("pids/arena"),
@@ -63,16 +64,11 @@ impl BoxCgroup {
                         bytes.to_string(),
                     ));
                 }
-                ("cgroup v1", limits)
+                ("cgroup v1", "tasks", limits)
             };
         let mut cgroup = BoxCgroup {
             folders: Vec::new(),
             kind,
-        };
-        let join_file = if kind == "cgroup v1" {
-            "tasks"
-        } else {
-            "cgroup.procs"
         };
         let c_name = CString::new(name).map_err(io::Error::other)?;
         for (parent, file, value) in limits {
