@@ -117,7 +117,7 @@ pub async fn play(
         .collect();
     let mut host = SharedHost::for_game(tournament, &mut seats);
     // Every box of the game is made at once, instead of one after another as the game first
-    // asks each seat: making one takes a few milliseconds, mostly waiting in the kernel.
+    // asks each seat: making one takes a few milliseconds.
     let own_boxes = (seats.iter_mut())
         .filter(|seat| !seat.in_host)
         .map(|seat| seat.connection.prepare(&seat.bot.program));
