@@ -10,6 +10,7 @@
 //! next loaded. Builds are compiled by one JVM running javac for all of a run's builds (a
 //! compile server started by the first build that needs it), not a JVM start per bot.
 
+use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
@@ -186,19 +187,55 @@ fn with_package(host: &JavaHost, text: String) -> String {
     }
 }
 
-/// [`JVM_OPTIONS`], and under an address-space limit a maximum heap of half of it. A JVM
-/// picks that heap itself when it sees the limit at start-up, but the limit is set from
-/// outside just after the spawn: a JVM that starts first sizes its heap by the machine's
-/// memory, reserves more than the limit allows, and dies at its next allocation.
+/// What a JVM maps besides its heap, class space and code cache, in MiB: the JDK's modules
+/// image and libraries, thread stacks, metaspace and the C library's heaps (with
+/// [`MALLOC_ARENAS`]). Measured: 370 – 400 MiB for the shared host of 43 aliens.
+const JVM_NATIVE_MIB: u64 = 512;
+
+/// The C library's malloc arenas a JVM may have under an address-space limit. glibc allows
+/// eight per core, each reserving 64 MiB of address space: a JVM of 15 threads held 15 of
+/// them (943 MiB), and under 2 GiB ran out of address space mid-game. Two cost nothing
+/// measurable (BENCHMARKS.md, "The Java host: profile").
+const MALLOC_ARENAS: &str = "2";
+
+/// [`JVM_OPTIONS`], and under an address-space limit the JVM's reservations sized to fit in
+/// it: a sixteenth each for the class space and the code cache (at most their defaults),
+/// [`JVM_NATIVE_MIB`] for the rest, and half of the limit, at most what is left, for the
+/// heap. A JVM sizes its heap by the limit when it sees one at start-up, but unsandboxed
+/// the limit is set from outside just after the spawn; and it never shrinks the other two
+/// (1 GiB and 240 MiB), so that with their defaults it could not start under 3 GiB, and
+/// under 4 GiB the C library had no room for its heaps: every allocation of the compiler
+/// threads became a `mmap` and a `munmap`.
 fn jvm_options(memory_bytes: Option<u64>) -> Vec<String> {
     let mut options: Vec<String> = JVM_OPTIONS
         .iter()
         .map(|&option| option.to_owned())
         .collect();
     if let Some(bytes) = memory_bytes {
-        options.push(format!("-Xmx{}m", (bytes / 2 / (1024 * 1024)).max(16)));
+        let limit = bytes / (1024 * 1024);
+        let class_space = (limit / 16).clamp(16, 1024);
+        let code_cache = (limit / 16).clamp(16, 240);
+        let rest = limit.saturating_sub(class_space + code_cache + JVM_NATIVE_MIB);
+        options.extend([
+            format!("-Xmx{}m", (limit / 2).min(rest).max(16)),
+            format!("-XX:CompressedClassSpaceSize={class_space}m"),
+            format!("-XX:ReservedCodeCacheSize={code_cache}m"),
+        ]);
     }
     options
+}
+
+/// `env` with what a JVM under an address-space limit of `memory_bytes` needs in its
+/// environment ([`MALLOC_ARENAS`]), unless `env` sets it already.
+pub fn jvm_environment(
+    mut env: BTreeMap<String, String>,
+    memory_bytes: Option<u64>,
+) -> BTreeMap<String, String> {
+    if memory_bytes.is_some() {
+        env.entry("MALLOC_ARENA_MAX".to_owned())
+            .or_insert_with(|| MALLOC_ARENAS.to_owned());
+    }
+    env
 }
 
 /// Compiles `files` into `folder`, through `scratch`, renamed into place.
@@ -460,13 +497,31 @@ mod tests {
     }
 
     #[test]
-    fn a_jvm_under_a_memory_limit_gets_half_of_it_as_its_heap_whatever_it_sees_at_start() {
+    fn a_jvm_under_a_memory_limit_sizes_its_reservations_to_fit_whatever_it_sees_at_start() {
         let build = JavaBuild {
             classes: "/cache/x/classes".into(),
             class_name: "bots.A".to_owned(),
         };
         let limited = HOST.solo_args(&build, Some(4096 * 1024 * 1024));
-        assert!(limited.contains(&"-Xmx2048m".to_owned()), "{limited:?}");
+        for option in [
+            "-Xmx2048m",
+            "-XX:CompressedClassSpaceSize=256m",
+            "-XX:ReservedCodeCacheSize=240m",
+        ] {
+            assert!(limited.contains(&option.to_owned()), "{limited:?}");
+        }
+        // Half of 1 GiB would leave too little beside the class space, the code cache and
+        // the JVM's native memory: the heap gets what is left.
+        let small = HOST.solo_args(&build, Some(1024 * 1024 * 1024));
+        for option in [
+            "-Xmx384m",
+            "-XX:CompressedClassSpaceSize=64m",
+            "-XX:ReservedCodeCacheSize=64m",
+        ] {
+            assert!(small.contains(&option.to_owned()), "{small:?}");
+        }
+        let tiny = HOST.solo_args(&build, Some(256 * 1024 * 1024));
+        assert!(tiny.contains(&"-Xmx16m".to_owned()), "{tiny:?}");
         assert!(limited.ends_with(&[
             "-cp".to_owned(),
             "/cache/x/classes".to_owned(),
@@ -474,7 +529,11 @@ mod tests {
             "bots.A".to_owned()
         ]));
         let unlimited = HOST.solo_args(&build, None);
-        assert!(!unlimited.iter().any(|a| a.starts_with("-Xmx")));
+        assert!(
+            !unlimited
+                .iter()
+                .any(|a| a.starts_with("-Xmx") || a.contains("Size="))
+        );
         let shared = HOST.shared_args(&[(0, &build), (2, &build)], None);
         let tail = ["-cp", "/cache/x/classes", "api.Shared"]
             .into_iter()
@@ -483,6 +542,16 @@ mod tests {
             .map(str::to_owned)
             .collect::<Vec<_>>();
         assert!(shared.ends_with(&tail), "{shared:?}");
+    }
+
+    #[test]
+    fn a_jvm_under_a_memory_limit_gets_two_malloc_arenas_unless_its_bot_says_otherwise() {
+        let limit = Some(4096 * 1024 * 1024);
+        let env = jvm_environment(BTreeMap::new(), limit);
+        assert_eq!(env.get("MALLOC_ARENA_MAX").map(String::as_str), Some("2"));
+        let own = BTreeMap::from([("MALLOC_ARENA_MAX".to_owned(), "8".to_owned())]);
+        assert_eq!(jvm_environment(own.clone(), limit), own);
+        assert_eq!(jvm_environment(BTreeMap::new(), None), BTreeMap::new());
     }
 
     #[test]

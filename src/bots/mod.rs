@@ -19,7 +19,7 @@ mod session;
 pub use call::{CallResult, CallStatus, Exit, Waiting};
 pub use fault::RunnerFault;
 pub use group::kill_every_group;
-pub use java::{JavaBuild, JavaHost, JavaHostRuntime, cache_root};
+pub use java::{JavaBuild, JavaHost, JavaHostRuntime, cache_root, jvm_environment};
 pub use oneshot::{OneShotInput, call_once};
 pub use process::Place;
 pub use program::{BotProgram, CallEnv, Limits, ResourceLimits};

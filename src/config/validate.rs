@@ -15,7 +15,9 @@ use super::document::Document;
 use super::error::{ConfigError, Problem};
 use super::raw::{RawBot, RawCommand, RawTournament, SandboxMode};
 use super::source::read_bounded;
-use crate::bots::{BotProgram, JavaBuild, JavaHostRuntime, Limits, ResourceLimits, cache_root};
+use crate::bots::{
+    BotProgram, JavaBuild, JavaHostRuntime, Limits, ResourceLimits, cache_root, jvm_environment,
+};
 use crate::sandbox::{BoxSpec, DEFAULT_MAX_PROCESSES};
 use crate::text::is_unsafe;
 use arena_games::{GameKind, GameOptions, OptionsParser};
@@ -402,13 +404,17 @@ fn check_bots(
                         .map_or(sandbox.max_processes, |m| *m.get_ref()),
                     ..BoxSpec::default()
                 });
+                let env = match java {
+                    Some(_) => jvm_environment(bot.env.clone(), rlimits.memory_bytes),
+                    None => bot.env.clone(),
+                };
                 bots.push(Bot {
                     name: name.to_owned(),
                     program: BotProgram {
                         program,
                         args,
                         dir: dir.clone(),
-                        env: bot.env.clone(),
+                        env,
                         rlimits,
                         sandbox: spec.map(Arc::new),
                         private_dir: false,
@@ -540,11 +546,15 @@ fn standalone(
         max_processes: DEFAULT_MAX_PROCESSES,
         ..BoxSpec::default()
     };
+    let env = match java {
+        Some(_) => jvm_environment(BTreeMap::new(), rlimits.memory_bytes),
+        None => BTreeMap::new(),
+    };
     let program = BotProgram {
         program,
         args: args.to_vec(),
         dir: dir.to_path_buf(),
-        env: BTreeMap::new(),
+        env,
         rlimits,
         sandbox: Some(Arc::new(sandbox)),
         private_dir: false,

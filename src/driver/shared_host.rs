@@ -10,6 +10,7 @@ use super::connection::{Connection, Limit, not_sent};
 use super::{Seat, record};
 use crate::bots::{
     BotProgram, CallEnv, CallStatus, Exit, JavaBuild, JavaHostRuntime, RunnerFault, Waiting,
+    jvm_environment,
 };
 use crate::config::{JavaHostMode, Tournament};
 use arena_games::engine::{Answer, Phase};
@@ -47,7 +48,7 @@ impl SharedHost {
             program: first.program.clone(),
             args: host.shared_args(&members, rlimits.memory_bytes),
             dir: first.dir.clone(),
-            env: first.env.clone(),
+            env: jvm_environment(first.env.clone(), rlimits.memory_bytes),
             rlimits,
             sandbox: shared_sandbox(members.iter().map(|&(seat, _)| &seats[seat].bot.program)),
             private_dir: false,

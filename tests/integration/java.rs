@@ -368,6 +368,34 @@ fn java_bots_sharing_one_jvm_play_exactly_as_each_in_a_jvm_of_its_own() {
     );
 }
 
+#[test]
+fn java_aliens_play_under_a_small_memory_limit_shared_or_each_in_its_own_jvm() {
+    let dir = tempfile::tempdir().unwrap();
+    aliens_in(dir.path(), &[]);
+    // With the JVM's default class space (1 GiB) and code cache, a JVM could not start
+    // under 768 MiB of address space.
+    for java_host in ["shared", "separate"] {
+        let text = format!(
+            "game = \"alienwar\"\ngames = 1\nmemory_mb = 768\njava_host = \"{java_host}\"\n\
+             [options]\nrounds = 20\ninstances = 10\n\
+             [[bots]]\nname = \"Nomad-a\"\njava = [\"aliens/Nomad.java\"]\n\
+             [[bots]]\nname = \"Nomad-b\"\njava = [\"aliens/Nomad.java\"]\n"
+        );
+        let file = format!("{java_host}.toml");
+        write_toml(dir.path(), &file, &text);
+        let board = leaderboard(dir.path(), &file, java_host);
+        for name in ["Nomad-a", "Nomad-b"] {
+            let nomad = standing(&board, name);
+            assert_eq!(
+                (nomad["crashes"].as_u64(), nomad["invalid_replies"].as_u64()),
+                (Some(0), Some(0)),
+                "{java_host}: {nomad}"
+            );
+            assert!(nomad["requests"].as_u64().unwrap() > 20, "{nomad}");
+        }
+    }
+}
+
 /// Hangs in its first move.
 const SLEEPER: &str = "package alien;
 import planet.Move;
