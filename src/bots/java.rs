@@ -502,26 +502,25 @@ mod tests {
             classes: "/cache/x/classes".into(),
             class_name: "bots.A".to_owned(),
         };
-        let limited = HOST.solo_args(&build, Some(4096 * 1024 * 1024));
-        for option in [
-            "-Xmx2048m",
-            "-XX:CompressedClassSpaceSize=256m",
-            "-XX:ReservedCodeCacheSize=240m",
-        ] {
-            assert!(limited.contains(&option.to_owned()), "{limited:?}");
-        }
+        let sizing = |mebibytes: u64| -> Vec<String> {
+            HOST.solo_args(&build, Some(mebibytes * 1024 * 1024))
+                .into_iter()
+                .filter(|arg| arg.starts_with("-Xmx") || arg.contains("Size="))
+                .collect()
+        };
+        let options = |heap: u64, class_space: u64, code: u64| {
+            vec![
+                format!("-Xmx{heap}m"),
+                format!("-XX:CompressedClassSpaceSize={class_space}m"),
+                format!("-XX:ReservedCodeCacheSize={code}m"),
+            ]
+        };
+        assert_eq!(sizing(4096), options(2048, 256, 240));
         // Half of 1 GiB would leave too little beside the class space, the code cache and
         // the JVM's native memory: the heap gets what is left.
-        let small = HOST.solo_args(&build, Some(1024 * 1024 * 1024));
-        for option in [
-            "-Xmx384m",
-            "-XX:CompressedClassSpaceSize=64m",
-            "-XX:ReservedCodeCacheSize=64m",
-        ] {
-            assert!(small.contains(&option.to_owned()), "{small:?}");
-        }
-        let tiny = HOST.solo_args(&build, Some(256 * 1024 * 1024));
-        assert!(tiny.contains(&"-Xmx16m".to_owned()), "{tiny:?}");
+        assert_eq!(sizing(1024), options(384, 64, 64));
+        assert_eq!(sizing(256), options(16, 16, 16));
+        let limited = HOST.solo_args(&build, Some(4096 * 1024 * 1024));
         assert!(limited.ends_with(&[
             "-cp".to_owned(),
             "/cache/x/classes".to_owned(),
