@@ -203,7 +203,7 @@ const MALLOC_ARENAS: &str = "2";
 /// [`JVM_NATIVE_MIB`] for the rest, and half of the limit, at most what is left, for the
 /// heap. A JVM sizes its heap by the limit when it sees one at start-up, but unsandboxed
 /// the limit is set from outside just after the spawn; and it never shrinks the other two
-/// (1 GiB and 240 MiB), so that with their defaults it could not start under 3 GiB, and
+/// (1 GiB and 240 MiB), so that with their defaults it could not start under 3.2 GiB, and
 /// under 4 GiB the C library had no room for its heaps: every allocation of the compiler
 /// threads became a `mmap` and a `munmap`.
 fn jvm_options(memory_bytes: Option<u64>) -> Vec<String> {
