@@ -12,7 +12,7 @@
 
 use rand_chacha::ChaCha12Rng;
 
-use super::rules::{self, Levels, Move, View};
+use super::rules::{self, BLANK, Levels, Move, View};
 use crate::seeded::{below, rng};
 
 /// One alien or prey animal.
@@ -205,7 +205,7 @@ impl Planet {
             self.instances.swap(i, j);
         }
         self.snapshot.clear();
-        self.snapshot.resize(self.side * self.side, b' ');
+        self.snapshot.resize(self.side * self.side, BLANK);
         for instance in &self.instances {
             self.snapshot[instance.y * self.side + instance.x] = self.symbols[instance.species];
         }

@@ -4,7 +4,7 @@
 
 use rand_chacha::ChaCha12Rng;
 
-use super::rules::{CLEVERNESS, DEFENSE, LIFE, Move, STRENGTH, VISION, View};
+use super::rules::{BLANK, CLEVERNESS, DEFENSE, LIFE, Move, STRENGTH, VISION, View};
 use crate::compass::Compass;
 use crate::seeded::below;
 
@@ -100,7 +100,7 @@ fn emptiest_ray(view: &View) -> Move {
     let occupied = |m: Move| {
         let (dx, dy) = m.offset();
         (1..=r)
-            .filter(|&i| view.at(i * dx, i * dy).is_some_and(|c| c != b' '))
+            .filter(|&i| view.at(i * dx, i * dy).is_some_and(|c| c != BLANK))
             .count()
     };
     let mut best = (Move::Step(Compass::N), occupied(Move::Step(Compass::N)));

@@ -42,22 +42,16 @@ fn self_numbers(instance: &Instance) -> [i64; 9] {
 }
 
 /// One line of a `MOVE` request: the instance, then its view as `2r+1` rows (north first)
-/// of `2r+1` cells (west first), rows joined by `/`, a blank cell written `.`.
+/// of `2r+1` cells (west first), rows joined by `/`, a blank cell written `.` (the view's
+/// [`BLANK`](super::rules::BLANK)).
 pub fn write_move_line(out: &mut Vec<u8>, instance: &Instance, radius: usize, cells: &[u8]) {
     push_numbers(out, &self_numbers(instance));
     out.push(b' ');
-    let view = out.len();
     for (row, chunk) in cells.chunks(2 * radius + 1).enumerate() {
         if row > 0 {
             out.push(b'/');
         }
         out.extend_from_slice(chunk);
-    }
-    // Blanks are marked in one pass over the copied rows, which the compiler vectorizes.
-    for cell in &mut out[view..] {
-        if *cell == b' ' {
-            *cell = b'.';
-        }
     }
     out.push(b'\n');
 }

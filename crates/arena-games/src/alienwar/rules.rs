@@ -189,13 +189,17 @@ impl Move {
     }
 }
 
+/// An empty cell of the snapshot and of views: the protocol's `.`, so that a view goes into
+/// a request as it is (the Java host gives the alien `' '`, as the original did).
+pub const BLANK: u8 = b'.';
+
 /// A view: the square of snapshot cells around an instance, radius `radius`, stored row by
 /// row (north first), each row west to east.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct View {
     /// The radius r; the side is 2r + 1.
     pub radius: usize,
-    /// `(2r+1)²` cell characters: `b' '`, `b'A'` or a prey letter.
+    /// `(2r+1)²` cell characters: [`BLANK`], `b'A'` or a prey letter.
     pub cells: Vec<u8>,
 }
 

@@ -421,7 +421,7 @@ fn prey_move_by_their_fixed_rules() {
     let mut rng = rng(1);
     let empty = View {
         radius: 1,
-        cells: b"    W    ".to_vec(),
+        cells: b"....W....".to_vec(),
     };
     assert_eq!(Prey::Whale.choose_move(&empty, &mut rng), Move::Stay);
     assert_eq!(
@@ -447,18 +447,18 @@ fn the_eagle_takes_the_emptiest_ray_first_in_enum_order() {
         cells: rows.concat().into_bytes(),
     };
     let mut rng = rng(1);
-    let alone = view(&["   ", " E ", "   "]);
+    let alone = view(&["...", ".E.", "..."]);
     assert_eq!(
         Prey::Eagle.choose_move(&alone, &mut rng),
         Move::Step(Compass::N)
     );
-    let north_taken = view(&[" A ", " E ", "   "]);
+    let north_taken = view(&[".A.", ".E.", "..."]);
     assert_eq!(
         Prey::Eagle.choose_move(&north_taken, &mut rng),
         Move::Step(Compass::NE)
     );
     // Everything occupied but the west ray at distance 2: STAY counts its own cell r times.
-    let crowded = view(&["AAAAA", "AAAAA", " AEAA", "AAAAA", "AAAAA"]);
+    let crowded = view(&["AAAAA", "AAAAA", ".AEAA", "AAAAA", "AAAAA"]);
     assert_eq!(
         Prey::Eagle.choose_move(&crowded, &mut rng),
         Move::Step(Compass::W)
@@ -505,11 +505,7 @@ fn the_byte_exact_vectors_in_games_alienwar_hold() {
                 });
             }
             ["view"] => {
-                view = record
-                    .text()
-                    .lines()
-                    .flat_map(|row| row.bytes().map(|c| if c == b'.' { b' ' } else { c }))
-                    .collect();
+                view = record.text().lines().flat_map(str::bytes).collect();
             }
             ["move"] => {
                 let instance = current.as_ref().unwrap();
