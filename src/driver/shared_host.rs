@@ -10,7 +10,6 @@ use super::connection::{Connection, Limit, not_sent};
 use super::{Seat, record};
 use crate::bots::{
     BotProgram, CallEnv, CallStatus, Exit, JavaBuild, JavaHostRuntime, RunnerFault, Waiting,
-    jvm_environment,
 };
 use crate::config::{JavaHostMode, Tournament};
 use arena_games::engine::{Answer, Phase};
@@ -26,7 +25,8 @@ pub(super) struct SharedHost {
 impl SharedHost {
     /// The shared host for `seats`, if the tournament shares a JVM among Java bots and the
     /// game has some; marks their seats as served by it. The JVM runs in the first Java
-    /// bot's folder with its environment, under the widest of their limits.
+    /// bot's folder with its environment (which holds what a JVM needs under a limit, see
+    /// `jvm_environment`), under the widest of their limits.
     pub(super) fn for_game(tournament: &Tournament, seats: &mut [Seat<'_>]) -> Option<Self> {
         if tournament.java_host != JavaHostMode::Shared {
             return None;
@@ -48,7 +48,7 @@ impl SharedHost {
             program: first.program.clone(),
             args: host.shared_args(&members, rlimits.memory_bytes),
             dir: first.dir.clone(),
-            env: jvm_environment(first.env.clone(), rlimits.memory_bytes),
+            env: first.env.clone(),
             rlimits,
             sandbox: shared_sandbox(members.iter().map(|&(seat, _)| &seats[seat].bot.program)),
             private_dir: false,
