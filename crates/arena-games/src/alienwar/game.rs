@@ -163,13 +163,15 @@ fn begin_round(seats: usize, play: &mut Play) -> Vec<Query> {
     let mut asked = vec![Vec::new(); seats];
     let mut view = View::default();
     for (i, mv) in moves.iter_mut().enumerate() {
-        planet.view_into(i, &mut view);
         let species = planet.instances()[i].species;
         match species.checked_sub(seats).map(|k| Prey::ALL[k]) {
-            Some(prey) => *mv = prey.choose_move(&view, planet.cow_rng()),
+            Some(prey) => {
+                planet.view_into(i, &mut view);
+                *mv = prey.choose_move(&view, planet.cow_rng());
+            }
             None => {
                 let instance = &planet.instances()[i];
-                protocol::write_move_line(&mut lines[species], instance, view.radius, &view.cells);
+                protocol::write_move_line(&mut lines[species], instance, planet.view_rows(i));
                 asked[species].push(i);
             }
         }

@@ -52,24 +52,27 @@ pub struct Meeting {
     pub resident_sees: [i32; 4],
 }
 
-/// The arrivals on one cell after the first, still to meet its resident.
-#[derive(Debug, Clone)]
+/// The arrivals on one cell after the first, still to meet its resident: a chain through
+/// [`Planet::later`] from `next` (the next to meet) to `last` (the latest arrival).
+#[derive(Debug, Clone, Copy)]
 struct Arrivals {
     resident: usize,
-    newcomers: Vec<usize>,
+    /// The next newcomer to meet the resident; [`NOBODY`] once all have.
     next: usize,
+    last: usize,
 }
 
-/// No instance: an empty cell in [`Cells`].
+/// No instance: the end of an arrivals chain, or a cell without a crowd.
 const NOBODY: usize = usize::MAX;
 
-/// Per cell, who arrived first this round and the index of its [`Arrivals`] if more came:
-/// kept between rounds, [`NOBODY`] everywhere outside [`Planet::apply_moves`], so a round
-/// neither allocates nor clears the whole board.
+/// Who arrived first on each cell this round: a cell's entry holds only if its stamp is
+/// this round's (see [`Planet::next_stamp`]), so a round neither clears the board nor
+/// allocates. Every move looks up a stamp, so they are kept apart and small, two bytes a
+/// cell, where they stay in the processor's cache.
 #[derive(Debug, Clone, Default)]
-struct Cells {
-    resident: Vec<usize>,
-    crowd_of: Vec<usize>,
+struct Arrived {
+    stamp: Vec<u16>,
+    first: Vec<usize>,
 }
 
 /// Independent random streams, so that e.g. a Cow's step never shifts a fight's rolls.
@@ -107,8 +110,14 @@ pub struct Planet {
     snapshot: Vec<u8>,
     /// Cells with more than one arrival this round.
     crowded: Vec<Arrivals>,
-    /// Scratch for [`Planet::apply_moves`].
-    cells: Cells,
+    /// Per cell, this round's first arrival.
+    arrived: Arrived,
+    /// The stamp of this round's moves, counted from 1; 0 marks no round.
+    stamp: u16,
+    /// Per instance, the index of its [`Arrivals`] if it is a resident with newcomers.
+    crowd: Vec<usize>,
+    /// Per instance, the one that arrived after it on its cell ([`NOBODY`] if none).
+    later: Vec<usize>,
     /// Whether a dead resident still meets (and rewards) later arrivals (games/alienwar.md,
     /// "Quirks of the original controller, reproduced").
     dead_resident_reward: bool,
@@ -164,7 +173,10 @@ impl Planet {
             instances,
             snapshot: Vec::new(),
             crowded: Vec::new(),
-            cells: Cells::default(),
+            arrived: Arrived::default(),
+            stamp: 0,
+            crowd: Vec::new(),
+            later: Vec::new(),
             dead_resident_reward,
             streams: Streams {
                 shuffle: stream(seed, 1),
@@ -213,6 +225,7 @@ impl Planet {
 
     /// The view of instance `i` from this round's snapshot, around its position before it
     /// moves, wrapping around the torus.
+    #[cfg(test)]
     pub fn view(&self, i: usize) -> View {
         let mut view = View {
             radius: 0,
@@ -223,25 +236,36 @@ impl Planet {
     }
 
     /// [`Planet::view`] into `view`, reusing its cells' allocation (a round cuts thousands).
-    /// Each row is copied a run at a time, split where it wraps around the torus.
     pub fn view_into(&self, i: usize, view: &mut View) {
+        view.radius = self.instances[i].levels.vision_radius();
+        view.cells.clear();
+        view.cells.reserve((2 * view.radius + 1).pow(2));
+        for row in self.view_rows(i) {
+            row.for_each(|run| view.cells.extend_from_slice(run));
+        }
+    }
+
+    /// The rows of instance `i`'s view (see [`Planet::view`]), north first, each as the runs
+    /// of its snapshot row, west first: one run, or more where the view wraps around the
+    /// torus. A `MOVE` line is written from them without cutting the view first.
+    pub fn view_rows(&self, i: usize) -> impl Iterator<Item = impl Iterator<Item = &[u8]>> {
         let instance = &self.instances[i];
         let radius = instance.levels.vision_radius();
         let side = 2 * radius + 1;
         let west = self.wrap(instance.x, -(radius as isize));
-        view.radius = radius;
-        view.cells.clear();
-        view.cells.reserve(side * side);
-        for dy in 0..side {
+        (0..side).map(move |dy| {
             let y = self.wrap(instance.y, dy as isize - radius as isize);
             let row = &self.snapshot[y * self.side..(y + 1) * self.side];
             let (mut x, mut left) = (west, side);
-            while left > 0 {
-                let run = left.min(self.side - x);
-                view.cells.extend_from_slice(&row[x..x + run]);
-                (x, left) = (0, left - run);
-            }
-        }
+            std::iter::from_fn(move || {
+                (left > 0).then(|| {
+                    let run = left.min(row.len() - x);
+                    let cells = &row[x..x + run];
+                    (x, left) = (0, left - run);
+                    cells
+                })
+            })
+        })
     }
 
     /// `pos + delta` on the torus (a division only when it leaves the board).
@@ -257,13 +281,12 @@ impl Planet {
     /// Moves every instance (`moves[i]` for instance `i`), in round order, and records who
     /// arrived first on each cell and who came later. Nothing blocks a move.
     pub fn apply_moves(&mut self, moves: &[Move]) {
-        let Cells {
-            mut resident,
-            mut crowd_of,
-        } = std::mem::take(&mut self.cells);
-        resident.resize(self.side * self.side, NOBODY);
-        crowd_of.resize(self.side * self.side, NOBODY);
+        let stamp = self.next_stamp();
         self.crowded.clear();
+        for chain in [&mut self.crowd, &mut self.later] {
+            chain.clear();
+            chain.resize(self.instances.len(), NOBODY);
+        }
         for (i, mv) in moves.iter().enumerate() {
             let (dx, dy) = mv.offset();
             let instance = &self.instances[i];
@@ -271,25 +294,41 @@ impl Planet {
             let instance = &mut self.instances[i];
             (instance.x, instance.y) = (x, y);
             let cell = y * self.side + x;
-            if resident[cell] == NOBODY {
-                resident[cell] = i;
-            } else if crowd_of[cell] == NOBODY {
-                crowd_of[cell] = self.crowded.len();
-                self.crowded.push(Arrivals {
-                    resident: resident[cell],
-                    newcomers: vec![i],
-                    next: 0,
-                });
-            } else {
-                self.crowded[crowd_of[cell]].newcomers.push(i);
+            if self.arrived.stamp[cell] != stamp {
+                self.arrived.stamp[cell] = stamp;
+                self.arrived.first[cell] = i;
+                continue;
+            }
+            let resident = self.arrived.first[cell];
+            match self.crowded.get_mut(self.crowd[resident]) {
+                Some(arrivals) => {
+                    self.later[arrivals.last] = i;
+                    arrivals.last = i;
+                }
+                None => {
+                    self.crowd[resident] = self.crowded.len();
+                    self.crowded.push(Arrivals {
+                        resident,
+                        next: i,
+                        last: i,
+                    });
+                }
             }
         }
-        // Only the cells just taken need clearing for the next round.
-        for instance in &self.instances {
-            let cell = instance.y * self.side + instance.x;
-            (resident[cell], crowd_of[cell]) = (NOBODY, NOBODY);
+    }
+
+    /// The stamp of a new round's arrivals. Once in 65,535 rounds the count starts again,
+    /// and every cell is unstamped so that no old stamp can match.
+    fn next_stamp(&mut self) -> u16 {
+        let cells = self.side * self.side;
+        self.arrived.stamp.resize(cells, 0);
+        self.arrived.first.resize(cells, NOBODY);
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.arrived.stamp.fill(0);
+            self.stamp = 1;
         }
-        self.cells = Cells { resident, crowd_of };
+        self.stamp
     }
 
     /// Whether instance `i` belongs to a bot's species (prey need no question).
@@ -306,8 +345,9 @@ impl Planet {
         let mut pairs = Vec::new();
         let mut crowded = std::mem::take(&mut self.crowded);
         for cell in &mut crowded {
-            while let Some(&newcomer) = cell.newcomers.get(cell.next) {
-                cell.next += 1;
+            while cell.next != NOBODY {
+                let newcomer = cell.next;
+                cell.next = self.later[newcomer];
                 if !self.dead_resident_reward && self.instances[cell.resident].is_dead() {
                     cell.resident = newcomer;
                 } else if self.is_bots(newcomer) || self.is_bots(cell.resident) {
@@ -414,5 +454,39 @@ fn pair_mut<T>(items: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
     } else {
         let (left, right) = items.split_at_mut(a);
         (&mut right[0], &mut left[b])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compass::Compass;
+
+    /// A cell stamped 65,535 rounds ago carries this round's stamp again when the count
+    /// starts over; its old first arrival must not meet anyone.
+    #[test]
+    fn stamps_that_start_over_forget_old_arrivals() {
+        let at = |x: usize| Instance {
+            species: 0,
+            id: x as u32,
+            levels: Levels([1.0; 5]),
+            hp: 10,
+            x,
+            y: 0,
+        };
+        let mut planet = Planet::placed(3, 1, b"A".to_vec(), vec![at(0), at(1)], 1, true);
+        // Stamp 1: instance 0 is the first on (0, 0).
+        planet.apply_moves(&[Move::Stay, Move::Stay]);
+        planet.stamp = u16::MAX;
+        // Stamp 1 again: 0 leaves (0, 0) for (2, 0), then 1 steps onto (0, 0).
+        let west = Move::Step(Compass::W);
+        planet.apply_moves(&[west, west]);
+        let places: Vec<_> = planet.instances().iter().map(|i| (i.x, i.y)).collect();
+        assert_eq!(places, [(2, 0), (0, 0)]);
+        assert_eq!(planet.next_wave(), []);
+        // And the stamps still tell a real meeting: 1 follows 0 onto (2, 0).
+        planet.apply_moves(&[Move::Stay, west]);
+        let wave = planet.next_wave();
+        assert_eq!((wave.len(), wave[0].newcomer, wave[0].resident), (1, 1, 0));
     }
 }

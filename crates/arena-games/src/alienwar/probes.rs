@@ -163,8 +163,7 @@ fn move_probe(name: &str, planet: &mut Planet) -> Probe {
     let mut count = 0;
     for (i, instance) in planet.instances().iter().enumerate() {
         if instance.species == 0 {
-            let view = planet.view(i);
-            protocol::write_move_line(&mut lines, instance, view.radius, &view.cells);
+            protocol::write_move_line(&mut lines, instance, planet.view_rows(i));
             count += 1;
         }
     }

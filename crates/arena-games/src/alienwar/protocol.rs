@@ -43,15 +43,19 @@ fn self_numbers(instance: &Instance) -> [i64; 9] {
 
 /// One line of a `MOVE` request: the instance, then its view as `2r+1` rows (north first)
 /// of `2r+1` cells (west first), rows joined by `/`, a blank cell written `.` (the view's
-/// [`BLANK`](super::rules::BLANK)).
-pub fn write_move_line(out: &mut Vec<u8>, instance: &Instance, radius: usize, cells: &[u8]) {
+/// [`BLANK`](super::rules::BLANK)). Each row comes as runs of cells that make it up.
+pub fn write_move_line<'a, Row: IntoIterator<Item = &'a [u8]>>(
+    out: &mut Vec<u8>,
+    instance: &Instance,
+    rows: impl IntoIterator<Item = Row>,
+) {
     push_numbers(out, &self_numbers(instance));
     out.push(b' ');
-    for (row, chunk) in cells.chunks(2 * radius + 1).enumerate() {
-        if row > 0 {
+    for (k, row) in rows.into_iter().enumerate() {
+        if k > 0 {
             out.push(b'/');
         }
-        out.extend_from_slice(chunk);
+        row.into_iter().for_each(|run| out.extend_from_slice(run));
     }
     out.push(b'\n');
 }

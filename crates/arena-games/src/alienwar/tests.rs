@@ -517,7 +517,8 @@ fn the_byte_exact_vectors_in_games_alienwar_hold() {
                 );
                 let mut request = Vec::new();
                 protocol::write_header(&mut request, "MOVE", 1);
-                protocol::write_move_line(&mut request, instance, radius, &view);
+                let rows = view.chunks(2 * radius + 1).map(std::iter::once);
+                protocol::write_move_line(&mut request, instance, rows);
                 assert_eq!(String::from_utf8(request).unwrap(), record.text());
             }
             ["fight", sees] => {
