@@ -62,7 +62,7 @@ struct Arrivals {
     last: usize,
 }
 
-/// No instance: the end of an arrivals chain, or a cell without a crowd.
+/// No instance: the end of an arrivals chain; as a crowd index, a resident without one.
 const NOBODY: usize = usize::MAX;
 
 /// Who arrived first on each cell this round: a cell's entry holds only if its stamp is
@@ -300,6 +300,7 @@ impl Planet {
                 continue;
             }
             let resident = self.arrived.first[cell];
+            // A resident without newcomers yet has the crowd index NOBODY, which `get` misses.
             match self.crowded.get_mut(self.crowd[resident]) {
                 Some(arrivals) => {
                     self.later[arrivals.last] = i;
