@@ -1,50 +1,66 @@
 //! Numbers written into requests. Requests are mostly numbers, and `write!` costs several
 //! times as much per number as this (a quarter of the runner's time in a large AlienWar game).
 
-/// The most bytes [`write_int`] writes: the sign and 19 digits of `i64::MIN`.
+/// The most bytes of a number written by [`push_int`]: the sign and 19 digits of `i64::MIN`.
 const INT_BYTES: usize = 20;
 
 /// Appends the decimal digits of `value` without allocating a string.
 pub(crate) fn push_int(out: &mut Vec<u8>, value: i64) {
-    let mut digits = [0u8; INT_BYTES];
-    let length = write_int(&mut digits, value);
-    out.extend_from_slice(&digits[..length]);
+    // Most numbers in requests (levels, ids, hit points) are one or two digits: appended
+    // as bytes of a known count, they are stored in place instead of through a call to copy.
+    match u8::try_from(value) {
+        Ok(digit @ 0..=9) => out.push(b'0' + digit),
+        Ok(two @ 10..=99) => out.extend_from_slice(&[b'0' + two / 10, b'0' + two % 10]),
+        _ => {
+            let (digits, start) = digits_of(value);
+            out.extend_from_slice(&digits[start..]);
+        }
+    }
 }
 
-/// How many numbers [`push_numbers`] renders on the stack before appending them.
-const NUMBERS_AT_ONCE: usize = 16;
-
-/// Appends `numbers` separated by spaces. They are rendered on the stack and appended a
-/// batch at a time: a request line is mostly small numbers, and pushing digit by digit into
-/// the request re-checks its capacity and stores its length at every byte (a 1000-round
-/// AlienWar game of 43 species writes tens of millions of numbers).
+/// Appends `numbers` separated by spaces.
 pub(crate) fn push_numbers(out: &mut Vec<u8>, numbers: &[i64]) {
-    let mut text = [0u8; NUMBERS_AT_ONCE * (INT_BYTES + 1)];
-    for (batch, chunk) in numbers.chunks(NUMBERS_AT_ONCE).enumerate() {
-        let mut length = 0;
-        for (k, &number) in chunk.iter().enumerate() {
-            if batch + k > 0 {
-                text[length] = b' ';
-                length += 1;
-            }
-            length += write_int(&mut text[length..], number);
+    // Reserved once, so that appending each number does not grow the request again.
+    out.reserve(numbers.len() * (INT_BYTES + 1));
+    for (k, &number) in numbers.iter().enumerate() {
+        if k > 0 {
+            out.push(b' ');
         }
-        out.extend_from_slice(&text[..length]);
+        push_int(out, number);
     }
 }
 
-/// Writes the decimal digits of `value` at the start of `out`, which has room for
-/// [`INT_BYTES`], and returns how many bytes it wrote.
-fn write_int(out: &mut [u8], value: i64) -> usize {
-    // Most numbers in requests (levels, ids, hit points) are one or two digits.
-    if let Ok(small @ 0..=99) = u8::try_from(value) {
-        if small < 10 {
-            out[0] = b'0' + small;
-            return 1;
-        }
-        out[..2].copy_from_slice(&[b'0' + small / 10, b'0' + small % 10]);
-        return 2;
+/// The most bytes a [`Kept`] text holds.
+const KEPT_BYTES: usize = 31;
+
+/// Numbers rendered once and kept, for numbers that are written far more often than they
+/// change (an AlienWar instance's levels go into every request about it, and change only
+/// when it wins a fight). Short, so that it can live beside the numbers it shows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Kept {
+    bytes: [u8; KEPT_BYTES],
+    length: u8,
+}
+
+impl Kept {
+    /// `numbers` separated by spaces, or `None` if the text is longer than [`KEPT_BYTES`].
+    pub(crate) fn of(numbers: &[i64]) -> Option<Kept> {
+        let mut text = Vec::with_capacity(numbers.len() * (INT_BYTES + 1));
+        push_numbers(&mut text, numbers);
+        let mut bytes = [0; KEPT_BYTES];
+        bytes.get_mut(..text.len())?.copy_from_slice(&text);
+        let length = u8::try_from(text.len()).ok()?;
+        Some(Kept { bytes, length })
     }
+
+    /// The text.
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.length)]
+    }
+}
+
+/// The decimal digits of `value` with its sign: the end of the array, from the index given.
+fn digits_of(value: i64) -> ([u8; INT_BYTES], usize) {
     let mut digits = [0u8; INT_BYTES];
     let mut start = digits.len();
     let mut magnitude = value.unsigned_abs();
@@ -61,14 +77,12 @@ fn write_int(out: &mut [u8], value: i64) -> usize {
         start -= 1;
         digits[start] = b'-';
     }
-    let length = INT_BYTES - start;
-    out[..length].copy_from_slice(&digits[start..]);
-    length
+    (digits, start)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{push_int, push_numbers};
+    use super::{KEPT_BYTES, Kept, push_int, push_numbers};
 
     #[test]
     fn numbers_render_in_full_with_their_sign_after_what_was_there() {
@@ -89,5 +103,20 @@ mod tests {
         let mut none = Vec::new();
         push_numbers(&mut none, &[]);
         assert!(none.is_empty());
+    }
+
+    #[test]
+    fn kept_text_is_the_pushed_text_while_it_fits() {
+        for numbers in [&[][..], &[0], &[7, 10, 99, -1, 100, 12345], &[i64::MIN]] {
+            let mut pushed = Vec::new();
+            push_numbers(&mut pushed, numbers);
+            let kept = Kept::of(numbers);
+            assert_eq!(kept.map(|k| k.as_bytes().to_vec()), Some(pushed));
+        }
+        // 8 numbers of 3 digits and 7 spaces are 31 bytes; one digit more does not fit.
+        assert!(Kept::of(&[100; 8]).is_some());
+        assert_eq!(Kept::of(&[100; 8]).unwrap().as_bytes().len(), KEPT_BYTES);
+        assert!(Kept::of(&[100, 100, 100, 100, 100, 100, 100, 1000]).is_none());
+        assert!(Kept::of(&[i64::MIN, i64::MAX]).is_none());
     }
 }

@@ -470,7 +470,7 @@ mod tests {
         let at = |x: usize| Instance {
             species: 0,
             id: x as u32,
-            levels: Levels([1.0; 5]),
+            levels: Levels::new([1.0; 5]),
             hp: 10,
             x,
             y: 0,

@@ -23,22 +23,16 @@ pub fn write_header(out: &mut Vec<u8>, word: &str, count: usize) {
     let _ = writeln!(out, "{word} {count}");
 }
 
-/// The numbers of what an instance's getters report: `<id> <hp> <life> <strength>
-/// <defense> <vision> <cleverness> <radius> <blur>` (levels rounded; radius and blur are not
-/// derivable from the rounded levels, so they are sent).
-fn self_numbers(instance: &Instance) -> [i64; 9] {
-    let [life, strength, defense, vision, cleverness] = instance.levels.rounded().map(i64::from);
-    [
-        i64::from(instance.id),
-        i64::from(instance.hp),
-        life,
-        strength,
-        defense,
-        vision,
-        cleverness,
-        instance.levels.vision_radius() as i64,
-        instance.levels.blur() as i64,
-    ]
+/// What an instance's getters report: `<id> <hp> <life> <strength> <defense> <vision>
+/// <cleverness> <radius> <blur>` (levels rounded, then radius and blur: see
+/// [`Levels::shown`](super::rules::Levels::shown)).
+fn push_self(out: &mut Vec<u8>, instance: &Instance) {
+    push_numbers(out, &[i64::from(instance.id), i64::from(instance.hp)]);
+    out.push(b' ');
+    match instance.levels.shown_text() {
+        Some(text) => out.extend_from_slice(text),
+        None => push_numbers(out, &instance.levels.shown()),
+    }
 }
 
 /// One line of a `MOVE` request: the instance, then its view as `2r+1` rows (north first)
@@ -49,7 +43,7 @@ pub fn write_move_line<'a, Row: IntoIterator<Item = &'a [u8]>>(
     instance: &Instance,
     rows: impl IntoIterator<Item = Row>,
 ) {
-    push_numbers(out, &self_numbers(instance));
+    push_self(out, instance);
     out.push(b' ');
     for (k, row) in rows.into_iter().enumerate() {
         if k > 0 {
@@ -63,10 +57,9 @@ pub fn write_move_line<'a, Row: IntoIterator<Item = &'a [u8]>>(
 /// One line of a `FIGHT` request: the instance (as it is now, possibly dead), then the
 /// other party's blurred life, strength, defense and vision levels.
 pub fn write_fight_line(out: &mut Vec<u8>, instance: &Instance, sees: [i32; 4]) {
-    let mut numbers = [0; 13];
-    numbers[..9].copy_from_slice(&self_numbers(instance));
-    numbers[9..].copy_from_slice(&sees.map(i64::from));
-    push_numbers(out, &numbers);
+    push_self(out, instance);
+    out.push(b' ');
+    push_numbers(out, &sees.map(i64::from));
     out.push(b'\n');
 }
 

@@ -6,6 +6,7 @@
 use rand_chacha::ChaCha12Rng;
 
 use crate::compass::Compass;
+use crate::decimal::Kept;
 use crate::seeded::below;
 
 /// Ability indexes, in the order of every array of the original API.
@@ -63,50 +64,98 @@ pub fn board_side(species: usize, instances: usize) -> usize {
 }
 
 /// An instance's five ability levels: floats that start at 1.0 and grow with points and
-/// rewards; rounded half up whenever they are used or shown.
+/// rewards, rounded half up whenever they are used or shown. What is derived from the floats
+/// is computed when they change, not at each of the many uses (every request about the
+/// instance shows them, every blow of a fight reads two of them).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Levels(pub [f32; 5]);
+pub struct Levels {
+    floats: [f32; 5],
+    rounded: [i32; 5],
+    vision_radius: u32,
+    blur: u32,
+    /// The text of [`Levels::shown`], if it is short enough to keep.
+    shown_text: Option<Kept>,
+}
 
 impl Levels {
+    /// Levels of these floats.
+    pub fn new(floats: [f32; 5]) -> Levels {
+        let mut levels = Levels {
+            floats,
+            rounded: floats.map(round_half_up),
+            // `round(vision / 2)` from the float (2.9 → level 3 but radius 1).
+            vision_radius: round_half_up(floats[VISION] / 2.0).max(0).unsigned_abs(),
+            // `round(cleverness / 2) + 1`.
+            blur: (round_half_up(floats[CLEVERNESS] / 2.0).saturating_add(1))
+                .max(1)
+                .unsigned_abs(),
+            shown_text: None,
+        };
+        levels.shown_text = Kept::of(&levels.shown());
+        levels
+    }
+
     /// The levels of a new instance: 1.0 plus its (accepted) points, added as `f32`.
     pub fn from_points(points: &[f32; 5]) -> Levels {
-        Levels(points.map(|p| 1.0 + p))
+        Levels::new(points.map(|p| 1.0 + p))
+    }
+
+    /// The five floats, for tests that check rewards.
+    #[cfg(test)]
+    pub fn floats(&self) -> [f32; 5] {
+        self.floats
     }
 
     /// The rounded level of ability `k` (what getters report and combat uses).
     pub fn level(&self, k: usize) -> i32 {
-        round_half_up(self.0[k])
+        self.rounded[k]
     }
 
     /// All five rounded levels.
     pub fn rounded(&self) -> [i32; 5] {
-        self.0.map(round_half_up)
+        self.rounded
     }
 
     /// The view radius: `round(vision / 2)` from the float (2.9 → level 3 but radius 1).
     pub fn vision_radius(&self) -> usize {
-        round_half_up(self.0[VISION] / 2.0).max(0) as usize
+        self.vision_radius as usize
     }
 
     /// The cleverness blur: `round(cleverness / 2) + 1`; others see each value plus a
     /// uniform draw in `0..blur`.
     pub fn blur(&self) -> usize {
-        (round_half_up(self.0[CLEVERNESS] / 2.0) + 1).max(1) as usize
+        self.blur as usize
+    }
+
+    /// What an instance is shown of its own levels: the five rounded levels, the view
+    /// radius and the blur (radius and blur are not derivable from the rounded levels).
+    pub fn shown(&self) -> [i64; 7] {
+        let [life, strength, defense, vision, cleverness] = self.rounded.map(i64::from);
+        let [radius, blur] = [self.vision_radius, self.blur].map(i64::from);
+        [life, strength, defense, vision, cleverness, radius, blur]
+    }
+
+    /// [`Levels::shown`] as numbers separated by spaces, if it was short enough to keep
+    /// (it is unless levels run into the hundreds).
+    pub fn shown_text(&self) -> Option<&[u8]> {
+        self.shown_text.as_ref().map(Kept::as_bytes)
     }
 
     /// The score of a living instance: its five floats summed left to right as `f32`, then
     /// rounded (so the rounding trick of games/alienwar.md, "Abilities", does not inflate it).
     pub fn score(&self) -> i64 {
-        let sum = self.0.iter().fold(0.0f32, |sum, &level| sum + level);
+        let sum = self.floats.iter().fold(0.0f32, |sum, &level| sum + level);
         i64::from(round_half_up(sum))
     }
 
     /// The kill reward from `loser`: a fifth of each of its rounded levels, cleverness
     /// included, added as `f32` (text differs: "1/5 of the enemy's abilities").
     pub fn add_reward(&mut self, loser: &Levels) {
-        for (level, rounded) in self.0.iter_mut().zip(loser.rounded()) {
+        let mut floats = self.floats;
+        for (level, rounded) in floats.iter_mut().zip(loser.rounded) {
             *level += rounded as f32 / 5.0;
         }
+        *self = Levels::new(floats);
     }
 }
 

@@ -25,7 +25,7 @@ fn instance(species: usize, id: u32, levels: [f32; 5], hp: i32, x: usize, y: usi
     Instance {
         species,
         id,
-        levels: Levels(levels),
+        levels: Levels::new(levels),
         hp,
         x,
         y,
@@ -110,12 +110,42 @@ fn the_board_side_follows_the_species_count() {
 
 #[test]
 fn vision_radius_and_blur_come_from_the_floats() {
-    let radius = |vision: f32| Levels([1.0, 1.0, 1.0, vision, 1.0]).vision_radius();
+    let radius = |vision: f32| Levels::new([1.0, 1.0, 1.0, vision, 1.0]).vision_radius();
     assert_eq!([1.0, 2.0, 3.0, 11.0, 2.9].map(radius), [1, 1, 2, 6, 1]);
     // 2.9 shows as vision level 3 but sees only radius 1.
-    assert_eq!(Levels([1.0, 1.0, 1.0, 2.9, 1.0]).level(rules::VISION), 3);
-    let blur = |clev: f32| Levels([1.0, 1.0, 1.0, 1.0, clev]).blur();
+    assert_eq!(
+        Levels::new([1.0, 1.0, 1.0, 2.9, 1.0]).level(rules::VISION),
+        3
+    );
+    let blur = |clev: f32| Levels::new([1.0, 1.0, 1.0, 1.0, clev]).blur();
     assert_eq!([1.0, 2.0, 3.0, 11.0].map(blur), [2, 2, 3, 7]);
+}
+
+#[test]
+fn request_lines_show_large_levels_as_well_as_small_ones() {
+    // Small levels' text is kept with the levels; levels in the thousands are too long to
+    // keep and are rendered where they are written. Both must read the same.
+    for (floats, shown) in [
+        ([2.5, 1.0, 3.4, 2.9, 11.0], "3 1 3 3 11 1 7"),
+        (
+            [2500.0, 1000.4, 3.5, 9999.0, 12345.0],
+            "2500 1000 4 9999 12345 5000 6174",
+        ),
+    ] {
+        let one = instance(0, 42, floats, 317, 0, 0);
+        let mut line = Vec::new();
+        protocol::write_fight_line(&mut line, &one, [1, 2, 3, 4]);
+        assert_eq!(
+            String::from_utf8(line).unwrap(),
+            format!("42 317 {shown} 1 2 3 4\n")
+        );
+    }
+    assert!(Levels::new([1.0; 5]).shown_text().is_some());
+    assert!(
+        Levels::new([2500.0, 1000.4, 3.5, 9999.0, 12345.0])
+            .shown_text()
+            .is_none()
+    );
 }
 
 #[test]
@@ -145,8 +175,8 @@ fn damage_is_uniform_from_one_to_the_strength_level() {
 #[test]
 fn blur_adds_zero_to_half_the_cleverness_to_each_shown_level() {
     let mut rng = rng(5);
-    let plain = Levels([2.0, 3.0, 4.0, 5.0, 1.0]);
-    let human = Levels([1.0, 1.0, 1.0, 1.0, 11.0]);
+    let plain = Levels::new([2.0, 3.0, 4.0, 5.0, 1.0]);
+    let human = Levels::new([1.0, 1.0, 1.0, 1.0, 11.0]);
     let (mut plain_seen, mut human_seen) = ([false; 2], [false; 7]);
     for _ in 0..2_000 {
         let shown = rules::blurred(&mut rng, &plain);
@@ -186,7 +216,7 @@ fn a_reward_adds_a_fifth_of_each_rounded_level_and_twice_the_life_level_as_hp() 
         1.0 + 3.0 / 5.0,
         1.0 + 11.0 / 5.0,
     ];
-    assert_eq!(winner.levels.0, expected);
+    assert_eq!(winner.levels.floats(), expected);
     // Hit at most once per exchange by strength 2; + 2 * 6 HP for the kill.
     assert!(
         winner.hp > 1_000 - 2 * 51 + 12 && winner.hp <= 1_012,
@@ -234,12 +264,12 @@ fn both_can_die_in_one_exchange_and_then_nobody_is_rewarded() {
         let [a, b] = [&planet.instances()[0], &planet.instances()[1]];
         if a.is_dead() && b.is_dead() {
             both_died += 1;
-            assert_eq!(a.levels.0, [1.0; 5]);
-            assert_eq!(b.levels.0, [1.0; 5]);
+            assert_eq!(a.levels.floats(), [1.0; 5]);
+            assert_eq!(b.levels.floats(), [1.0; 5]);
         } else {
             // Otherwise exactly one died and the other gained 1/5 of each level.
             let winner = if a.is_dead() { b } else { a };
-            assert_eq!(winner.levels.0, [1.2; 5]);
+            assert_eq!(winner.levels.floats(), [1.2; 5]);
         }
     }
     assert!(
@@ -276,7 +306,7 @@ fn a_dead_resident_still_meets_later_arrivals_and_pays_its_reward_again() {
     planet.settle(&second[0], true, false);
     let lucky = &planet.instances()[2];
     // No blow was struck (the resident is already dead), yet the reward is paid.
-    assert_eq!(lucky.levels.0, [1.2; 5]);
+    assert_eq!(lucky.levels.floats(), [1.2; 5]);
     assert_eq!(lucky.hp, 50 + 2);
     assert_eq!(planet.tally().dead_resident_rewards, 1);
     assert!(planet.next_wave().is_empty());
@@ -289,7 +319,7 @@ fn without_the_quirk_the_next_arrival_takes_over_a_dead_residents_cell() {
         planet.next_wave().is_empty(),
         "the newcomer simply moves in"
     );
-    assert_eq!(planet.instances()[2].levels.0, [1.0; 5]);
+    assert_eq!(planet.instances()[2].levels.floats(), [1.0; 5]);
     assert_eq!(planet.tally().dead_resident_rewards, 0);
 }
 
@@ -494,7 +524,7 @@ fn the_byte_exact_vectors_in_games_alienwar_hold() {
             }
             ["instance", id, hp, levels] => {
                 let levels: Vec<f32> = levels.split(',').map(|v| v.parse().unwrap()).collect();
-                let levels = Levels(levels.try_into().unwrap());
+                let levels = Levels::new(levels.try_into().unwrap());
                 current = Some(Instance {
                     species: 0,
                     id: id.parse().unwrap(),
