@@ -160,7 +160,11 @@ fn begin_round(seats: usize, play: &mut Play) -> Vec<Query> {
     planet.begin_round();
     let mut moves = vec![Move::Stay; planet.instances().len()];
     clear_lines(lines, seats);
-    let mut asked = vec![Vec::new(); seats];
+    // Sized at once: a seat's list grows to its living instances, a hundred or more.
+    let mut asked: Vec<Vec<usize>> = instances_per_seat(seats, planet.instances())
+        .into_iter()
+        .map(Vec::with_capacity)
+        .collect();
     let mut view = View::default();
     for (i, mv) in moves.iter_mut().enumerate() {
         let species = planet.instances()[i].species;
@@ -184,6 +188,17 @@ fn begin_round(seats: usize, play: &mut Play) -> Vec<Query> {
         play.turn = Turn::Moving { moves, asked };
     }
     queries
+}
+
+/// How many instances each of `seats` seats has (the prey are not counted).
+fn instances_per_seat(seats: usize, instances: &[Instance]) -> Vec<usize> {
+    let mut counts = vec![0; seats];
+    for instance in instances {
+        if let Some(count) = counts.get_mut(instance.species) {
+            *count += 1;
+        }
+    }
+    counts
 }
 
 /// Queues the next wave's fight questions, or ends the round when its meetings are over
