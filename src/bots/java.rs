@@ -32,11 +32,15 @@ pub struct JavaBuild {
 
 /// JVM options for a Java bot: the serial collector, because a bot is one thread and the
 /// machine runs many JVMs at once; and the JVM's own warnings and log lines on stderr, since
-/// HotSpot prints them on stdout, where one would be read as the bot's reply.
+/// HotSpot prints them on stdout, where one would be read as the bot's reply. Its report of
+/// a fatal error (a crash in native code, native memory exhausted) goes to stdout whatever
+/// the options say, and a shared host's report was read as the next seats' replies: it is
+/// suppressed, so the JVM ends at once and the alien it was answering gets the crash.
 const JVM_OPTIONS: &[&str] = &[
     "-XX:+UseSerialGC",
     "-Xshare:auto",
     "-XX:+DisplayVMOutputToStderr",
+    "-XX:+SuppressFatalErrorMessage",
     "-Xlog:disable",
     "-Xlog:all=warning:stderr",
 ];

@@ -436,6 +436,63 @@ fn a_java_bot_that_hangs_in_the_shared_jvm_times_out_and_the_game_ends_normally(
     );
 }
 
+/// Crashes the JVM in native code on its first move (a write to address 8), which makes
+/// HotSpot print its fatal error report.
+const CRASHER: &str = "package alien;
+import planet.Move;
+public class Crasher extends Alien {
+    public void setAbilityPoints(float[] a) { a[0] = 10; }
+    public Move move(char[][] fields) {
+        try {
+            java.lang.reflect.Field field = sun.misc.Unsafe.class.getDeclaredField(\"theUnsafe\");
+            field.setAccessible(true);
+            ((sun.misc.Unsafe) field.get(null)).putAddress(8, 0);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+        return Move.STAY;
+    }
+    public boolean wantToFight(int[] enemy) { return false; }
+}
+";
+
+#[test]
+fn a_java_bot_that_crashes_the_jvm_gets_the_crash_and_the_jvm_report_is_no_ones_reply() {
+    let dir = tempfile::tempdir().unwrap();
+    aliens_in(dir.path(), &[("Crasher.java", CRASHER)]);
+    // The crasher is asked first in the shared host's exchange, the Nomads after it: the
+    // JVM's report on stdout was read as their replies.
+    for java_host in ["shared", "separate"] {
+        let text = format!(
+            "game = \"alienwar\"\ngames = 1\njava_host = \"{java_host}\"\n\
+             [options]\nrounds = 5\ninstances = 5\n\
+             [[bots]]\nname = \"Crasher\"\njava = [\"aliens/Crasher.java\"]\n\
+             [[bots]]\nname = \"Nomad-a\"\njava = [\"aliens/Nomad.java\"]\n\
+             [[bots]]\nname = \"Nomad-b\"\njava = [\"aliens/Nomad.java\"]\n"
+        );
+        let file = format!("{java_host}.toml");
+        write_toml(dir.path(), &file, &text);
+        let board = leaderboard(dir.path(), &file, java_host);
+        let crasher = standing(&board, "Crasher");
+        assert_eq!(
+            (
+                crasher["crashes"].as_u64(),
+                crasher["invalid_replies"].as_u64()
+            ),
+            (Some(1), Some(0)),
+            "{java_host}: {crasher}"
+        );
+        for name in ["Nomad-a", "Nomad-b"] {
+            let nomad = standing(&board, name);
+            assert_eq!(
+                (nomad["crashes"].as_u64(), nomad["invalid_replies"].as_u64()),
+                (Some(0), Some(0)),
+                "{java_host}: the others are charged nothing: {nomad}"
+            );
+        }
+    }
+}
+
 #[test]
 fn check_compiles_a_java_alien_through_the_host_and_checks_it() {
     let dir = tempfile::tempdir().unwrap();
