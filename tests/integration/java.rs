@@ -493,6 +493,49 @@ fn a_java_bot_that_crashes_the_jvm_gets_the_crash_and_the_jvm_report_is_no_ones_
     }
 }
 
+/// Writes a line of its own to the JVM's stdout at every move, among the host's replies.
+const FORGER: &str = "package alien;
+import planet.Move;
+public class Forger extends Alien {
+    public void setAbilityPoints(float[] a) { a[0] = 10; }
+    public Move move(char[][] fields) {
+        try {
+            java.io.FileOutputStream out = new java.io.FileOutputStream(java.io.FileDescriptor.out);
+            out.write(\"STAY\\n\".getBytes());
+            out.flush();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return Move.STAY;
+    }
+    public boolean wantToFight(int[] enemy) { return true; }
+}
+";
+
+#[test]
+fn separate_jvms_keep_an_alien_that_writes_to_stdout_out_of_the_others_replies() {
+    let dir = tempfile::tempdir().unwrap();
+    aliens_in(dir.path(), &[("Forger.java", FORGER)]);
+    let text = "game = \"alienwar\"\ngames = 1\njava_host = \"separate\"\n\
+                [options]\nrounds = 10\ninstances = 5\n\
+                [[bots]]\nname = \"Forger\"\njava = [\"aliens/Forger.java\"]\n\
+                [[bots]]\nname = \"Nomad\"\njava = [\"aliens/Nomad.java\"]\n";
+    write_toml(dir.path(), "t.toml", text);
+    let board = leaderboard(dir.path(), "t.toml", "out");
+    let forger = standing(&board, "Forger");
+    assert!(
+        forger["invalid_replies"].as_u64().unwrap() > 0,
+        "its own replies are spoiled: {forger}"
+    );
+    let nomad = standing(&board, "Nomad");
+    assert_eq!(
+        (nomad["crashes"].as_u64(), nomad["invalid_replies"].as_u64()),
+        (Some(0), Some(0)),
+        "{nomad}"
+    );
+    assert!(nomad["requests"].as_u64().unwrap() >= 10, "{nomad}");
+}
+
 #[test]
 fn check_compiles_a_java_alien_through_the_host_and_checks_it() {
     let dir = tempfile::tempdir().unwrap();
