@@ -41,6 +41,12 @@ fn standing<'a>(board: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("{name} is on the leaderboard: {board}"))
 }
 
+/// A standing's crashes and invalid replies.
+fn crashes_and_invalid(standing: &Value) -> (Option<u64>, Option<u64>) {
+    let count = |key: &str| standing[key].as_u64();
+    (count("crashes"), count("invalid_replies"))
+}
+
 /// The build folders in the cache (no temporary folder may be left).
 fn builds(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir.join("cache/arena/java-v1"))
@@ -316,6 +322,17 @@ fn journal_seats(path: &Path) -> Vec<Value> {
 }
 
 /// `dir/aliens` with Nomad, Thrower and the `extra` (file, source) pairs.
+/// The source of alien `class`, all its points in life, that never fights and moves by
+/// `move_body` (Java statements that return a move).
+fn peaceful(class: &str, move_body: &str) -> String {
+    format!(
+        "package alien;\nimport planet.Move;\npublic class {class} extends Alien {{\n\
+         public void setAbilityPoints(float[] a) {{ a[0] = 10; }}\n\
+         public Move move(char[][] fields) {{\n{move_body}\n}}\n\
+         public boolean wantToFight(int[] enemy) {{ return false; }}\n}}\n"
+    )
+}
+
 fn aliens_in(dir: &Path, extra: &[(&str, &str)]) {
     let aliens = dir.join("aliens");
     std::fs::create_dir_all(&aliens).unwrap();
@@ -387,7 +404,7 @@ fn java_aliens_play_under_a_small_memory_limit_shared_or_each_in_its_own_jvm() {
         for name in ["Nomad-a", "Nomad-b"] {
             let nomad = standing(&board, name);
             assert_eq!(
-                (nomad["crashes"].as_u64(), nomad["invalid_replies"].as_u64()),
+                crashes_and_invalid(nomad),
                 (Some(0), Some(0)),
                 "{java_host}: {nomad}"
             );
@@ -396,22 +413,13 @@ fn java_aliens_play_under_a_small_memory_limit_shared_or_each_in_its_own_jvm() {
     }
 }
 
-/// Hangs in its first move.
-const SLEEPER: &str = "package alien;
-import planet.Move;
-public class Sleeper extends Alien {
-    public void setAbilityPoints(float[] a) { a[0] = 10; }
-    public Move move(char[][] fields) {
-        while (true) { Thread.onSpinWait(); }
-    }
-    public boolean wantToFight(int[] enemy) { return false; }
-}
-";
+/// A move that hangs.
+const HANG: &str = "while (true) { Thread.onSpinWait(); }";
 
 #[test]
 fn a_java_bot_that_hangs_in_the_shared_jvm_times_out_and_the_game_ends_normally() {
     let dir = tempfile::tempdir().unwrap();
-    aliens_in(dir.path(), &[("Sleeper.java", SLEEPER)]);
+    aliens_in(dir.path(), &[("Sleeper.java", &peaceful("Sleeper", HANG))]);
     let text = "game = \"alienwar\"\ngames = 1\ntimeout_ms = 500\n\
                 [options]\nrounds = 5\ninstances = 5\n\
                 [[bots]]\nname = \"Nomad\"\njava = [\"aliens/Nomad.java\"]\n\
@@ -436,30 +444,24 @@ fn a_java_bot_that_hangs_in_the_shared_jvm_times_out_and_the_game_ends_normally(
     );
 }
 
-/// Crashes the JVM in native code on its first move (a write to address 8), which makes
-/// HotSpot print its fatal error report.
-const CRASHER: &str = "package alien;
-import planet.Move;
-public class Crasher extends Alien {
-    public void setAbilityPoints(float[] a) { a[0] = 10; }
-    public Move move(char[][] fields) {
-        try {
-            java.lang.reflect.Field field = sun.misc.Unsafe.class.getDeclaredField(\"theUnsafe\");
-            field.setAccessible(true);
-            ((sun.misc.Unsafe) field.get(null)).putAddress(8, 0);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(e);
-        }
-        return Move.STAY;
-    }
-    public boolean wantToFight(int[] enemy) { return false; }
+/// A move that crashes the JVM in native code (a write to address 8), which makes HotSpot
+/// print its fatal error report.
+const CRASH_THE_JVM: &str = "try {
+    java.lang.reflect.Field field = sun.misc.Unsafe.class.getDeclaredField(\"theUnsafe\");
+    field.setAccessible(true);
+    ((sun.misc.Unsafe) field.get(null)).putAddress(8, 0);
+} catch (ReflectiveOperationException e) {
+    throw new IllegalStateException(e);
 }
-";
+return Move.STAY;";
 
 #[test]
 fn a_java_bot_that_crashes_the_jvm_gets_the_crash_and_the_jvm_report_is_no_ones_reply() {
     let dir = tempfile::tempdir().unwrap();
-    aliens_in(dir.path(), &[("Crasher.java", CRASHER)]);
+    aliens_in(
+        dir.path(),
+        &[("Crasher.java", &peaceful("Crasher", CRASH_THE_JVM))],
+    );
     // The crasher is asked first in the shared host's exchange, the Nomads after it: the
     // JVM's report on stdout was read as their replies.
     for java_host in ["shared", "separate"] {
@@ -475,17 +477,14 @@ fn a_java_bot_that_crashes_the_jvm_gets_the_crash_and_the_jvm_report_is_no_ones_
         let board = leaderboard(dir.path(), &file, java_host);
         let crasher = standing(&board, "Crasher");
         assert_eq!(
-            (
-                crasher["crashes"].as_u64(),
-                crasher["invalid_replies"].as_u64()
-            ),
+            crashes_and_invalid(crasher),
             (Some(1), Some(0)),
             "{java_host}: {crasher}"
         );
         for name in ["Nomad-a", "Nomad-b"] {
             let nomad = standing(&board, name);
             assert_eq!(
-                (nomad["crashes"].as_u64(), nomad["invalid_replies"].as_u64()),
+                crashes_and_invalid(nomad),
                 (Some(0), Some(0)),
                 "{java_host}: the others are charged nothing: {nomad}"
             );
@@ -493,29 +492,23 @@ fn a_java_bot_that_crashes_the_jvm_gets_the_crash_and_the_jvm_report_is_no_ones_
     }
 }
 
-/// Writes a line of its own to the JVM's stdout at every move, among the host's replies.
-const FORGER: &str = "package alien;
-import planet.Move;
-public class Forger extends Alien {
-    public void setAbilityPoints(float[] a) { a[0] = 10; }
-    public Move move(char[][] fields) {
-        try {
-            java.io.FileOutputStream out = new java.io.FileOutputStream(java.io.FileDescriptor.out);
-            out.write(\"STAY\\n\".getBytes());
-            out.flush();
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException(e);
-        }
-        return Move.STAY;
-    }
-    public boolean wantToFight(int[] enemy) { return true; }
+/// A move that writes a line of its own to the JVM's stdout, among the host's replies.
+const WRITE_TO_STDOUT: &str = "try {
+    java.io.FileOutputStream out = new java.io.FileOutputStream(java.io.FileDescriptor.out);
+    out.write(\"STAY\\n\".getBytes());
+    out.flush();
+} catch (java.io.IOException e) {
+    throw new IllegalStateException(e);
 }
-";
+return Move.STAY;";
 
 #[test]
 fn separate_jvms_keep_an_alien_that_writes_to_stdout_out_of_the_others_replies() {
     let dir = tempfile::tempdir().unwrap();
-    aliens_in(dir.path(), &[("Forger.java", FORGER)]);
+    aliens_in(
+        dir.path(),
+        &[("Forger.java", &peaceful("Forger", WRITE_TO_STDOUT))],
+    );
     let text = "game = \"alienwar\"\ngames = 1\njava_host = \"separate\"\n\
                 [options]\nrounds = 10\ninstances = 5\n\
                 [[bots]]\nname = \"Forger\"\njava = [\"aliens/Forger.java\"]\n\
@@ -528,11 +521,7 @@ fn separate_jvms_keep_an_alien_that_writes_to_stdout_out_of_the_others_replies()
         "its own replies are spoiled: {forger}"
     );
     let nomad = standing(&board, "Nomad");
-    assert_eq!(
-        (nomad["crashes"].as_u64(), nomad["invalid_replies"].as_u64()),
-        (Some(0), Some(0)),
-        "{nomad}"
-    );
+    assert_eq!(crashes_and_invalid(nomad), (Some(0), Some(0)), "{nomad}");
     assert!(nomad["requests"].as_u64().unwrap() >= 10, "{nomad}");
 }
 
@@ -566,15 +555,8 @@ fn check_compiles_a_java_alien_through_the_host_and_checks_it() {
     assert_eq!(both.status.code(), Some(2), "{both:?}");
 }
 
-/// An alien that moves as its helper class says; two of them name their helpers alike.
-const HELPED: &str = "package alien;
-import planet.Move;
-public class NAME extends Alien {
-    public void setAbilityPoints(float[] a) { a[0] = 10; }
-    public Move move(char[][] fields) { return Helper.MOVE; }
-    public boolean wantToFight(int[] enemy) { return false; }
-}
-";
+/// A move as the alien's helper class says; two aliens name their helpers alike.
+const HELPED: &str = "return Helper.MOVE;";
 
 #[test]
 fn aliens_with_same_named_helper_classes_keep_their_own_in_the_shared_jvm() {
@@ -585,7 +567,7 @@ fn aliens_with_same_named_helper_classes_keep_their_own_in_the_shared_jvm() {
         let folder = dir.path().join(name);
         std::fs::create_dir_all(&folder).unwrap();
         let alien = folder.join(format!("{name}.java"));
-        std::fs::write(&alien, HELPED.replace("NAME", name)).unwrap();
+        std::fs::write(&alien, peaceful(name, HELPED)).unwrap();
         let helper = folder.join("Helper.java");
         let text = format!(
             "package alien; class Helper {{ static final planet.Move MOVE = planet.Move.{step}; }}"
