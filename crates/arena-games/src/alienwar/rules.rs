@@ -136,7 +136,7 @@ impl Levels {
     }
 
     /// [`Levels::shown`] as numbers separated by spaces, if it was short enough to keep
-    /// (it is unless levels run into the hundreds).
+    /// (it is unless levels run into the thousands).
     pub fn shown_text(&self) -> Option<&[u8]> {
         self.shown_text.as_ref().map(Kept::as_bytes)
     }
