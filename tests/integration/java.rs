@@ -595,3 +595,49 @@ fn aliens_with_same_named_helper_classes_keep_their_own_in_the_shared_jvm() {
     let lines: Vec<&str> = output.lines().collect();
     assert_eq!(lines[2..], ["WEST", "EAST", "WEST"], "{output}");
 }
+
+/// Moves only if it is shown the view of `VIEW_REQUESTS` by column, blanks as spaces; then
+/// WEST if its getters say -3 HP, else EAST if they say radius 2. Fights only at -3 HP, shown
+/// an opponent of life 12 and vision 1.
+const VIEW_READER: &str = "boolean seen = fields.length == 5 && fields[0].length == 5
+    && fields[4][0] == 'W' && fields[3][1] == 'H' && fields[2][2] == 'A'
+    && fields[0][4] == 'C' && fields[1][0] == ' ';
+if (!seen) return Move.STAY;
+return getCurrentHp() == -3 ? Move.WEST : getVisionFieldsCount() == 2 ? Move.EAST : Move.NORTH;";
+
+/// A view of radius 2 twice (the second time at -3 HP), then a question at -3 HP.
+const VIEW_REQUESTS: &str = "CREATE 1 39
+MOVE 2
+0 35 6 7 1 5 1 2 2 ....W/...H./..A../...../C....
+0 -3 6 7 1 5 1 2 2 ....W/...H./..A../...../C....
+FIGHT 1
+0 -3 3 3 1 3 3 1 2 12 1 1 1
+";
+
+#[test]
+fn the_host_hands_an_alien_its_view_by_column_and_its_state_through_its_getters() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = arena_games::GameKind::AlienWar.java_host().unwrap();
+    let source = dir.path().join("Reader.java");
+    let fights = "return getCurrentHp() == -3 && enemy[0] == 12 && enemy[3] == 1;";
+    let text = peaceful("Reader", VIEW_READER).replace("return false;", fights);
+    std::fs::write(&source, text).unwrap();
+    let build = host.build(&[source], &dir.path().join("cache")).unwrap();
+    let expected = ["10.0,0.0,0.0,0.0,0.0", "EAST WEST", "Y"];
+
+    let alone = host_session(&build, &format!("{VIEW_REQUESTS}END\n"));
+    assert_eq!(alone.lines().collect::<Vec<_>>(), expected, "{alone}");
+
+    let args = host.shared_args(&[(0, &build)], None);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut request = String::new();
+    for line in VIEW_REQUESTS.lines() {
+        if !line.starts_with(|c: char| c.is_ascii_digit()) {
+            request.push_str("SEAT 0\n");
+        }
+        request.push_str(line);
+        request.push('\n');
+    }
+    let shared = java_session(&[], &args, &format!("{request}END\n"));
+    assert_eq!(shared.lines().collect::<Vec<_>>(), expected, "{shared}");
+}

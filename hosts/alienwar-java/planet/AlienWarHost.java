@@ -1,7 +1,7 @@
 // arena's AlienWar host: runs one alien class for arena's line protocol (games/alienwar.md).
 // Usage: java -cp <classes> planet.AlienWarHost alien.Name
 // (planet.SharedHost runs several species in one JVM, through one of these.) The protocol
-// code calls the alien through Species, implemented by a Colony of its instances.
+// code calls the alien's instances, held by a Species, through the Instance interface.
 //
 // Each request is a header line (CREATE, MOVE, FIGHT or END) and one line per instance; the
 // reply is one line of one word per instance (replies are written together once every request
@@ -16,13 +16,19 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 
 public final class AlienWarHost {
     /** The word that asks the engine for the default answer. */
     private static final String FAILED = "!";
+    /** The moves' names by ordinal, as every species' own planet.Move names them. */
+    private static final byte[][] MOVE_NAMES = moveNames();
+    /** Where {@link #state} holds the view's radius. */
+    private static final int RADIUS = 6;
 
     private final Wire wire;
     /** What an instance's getters report, read from its request line. */
@@ -32,14 +38,15 @@ public final class AlienWarHost {
         this.wire = wire;
     }
 
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) throws IOException, ReflectiveOperationException {
         if (args.length != 1) {
             System.err.println("usage: java planet.AlienWarHost alien.ClassName");
             System.exit(2);
         }
         Wire wire = Wire.standard();
         AlienWarHost host = new AlienWarHost(wire);
-        Species species = new Colony(args[0], System.getenv("ARENA_SEAT"));
+        Species species = new Species(args[0], AlienWarHost.class.getClassLoader(),
+                System.getenv("ARENA_SEAT"));
         String header;
         while ((header = wire.line()) != null && !header.trim().equals("END")) {
             host.answer(species, header);
@@ -102,10 +109,23 @@ public final class AlienWarHost {
     /** "id hp life strength defense vision cleverness radius blur rows" -> a move name. */
     private void move(Species species) throws IOException {
         int id = self();
-        char[][] view = wire.view();
+        char[][] view = wire.view(state[RADIUS]);
         wire.endLine();
-        String move = species.move(id, state, view);
-        wire.word(move == null ? FAILED : move);
+        int move = species.move(id, state, view);
+        if (move < 0) {
+            wire.word(FAILED);
+        } else {
+            wire.word(MOVE_NAMES[move]);
+        }
+    }
+
+    private static byte[][] moveNames() {
+        Move[] moves = Move.values();
+        byte[][] names = new byte[moves.length][];
+        for (Move move : moves) {
+            names[move.ordinal()] = move.name().getBytes(StandardCharsets.US_ASCII);
+        }
+        return names;
     }
 
     /** "id hp life strength defense vision cleverness radius blur e1 e2 e3 e4" -> Y or N. */
@@ -130,53 +150,62 @@ public final class AlienWarHost {
     }
 
     /**
-     * One species' instances as the protocol code calls them. In planet.SharedHost the
-     * protocol code is loaded once per JVM and this interface with it; each species' own
-     * class loader has its own Colony and original API (planet.Specie, planet.Move,
-     * alien.Alien), for their static fields.
+     * What the protocol code calls on an instance; planet.Specie implements it. In
+     * planet.SharedHost each species' class loader has its own original API (planet.Specie,
+     * planet.Move, alien.Alien), for their static fields, and takes this interface from the
+     * host's, so that one Species class serves them all, as the original controller called
+     * every alien from one place.
      */
-    public interface Species {
-        /** A new instance; false if it failed. Its points go into {@code points}. */
-        boolean create(float[] points);
+    public interface Instance {
+        void setAbilityPoints(float[] abilities);
 
-        /**
-         * The move of instance {@code id}, its getters set from {@code state}, given its view
-         * indexed [x][y]: the move's name, or null if the alien failed (or there is no such
-         * instance).
-         */
-        String move(int id, int[] state, char[][] view);
+        /** The alien's move: its own planet.Move, whose ordinals are every Move's. */
+        Enum<?> move(char[][] fields);
 
-        /** Whether instance {@code id} fights: 1 yes, 0 no, -1 failed (or no such instance). */
-        int fight(int id, int[] state, int[] enemy);
+        boolean wantToFight(int[] enemyAbilities);
+
+        /** Sets what the getters report (see Specie). */
+        void arenaReport(int[] state);
     }
 
     /**
      * The instances of one alien class, all in this one object, so that static fields are
      * shared by them as in the original controller.
      */
-    public static final class Colony implements Species {
+    static final class Species {
         private final String className;
-        private final List<Specie> instances = new ArrayList<>();
+        private final ClassLoader loader;
+        /** The alien's class, once an instance was made. */
+        private Class<?> alien;
+        private final List<Instance> instances = new ArrayList<>();
 
         /**
-         * The colony of {@code className}. {@code seat} (a number, or null) and ARENA_SEED seed
-         * this loader's Move.random, for reproducible games.
+         * The instances of {@code className}, loaded by {@code loader}. {@code seat} (a
+         * number, or null) and ARENA_SEED seed the loader's Move.random, for reproducible
+         * games.
          */
-        public Colony(String className, String seat) {
+        Species(String className, ClassLoader loader, String seat)
+                throws ReflectiveOperationException {
             this.className = className;
+            this.loader = loader;
             String seed = System.getenv("ARENA_SEED");
             if (seed != null && seat != null) {
-                Move.random.setSeed(Long.parseUnsignedLong(seed) * 31 + Long.parseLong(seat));
+                Random random = (Random) Class.forName(Move.class.getName(), true, loader)
+                        .getField("random")
+                        .get(null);
+                random.setSeed(Long.parseUnsignedLong(seed) * 31 + Long.parseLong(seat));
             }
         }
 
-        @Override
-        public boolean create(float[] points) {
+        /** A new instance; false if it failed. Its points go into {@code points}. */
+        boolean create(float[] points) {
             try {
-                Specie alien =
-                        (Specie) Class.forName(className).getDeclaredConstructor().newInstance();
-                alien.setAbilityPoints(points);
-                instances.add(alien);
+                if (alien == null) {
+                    alien = Class.forName(className, true, loader);
+                }
+                Instance instance = (Instance) alien.getDeclaredConstructor().newInstance();
+                instance.setAbilityPoints(points);
+                instances.add(instance);
                 return true;
             } catch (Throwable failure) {
                 instances.add(null);
@@ -184,40 +213,44 @@ public final class AlienWarHost {
             }
         }
 
-        @Override
-        public String move(int id, int[] state, char[][] view) {
-            Specie alien = instance(id, state);
-            if (alien == null) {
-                return null;
-            }
-            try {
-                Move move = alien.move(view);
-                return move == null ? null : move.name();
-            } catch (Throwable failure) {
-                return null;
-            }
-        }
-
-        @Override
-        public int fight(int id, int[] state, int[] enemy) {
-            Specie alien = instance(id, state);
-            if (alien == null) {
+        /**
+         * The move of instance {@code id}, its getters set from {@code state}, given its view
+         * indexed [x][y]: the move's ordinal, or -1 if the alien failed (or there is no such
+         * instance).
+         */
+        int move(int id, int[] state, char[][] view) {
+            Instance instance = instance(id, state);
+            if (instance == null) {
                 return -1;
             }
             try {
-                return alien.wantToFight(enemy) ? 1 : 0;
+                Enum<?> move = instance.move(view);
+                return move == null ? -1 : move.ordinal();
+            } catch (Throwable failure) {
+                return -1;
+            }
+        }
+
+        /** Whether instance {@code id} fights: 1 yes, 0 no, -1 failed (or no such instance). */
+        int fight(int id, int[] state, int[] enemy) {
+            Instance instance = instance(id, state);
+            if (instance == null) {
+                return -1;
+            }
+            try {
+                return instance.wantToFight(enemy) ? 1 : 0;
             } catch (Throwable failure) {
                 return -1;
             }
         }
 
         /** Instance {@code id}, its getters set from {@code state}; null if there is none. */
-        private Specie instance(int id, int[] state) {
-            Specie alien = id < instances.size() ? instances.get(id) : null;
-            if (alien != null) {
-                alien.report(state);
+        private Instance instance(int id, int[] state) {
+            Instance instance = id < instances.size() ? instances.get(id) : null;
+            if (instance != null) {
+                instance.arenaReport(state);
             }
-            return alien;
+            return instance;
         }
     }
 
@@ -288,73 +321,90 @@ public final class AlienWarHost {
             if (b < '0' || b > '9') {
                 throw new NumberFormatException("a number expected, got byte " + b);
             }
-            int value = 0;
-            while (b >= '0' && b <= '9') {
-                value = value * 10 + (b - '0');
+            int value = b - '0';
+            while (true) {
+                // The digits in the buffer, without a call per byte.
+                int at = next;
+                while (at < end && (b = input[at] & 0xff) >= '0' && b <= '9') {
+                    value = value * 10 + (b - '0');
+                    at++;
+                }
+                if (at < end) {
+                    next = at + 1;
+                    break;
+                }
+                next = at;
                 b = read();
+                if (b < '0' || b > '9') {
+                    break;
+                }
+                value = value * 10 + (b - '0');
             }
             separator = b;
             return negative ? -value : value;
         }
 
         /**
-         * A view: rows joined by '/', north first, of as many cells as there are rows, a blank
-         * written '.'. Returned indexed [x][y], a blank as ' '.
+         * A view of {@code 2 * radius + 1} rows of as many cells, joined by '/', north first,
+         * a blank written '.'. Returned indexed [x][y], a blank as ' '.
          */
-        char[][] view() throws IOException {
-            int to = wordEnd();
+        char[][] view(int radius) throws IOException {
+            // The text of a larger view would not fit in an array.
+            if (radius < 0 || radius > 20_000) {
+                throw new IllegalArgumentException("no view has radius " + radius);
+            }
+            int rows = 2 * radius + 1;
+            int length = rows * (rows + 1) - 1;
+            if (fill(length) < length) {
+                throw new StringIndexOutOfBoundsException("the input ends in a view");
+            }
             int from = next;
-            int rows = 1;
-            for (int k = from; k < to; k++) {
-                rows += input[k] == '/' ? 1 : 0;
+            for (int y = 1; y < rows; y++) {
+                if (input[from + y * (rows + 1) - 1] != '/') {
+                    String row = "view row " + (y - 1);
+                    throw new StringIndexOutOfBoundsException(row + " is not " + rows + " cells");
+                }
             }
             // Row by row: a two-dimensional `new` is a slow call into the JVM's runtime.
             char[][] cells = new char[rows][];
             for (int x = 0; x < rows; x++) {
                 char[] column = new char[rows];
-                for (int y = 0; y < rows; y++) {
-                    int at = from + y * (rows + 1) + x;
-                    if (at >= to || input[at] == '/') {
-                        throw new StringIndexOutOfBoundsException("row " + y + " is short");
-                    }
+                for (int y = 0, at = from + x; y < rows; y++, at += rows + 1) {
                     char cell = (char) (input[at] & 0xff);
                     column[y] = cell == '.' ? ' ' : cell;
                 }
                 cells[x] = column;
             }
-            next = to;
+            next = from + length;
             separator = read();
+            if (separator >= 0 && separator != ' ' && separator != '\n') {
+                throw new StringIndexOutOfBoundsException("a view row is longer than " + rows);
+            }
             return cells;
         }
 
         /**
-         * Where the word at {@code next} ends (at a space, a line end or the end of input),
-         * with all of it in the buffer: the bytes already read make room for the rest, and
-         * the buffer grows if the word needs it.
+         * Reads until {@code count} bytes from {@code next} are in the buffer or the input
+         * ends, and returns how many are: the bytes already read make room, and the buffer
+         * grows if it must.
          */
-        private int wordEnd() throws IOException {
-            int scan = next;
-            while (true) {
-                for (; scan < end; scan++) {
-                    if (input[scan] == ' ' || input[scan] == '\n') {
-                        return scan;
-                    }
-                }
+        private int fill(int count) throws IOException {
+            while (end - next < count) {
                 if (next > 0) {
                     System.arraycopy(input, next, input, 0, end - next);
-                    scan -= next;
                     end -= next;
                     next = 0;
                 }
-                if (end == input.length) {
-                    input = Arrays.copyOf(input, 2 * end);
+                if (count > input.length) {
+                    input = Arrays.copyOf(input, Math.max(count, 2 * input.length));
                 }
                 int read = receive(end);
                 if (read <= 0) {
-                    return scan;
+                    break;
                 }
                 end += read;
             }
+            return end - next;
         }
 
         /** Skips the rest of the line, unless the last number or view ended it. */
@@ -363,6 +413,15 @@ public final class AlienWarHost {
             while (b >= 0 && b != '\n') {
                 b = read();
             }
+        }
+
+        /** Appends {@code word} to the reply. */
+        void word(byte[] word) {
+            if (replied + word.length + 1 > reply.length) {
+                reply = Arrays.copyOf(reply, 2 * (replied + word.length + 1));
+            }
+            System.arraycopy(word, 0, reply, replied, word.length);
+            replied += word.length;
         }
 
         /** Appends {@code word} (ASCII) to the reply. */

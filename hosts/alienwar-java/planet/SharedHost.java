@@ -3,12 +3,12 @@
 // Usage: java -cp <classes> planet.SharedHost SEAT CLASSES CLASS [SEAT CLASSES CLASS ...]
 //
 // Each species is loaded by a class loader of its own from its own classes folder, so the
-// original API (planet.Specie, planet.Move, alien.Alien), its AlienWarHost.Colony and the
-// alien's classes are its own: its own static fields and its own Move.random, exactly as if
-// it ran alone in a planet.AlienWarHost. The protocol code is loaded once, from the first
-// folder on the class path (so it is JIT-compiled once, not once per species), and calls
-// each species through AlienWarHost.Species, the one class the species' loaders take from
-// the host's. A request is the line "SEAT n" followed by a
+// original API (planet.Specie, planet.Move, alien.Alien) and the alien's classes are its own:
+// its own static fields and its own Move.random, exactly as if it ran alone in a
+// planet.AlienWarHost. The protocol code is loaded once, from the first folder on the class
+// path (so it is JIT-compiled once, not once per species), and calls each species' instances
+// through AlienWarHost.Instance, the one class the species' loaders take from the host's.
+// A request is the line "SEAT n" followed by a
 // request of the single-species protocol for the species at seat n; the reply is that
 // request's reply line. Replies are written together when every request read so far is
 // answered (one write for an exchange, not one per species), and any reply that has waited
@@ -22,6 +22,7 @@ import java.net.URLClassLoader;
 import java.nio.file.Paths;
 import java.util.HashMap;
 import java.util.Map;
+import planet.AlienWarHost.Instance;
 import planet.AlienWarHost.Species;
 import planet.AlienWarHost.Wire;
 
@@ -55,17 +56,14 @@ public final class SharedHost {
         System.exit(0);
     }
 
-    /** The Colony of {@code className}, loaded from {@code classes} alone. */
+    /** The species {@code className}, loaded from {@code classes} alone. */
     private static Species load(String seat, String classes, String className)
             throws Exception {
         URL folder = Paths.get(classes).toUri().toURL();
-        return (Species) new SpeciesLoader(folder)
-                .loadClass("planet.AlienWarHost$Colony")
-                .getConstructor(String.class, String.class)
-                .newInstance(className, seat);
+        return new Species(className, new SpeciesLoader(folder), seat);
     }
 
-    /** A species' classes from its folder, and AlienWarHost.Species from the host's. */
+    /** A species' classes from its folder, and AlienWarHost.Instance from the host's. */
     private static final class SpeciesLoader extends URLClassLoader {
         SpeciesLoader(URL folder) {
             super(new URL[] {folder}, ClassLoader.getPlatformClassLoader());
@@ -74,8 +72,8 @@ public final class SharedHost {
         @Override
         protected Class<?> loadClass(String name, boolean resolve)
                 throws ClassNotFoundException {
-            if (name.equals(Species.class.getName())) {
-                return Species.class;
+            if (name.equals(Instance.class.getName())) {
+                return Instance.class;
             }
             return super.loadClass(name, resolve);
         }

@@ -3,7 +3,7 @@
 // the getters report into each instance before every call (games/alienwar.md).
 package planet;
 
-public abstract class Specie {
+public abstract class Specie implements AlienWarHost.Instance {
     // What a fresh instance reports while it chooses its points: every level 1, 10 HP.
     private int hp = 10;
     private int life = 1;
@@ -60,8 +60,13 @@ public abstract class Specie {
         return hp;
     }
 
-    /** Sets what the getters report; only the host calls this. */
-    final void report(int[] state) {
+    /**
+     * Sets what the getters report. The host calls this; public only because the host calls
+     * it through an interface (in planet.SharedHost from another class loader): an alien that
+     * calls it misleads no one but itself.
+     */
+    @Override
+    public final void arenaReport(int[] state) {
         hp = state[0];
         life = state[1];
         strength = state[2];
