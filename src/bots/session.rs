@@ -1,7 +1,7 @@
 //! Persistent sessions: one long-lived process per bot per game, one line per request.
 
 use std::os::fd::AsFd;
-use std::pin::pin;
+use std::pin::{Pin, pin};
 use std::time::Duration;
 
 use tokio::io::AsyncWriteExt;
@@ -194,23 +194,31 @@ impl Session {
     }
 
     /// Ends the session after a read that brought no complete line (`None`: the deadline
-    /// passed) and says how the request ended.
-    async fn failed(&mut self, started: Instant, line: Option<Line>) -> CallResult {
-        let (output, status, ending) = match line {
-            // The answer came without a newline and stdout closed: a reply, and the end.
-            Some(Line::Unterminated(line) | Line::Complete(line)) => (line, None, Ending::Wait),
-            Some(Line::Eof) => (Vec::new(), None, Ending::Wait),
-            Some(Line::TooLong) => (Vec::new(), Some(CallStatus::TooLong), Ending::Kill),
-            None => (Vec::new(), Some(CallStatus::TimedOut), Ending::Kill),
-        };
-        let exit = self.end(ending).await;
-        let status = status.unwrap_or(if output.is_empty() {
-            CallStatus::Died { exit }
-        } else {
-            CallStatus::Replied { exit }
-        });
-        let stderr = self.stderr_tail().await;
-        finish(started, output, status, stderr)
+    /// passed) and says how the request ended. Boxed: the ending's state (the process's end,
+    /// the stderr drain) is about 8 KB, which every request's and exchange's future would
+    /// otherwise hold, and be copied with, for a path few requests take.
+    fn failed(
+        &mut self,
+        started: Instant,
+        line: Option<Line>,
+    ) -> Pin<Box<impl Future<Output = CallResult> + '_>> {
+        Box::pin(async move {
+            let (output, status, ending) = match line {
+                // The answer came without a newline and stdout closed: a reply, and the end.
+                Some(Line::Unterminated(line) | Line::Complete(line)) => (line, None, Ending::Wait),
+                Some(Line::Eof) => (Vec::new(), None, Ending::Wait),
+                Some(Line::TooLong) => (Vec::new(), Some(CallStatus::TooLong), Ending::Kill),
+                None => (Vec::new(), Some(CallStatus::TimedOut), Ending::Kill),
+            };
+            let exit = self.end(ending).await;
+            let status = status.unwrap_or(if output.is_empty() {
+                CallStatus::Died { exit }
+            } else {
+                CallStatus::Replied { exit }
+            });
+            let stderr = self.stderr_tail().await;
+            finish(started, output, status, stderr)
+        })
     }
 
     /// Ends the session politely: writes `farewell`, closes stdin, gives the bot a moment to

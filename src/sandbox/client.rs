@@ -163,14 +163,18 @@ impl BotBox {
         let _ = wire::send(self.control.get_ref().as_raw_fd(), &ToBox::KillAll, &[]);
     }
 
-    /// The next report of the box; `None` once its socket closed.
+    /// The next report of the box; `None` once its socket closed. The buffer lives only in
+    /// the read, not across the wait: every future that waits for a box's report (each boxed
+    /// request's, for its process's end) would otherwise carry it, and be copied with it.
     async fn receive(&self) -> io::Result<Option<FromBox>> {
-        let mut buffer = [0u8; 8192];
         loop {
             let mut ready = self.control.readable().await?;
-            match ready.try_io(|fd| wire::receive(fd.as_raw_fd(), &mut buffer)) {
-                Ok(result) => return result.map(|message| message.map(|(message, _)| message)),
-                Err(_would_block) => {}
+            let read = ready.try_io(|fd| {
+                let mut buffer = [0u8; 8192];
+                wire::receive(fd.as_raw_fd(), &mut buffer)
+            });
+            if let Ok(result) = read {
+                return result.map(|message| message.map(|(message, _)| message));
             }
         }
     }
