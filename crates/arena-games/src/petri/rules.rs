@@ -459,11 +459,24 @@ impl Dish {
 
     /// The squares in row-major order (the order of the request's rows).
     pub(crate) fn squares(&self) -> impl Iterator<Item = Contents> + '_ {
-        self.squares.iter().map(|square| match *square {
+        self.squares.iter().map(|&square| self.contents(square))
+    }
+
+    /// The squares row by row, north first (the request's rows).
+    pub(crate) fn rows(
+        &self,
+    ) -> impl Iterator<Item = impl ExactSizeIterator<Item = Contents> + '_> + '_ {
+        self.squares
+            .chunks(usize::from(self.width))
+            .map(|row| row.iter().map(|&square| self.contents(square)))
+    }
+
+    fn contents(&self, square: Square) -> Contents {
+        match square {
             Square::Empty => Contents::Empty,
             Square::Corpse => Contents::Corpse,
             Square::Cell(id) => Contents::Living(self.cells[id.0].side),
-        })
+        }
     }
 
     /// The cell that acts next, or how the game ended. Checks for elimination first (so the
