@@ -417,9 +417,7 @@ public final class AlienWarHost {
 
         /** Appends {@code word} to the reply. */
         void word(byte[] word) {
-            if (replied + word.length + 1 > reply.length) {
-                reply = Arrays.copyOf(reply, 2 * (replied + word.length + 1));
-            }
+            reserve(word.length);
             System.arraycopy(word, 0, reply, replied, word.length);
             replied += word.length;
         }
@@ -427,9 +425,7 @@ public final class AlienWarHost {
         /** Appends {@code word} (ASCII) to the reply. */
         void word(CharSequence word) {
             int length = word.length();
-            if (replied + length + 1 > reply.length) {
-                reply = Arrays.copyOf(reply, 2 * (replied + length + 1));
-            }
+            reserve(length);
             for (int k = 0; k < length; k++) {
                 reply[replied++] = (byte) word.charAt(k);
             }
@@ -437,10 +433,15 @@ public final class AlienWarHost {
 
         /** Appends one byte to the reply. */
         void put(char c) {
-            if (replied == reply.length) {
-                reply = Arrays.copyOf(reply, 2 * replied);
-            }
+            reserve(1);
             reply[replied++] = (byte) c;
+        }
+
+        /** Room in the reply for {@code length} more bytes and the line's end. */
+        private void reserve(int length) {
+            if (replied + length + 1 > reply.length) {
+                reply = Arrays.copyOf(reply, 2 * (replied + length + 1));
+            }
         }
 
         /** Ends the reply line; it is written with the others before the next read waits. */
