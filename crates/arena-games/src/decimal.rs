@@ -5,17 +5,23 @@
 const INT_BYTES: usize = 20;
 
 /// Appends the decimal digits of `value` without allocating a string.
+#[inline]
 pub(crate) fn push_int(out: &mut Vec<u8>, value: i64) {
     // Most numbers in requests (levels, ids, hit points) are one or two digits: appended
-    // as bytes of a known count, they are stored in place instead of through a call to copy.
+    // as bytes of a known count, in the caller, they are stored in place instead of through
+    // a call to copy. Longer ones take a call.
     match u8::try_from(value) {
         Ok(digit @ 0..=9) => out.push(b'0' + digit),
         Ok(two @ 10..=99) => out.extend_from_slice(&[b'0' + two / 10, b'0' + two % 10]),
-        _ => {
-            let (digits, start) = digits_of(value);
-            out.extend_from_slice(&digits[start..]);
-        }
+        _ => push_long_int(out, value),
     }
+}
+
+/// [`push_int`] for a number of three digits or more, or a negative one.
+#[inline(never)]
+fn push_long_int(out: &mut Vec<u8>, value: i64) {
+    let (digits, start) = digits_of(value);
+    out.extend_from_slice(&digits[start..]);
 }
 
 /// Appends `numbers` separated by spaces.

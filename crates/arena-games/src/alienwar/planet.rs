@@ -106,8 +106,13 @@ pub struct Planet {
     symbols: Vec<u8>,
     /// The instances, in this round's shuffled order once the round has begun.
     instances: Vec<Instance>,
-    /// The start-of-round board every view of the round is cut from.
+    /// The start-of-round board every view of the round is cut from, [`Planet::stride`]
+    /// cells a row: each row is followed by its first cells again, as many as the round's
+    /// widest view needs, so that every row of a view is one slice even where it crosses
+    /// the torus's edge (a large game's views are a fifth of the runner's work).
     snapshot: Vec<u8>,
+    /// The length of a snapshot row: the side and the repeated cells.
+    stride: usize,
     /// Cells with more than one arrival this round.
     crowded: Vec<Arrivals>,
     /// Per cell, this round's first arrival.
@@ -172,6 +177,7 @@ impl Planet {
             symbols,
             instances,
             snapshot: Vec::new(),
+            stride: side,
             crowded: Vec::new(),
             arrived: Arrived::default(),
             stamp: 0,
@@ -216,10 +222,23 @@ impl Planet {
             let j = below(&mut self.streams.shuffle, i + 1);
             self.instances.swap(i, j);
         }
+        let side = self.side;
+        let widest = self
+            .instances
+            .iter()
+            .map(|i| 2 * i.levels.vision_radius() + 1);
+        self.stride = side + widest.max().unwrap_or(1) - 1;
         self.snapshot.clear();
-        self.snapshot.resize(self.side * self.side, BLANK);
+        self.snapshot.resize(self.stride * side, BLANK);
         for instance in &self.instances {
-            self.snapshot[instance.y * self.side + instance.x] = self.symbols[instance.species];
+            self.snapshot[instance.y * self.stride + instance.x] = self.symbols[instance.species];
+        }
+        for row in self.snapshot.chunks_exact_mut(self.stride) {
+            // A view wider than the planet needs the row repeated more than once.
+            for start in (side..row.len()).step_by(side) {
+                let end = row.len().min(start + side);
+                row.copy_within(..end - start, start);
+            }
         }
     }
 
@@ -241,30 +260,22 @@ impl Planet {
         view.cells.clear();
         view.cells.reserve((2 * view.radius + 1).pow(2));
         for row in self.view_rows(i) {
-            row.for_each(|run| view.cells.extend_from_slice(run));
+            view.cells.extend_from_slice(row);
         }
     }
 
-    /// The rows of instance `i`'s view (see [`Planet::view`]), north first, each as the runs
-    /// of its snapshot row, west first: one run, or more where the view wraps around the
-    /// torus. A `MOVE` line is written from them without cutting the view first.
-    pub fn view_rows(&self, i: usize) -> impl Iterator<Item = impl Iterator<Item = &[u8]>> {
+    /// The rows of instance `i`'s view (see [`Planet::view`]), north first, each its cells
+    /// west first. A `MOVE` line is written from them without cutting the view first.
+    pub fn view_rows(&self, i: usize) -> impl Iterator<Item = &[u8]> {
         let instance = &self.instances[i];
         let radius = instance.levels.vision_radius();
-        let side = 2 * radius + 1;
+        let width = 2 * radius + 1;
         let west = self.wrap(instance.x, -(radius as isize));
-        (0..side).map(move |dy| {
-            let y = self.wrap(instance.y, dy as isize - radius as isize);
-            let row = &self.snapshot[y * self.side..(y + 1) * self.side];
-            let (mut x, mut left) = (west, side);
-            std::iter::from_fn(move || {
-                (left > 0).then(|| {
-                    let run = left.min(row.len() - x);
-                    let cells = &row[x..x + run];
-                    (x, left) = (0, left - run);
-                    cells
-                })
-            })
+        let mut y = self.wrap(instance.y, -(radius as isize));
+        (0..width).map(move |_| {
+            let start = y * self.stride + west;
+            y = if y + 1 == self.side { 0 } else { y + 1 };
+            &self.snapshot[start..start + width]
         })
     }
 

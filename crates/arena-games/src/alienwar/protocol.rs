@@ -37,19 +37,18 @@ fn push_self(out: &mut Vec<u8>, instance: &Instance) {
 
 /// One line of a `MOVE` request: the instance, then its view as `2r+1` rows (north first)
 /// of `2r+1` cells (west first), rows joined by `/`, a blank cell written `.` (the view's
-/// [`BLANK`](super::rules::BLANK)). Each row comes as runs of cells that make it up.
-pub fn write_move_line<'a, Row: IntoIterator<Item = &'a [u8]>>(
+/// [`BLANK`](super::rules::BLANK)).
+pub fn write_move_line<'a>(
     out: &mut Vec<u8>,
     instance: &Instance,
-    rows: impl IntoIterator<Item = Row>,
+    rows: impl IntoIterator<Item = &'a [u8]>,
 ) {
     push_self(out, instance);
-    out.push(b' ');
-    for (k, row) in rows.into_iter().enumerate() {
-        if k > 0 {
-            out.push(b'/');
-        }
-        row.into_iter().for_each(|run| out.extend_from_slice(run));
+    let mut separator = b' ';
+    for row in rows {
+        out.push(separator);
+        out.extend_from_slice(row);
+        separator = b'/';
     }
     out.push(b'\n');
 }

@@ -427,6 +427,35 @@ fn the_snapshot_shows_the_later_instance_and_views_wrap_around_the_torus() {
     assert_eq!(view.at(-2, -2), view.at(2, 2));
 }
 
+#[test]
+fn a_view_more_than_twice_as_wide_as_the_planet_repeats_it_in_every_row() {
+    let mut planet = Planet::new(2, 1, b"AW".to_vec(), Vec::new(), 9, true);
+    // Vision 5 is radius 3: a view of 7 x 7 cells on a planet of 2 x 2.
+    *planet.instances_mut() = vec![
+        instance(0, 0, [1.0, 1.0, 1.0, 5.0, 1.0], 10, 1, 0),
+        instance(1, 0, [1.0; 5], 10, 0, 1),
+    ];
+    planet.begin_round();
+    let viewer = planet
+        .instances()
+        .iter()
+        .position(|i| i.species == 0)
+        .unwrap();
+    let view = planet.view(viewer);
+    assert_eq!(view.radius, 3);
+    for dy in -3..=3_isize {
+        for dx in -3..=3_isize {
+            let (x, y) = ((1 + dx).rem_euclid(2), dy.rem_euclid(2));
+            let expected = match (x, y) {
+                (1, 0) => b'A',
+                (0, 1) => b'W',
+                _ => b'.',
+            };
+            assert_eq!(view.at(dx, dy), Some(expected), "offset ({dx}, {dy})");
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Prey
 
@@ -547,7 +576,7 @@ fn the_byte_exact_vectors_in_games_alienwar_hold() {
                 );
                 let mut request = Vec::new();
                 protocol::write_header(&mut request, "MOVE", 1);
-                let rows = view.chunks(2 * radius + 1).map(std::iter::once);
+                let rows = view.chunks(2 * radius + 1);
                 protocol::write_move_line(&mut request, instance, rows);
                 assert_eq!(String::from_utf8(request).unwrap(), record.text());
             }
