@@ -109,7 +109,7 @@ pub struct Planet {
     /// The start-of-round board every view of the round is cut from, [`Planet::stride`]
     /// cells a row: each row is followed by its first cells again, as many as the round's
     /// widest view needs, so that every row of a view is one slice even where it crosses
-    /// the torus's edge (a large game's views are a fifth of the runner's work).
+    /// the torus's edge (writing a large game's views is a large part of the runner's work).
     snapshot: Vec<u8>,
     /// The length of a snapshot row: the side and the repeated cells.
     stride: usize,
