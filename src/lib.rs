@@ -8,6 +8,9 @@
 //! [`replay`] records and draws games turn by turn; [`shard`] and [`merge`] split a
 //! tournament over machines and join the results.
 #![warn(missing_docs)]
+// `cargo doc` documents private items too (.cargo/config.toml): public items' docs may link
+// to private ones.
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod bots;
 pub mod cancel;

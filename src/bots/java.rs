@@ -430,7 +430,7 @@ impl CompileServer {
         }
     }
 
-    /// Writes the request line and reads the reply: "<status> <length>\n" and the messages.
+    /// Writes the request line and reads the reply: `<status> <length>\n` and the messages.
     fn exchange(&mut self, args: &[String]) -> std::io::Result<(bool, String)> {
         let mut request = args.join("\0");
         request.push('\n');

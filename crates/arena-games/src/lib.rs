@@ -7,6 +7,9 @@
 //! runner that does the I/O is the `arena` crate. Every game declares itself
 //! once ([`declaration`]) and is listed once ([`registry`]).
 #![warn(missing_docs)]
+// `cargo doc` documents private items too (.cargo/config.toml): public items' docs may link
+// to private ones.
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod alienwar;
 pub mod cave;

@@ -242,8 +242,7 @@ impl Planet {
         }
     }
 
-    /// The view of instance `i` from this round's snapshot, around its position before it
-    /// moves, wrapping around the torus.
+    /// The view of instance `i` (see [`Planet::view_into`]).
     #[cfg(test)]
     pub fn view(&self, i: usize) -> View {
         let mut view = View {
@@ -254,7 +253,9 @@ impl Planet {
         view
     }
 
-    /// [`Planet::view`] into `view`, reusing its cells' allocation (a round cuts thousands).
+    /// The view of instance `i` from this round's snapshot, around its position before it
+    /// moves, wrapping around the torus, into `view`, reusing its cells' allocation (a round
+    /// cuts thousands).
     pub fn view_into(&self, i: usize, view: &mut View) {
         view.radius = self.instances[i].levels.vision_radius();
         view.cells.clear();
@@ -264,7 +265,7 @@ impl Planet {
         }
     }
 
-    /// The rows of instance `i`'s view (see [`Planet::view`]), north first, each its cells
+    /// The rows of instance `i`'s view (see [`Planet::view_into`]), north first, each its cells
     /// west first. A `MOVE` line is written from them without cutting the view first.
     pub fn view_rows(&self, i: usize) -> impl Iterator<Item = &[u8]> {
         let instance = &self.instances[i];
