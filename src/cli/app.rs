@@ -152,7 +152,7 @@ fn match_command(args: MatchArgs, progress: progress::Style) -> Result<u8, Error
     let out = args
         .out
         .unwrap_or_else(|| default_results_dir(Path::new(&format!("{}-match", args.game))));
-    let text = tournament_text(args.game, &args.bots, &here, args.games);
+    let text = tournament_text(args.game, &args.bots, &here, args.games, args.seed);
     let file = out.join(MATCH_FILE);
     // No file yet to point into: the problems are the command line's.
     let tournament = Tournament::from_toml_str(&text, &file).map_err(|error| {
@@ -165,6 +165,7 @@ fn match_command(args: MatchArgs, progress: progress::Style) -> Result<u8, Error
     })?;
     let args = RunArgs {
         file,
+        // The file has them (the seed too if TOML can hold it).
         games: None,
         seed: args.seed,
         jobs: args.jobs,

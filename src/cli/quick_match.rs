@@ -35,12 +35,14 @@ pub fn parse_bot(text: &str) -> Result<MatchBot, String> {
 }
 
 /// The tournament file of a match of `bots` at `game`, started in `dir` (the folder their
-/// commands are relative to), with `games` per pairing or runs if given.
+/// commands are relative to), with `games` per pairing or runs and the master `seed` if
+/// given: all that decides the match's games, so that the file alone plays or resumes it.
 pub fn tournament_text(
     game: GameKind,
     bots: &[MatchBot],
     dir: &Path,
     games: Option<u32>,
+    seed: Option<u64>,
 ) -> String {
     // TOML's own quoting, so any name, command or folder reads back as it was given.
     let quote = |text: &str| toml::Value::String(text.to_owned()).to_string();
@@ -51,6 +53,11 @@ pub fn tournament_text(
     );
     if let Some(games) = games {
         text += &format!("games = {games}\n");
+    }
+    // A TOML integer is an i64: a larger seed stays on the command line (the run's
+    // resume command gives it again).
+    if let Some(seed) = seed.filter(|&seed| i64::try_from(seed).is_ok()) {
+        text += &format!("seed = {seed}\n");
     }
     for bot in bots {
         text += &format!(
@@ -91,10 +98,14 @@ mod tests {
                 command: "/bin/true".into(),
             },
         ];
-        let text = tournament_text(GameKind::Petri, &bots, dir.path(), Some(3));
-        let tournament = Tournament::from_toml_str(&text, &dir.path().join(MATCH_FILE)).unwrap();
+        let file = dir.path().join(MATCH_FILE);
+        let text = tournament_text(GameKind::Petri, &bots, dir.path(), Some(3), Some(7));
+        let tournament = Tournament::from_toml_str(&text, &file).unwrap();
         assert_eq!(tournament.kind(), GameKind::Petri);
         assert_eq!(tournament.games, 3);
+        assert_eq!(tournament.seed, 7);
+        let text = tournament_text(GameKind::Petri, &bots, dir.path(), None, Some(u64::MAX));
+        assert!(Tournament::from_toml_str(&text, &file).is_ok(), "{text}");
         let names: Vec<&str> = tournament.bots.iter().map(|b| b.name.as_str()).collect();
         assert_eq!(names, ["quote \" and \\ back", "b"]);
     }

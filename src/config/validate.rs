@@ -144,8 +144,7 @@ impl Tournament {
             Some(folder) if !folder.as_os_str().is_empty() => folder,
             _ => Path::new("."),
         };
-        let base = std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf());
-        let base = base.canonicalize().unwrap_or(base);
+        let base = canonical_so_far(folder);
         for message in options.validate() {
             problems.push(Problem::at(
                 source,
@@ -643,6 +642,31 @@ fn without_dot_dot(path: PathBuf) -> PathBuf {
     }
 }
 
+/// `folder` absolute and canonical, also when it does not exist yet (`arena match` names
+/// its tournament file in the results folder it is about to make): its longest existing
+/// ancestor canonical, the rest as written. So the folder has the same name, and the run
+/// the same digest, before and after it is made, whatever `..` or link led to it.
+fn canonical_so_far(folder: &Path) -> PathBuf {
+    let absolute = std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf());
+    let mut missing = Vec::new();
+    let mut existing = absolute.as_path();
+    loop {
+        if let Ok(canonical) = existing.canonicalize() {
+            return missing
+                .iter()
+                .rev()
+                .fold(canonical, |path, part| path.join(part));
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                missing.push(name);
+                existing = parent;
+            }
+            _ => return absolute,
+        }
+    }
+}
+
 /// `Some(is_executable)` for an existing file, `None` if there is no file.
 fn executable(path: &Path) -> Option<bool> {
     let metadata = std::fs::metadata(path).ok().filter(|m| m.is_file())?;
@@ -679,5 +703,18 @@ mod tests {
             dir.path().to_path_buf(),
         ];
         assert_eq!(folders, expected);
+    }
+
+    #[test]
+    fn a_folder_not_made_yet_is_named_as_it_will_be_once_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        std::fs::create_dir_all(real.join("sub")).unwrap();
+        std::os::unix::fs::symlink(&real, dir.path().join("link")).unwrap();
+        let to_be = dir.path().join("link/sub/../results/inner");
+        let before = canonical_so_far(&to_be);
+        std::fs::create_dir_all(real.join("results/inner")).unwrap();
+        assert_eq!(before, canonical_so_far(&to_be));
+        assert_eq!(before, real.canonicalize().unwrap().join("results/inner"));
     }
 }

@@ -71,3 +71,35 @@ fn every_problem_of_a_match_is_said_at_once_and_nothing_is_made() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("expected NAME=COMMAND"));
 }
+
+#[test]
+fn the_kept_file_alone_resumes_a_match_with_its_seed_in_a_folder_named_through_dot_dot() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    let bots = repo().join("bots/petri");
+    let bot = |name: &str| format!("{name}=/usr/bin/python3 -S -I {}/{name}.py", bots.display());
+    let (hunter, grower) = (bot("hunter"), bot("grower"));
+    let args = ["match", "petri", "--bot", &hunter, "--bot", &grower];
+    let played = arena(
+        dir.path(),
+        &[
+            &args[..],
+            &["--games", "2", "--seed", "7", "--out", "sub/../m"],
+        ]
+        .concat(),
+    );
+    assert!(
+        played.status.success(),
+        "{}",
+        String::from_utf8_lossy(&played.stderr)
+    );
+
+    // Before the folder existed, the match named it through `..`; now it is canonical.
+    let resumed = arena(dir.path(), &["run", "m/match.toml", "--resume", "m"]);
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    assert_eq!(resumed.stdout, played.stdout);
+}
