@@ -75,7 +75,7 @@ pub enum Command {
     /// crowded, edge of board, end-game) and each reply is shown with the exact bytes sent,
     /// whether it parsed, whether it was legal, and how long it took.
     #[command(
-        after_help = "Examples:\n  arena check petri -- /usr/bin/python3 -S -I bots/petri/hunter.py\n  arena check slime --timeout-ms 1000 -- ./my-slime-bot --fast\n  arena check alienwar -- java -cp classes planet.AlienWarHost alien.Nomad   (a Java alien\n  compiled with its host by hand, see games/alienwar.md)\n\nExit status: 0 every reply valid; 3 a reply was invalid, illegal, late, missing or\nfollowed by a crash; 2 bad command line or program not found."
+        after_help = "Examples:\n  arena check petri -- /usr/bin/python3 -S -I bots/petri/hunter.py\n  arena check slime --timeout-ms 1000 -- ./my-slime-bot --fast\n  arena check alienwar -- java -cp classes planet.AlienWarHost alien.Nomad   (a Java alien\n  compiled with its host by hand, see games/alienwar.md)\n\nExit status: 0 every reply valid (a crash after a reply is shown, and the reply still\ncounts); 3 a reply was invalid, illegal, late or missing; 2 bad command line or program\nnot found."
     )]
     Check(CheckArgs),
     /// Write a minimal bot for a game that reads its input, parses it and answers legally:
@@ -90,7 +90,7 @@ pub enum Command {
     /// and the viewer pages of the recorded replays beside it (OUT-replays/game-N.html).
     /// Without --html, print the leaderboard (Markdown by default, ready to paste).
     #[command(
-        after_help = "Examples:\n  arena report arena-results/petri-2026-11-29T13-20-00Z --html petri.html\n  arena report results --format markdown > post.md\n\nExit status: 0 done; 1 no readable journal in DIR; 2 journal lines that are not games of\nthe tournament were left out (as in standings)."
+        after_help = "Examples:\n  arena report arena-results/petri-2026-11-29T13-20-00Z --html petri.html\n  arena report results --format markdown > post.md\n\nExit status: 0 done; 1 no journal in DIR, or it cannot be read; 2 the file is no journal\n(its first line is no journal header), or lines that are not games of the tournament were\nleft out (as in standings)."
     )]
     Report(ReportArgs),
     /// Play a quick match of bots given on the command line, without a tournament file: the
@@ -172,7 +172,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "NAME", conflicts_with = "shard")]
     pub gauntlet: Option<String>,
     /// Stop a match of two bots once it is decided whether the candidate (the --gauntlet
-    /// bot, or the first bot) is elo0 or elo1 stronger (logistic Elo; alpha and beta 0.05
+    /// bot, or the first of the two in the file's order) is elo0 or elo1 stronger (logistic Elo; alpha and beta 0.05
     /// unless given): games come in pairs with one seed and the sides swapped, `--games` is
     /// the most that are played. Exit status 0 when H1 is accepted, 4 when H0 is, 5 when
     /// the games ran out first. Head-to-head games (Petri) only.

@@ -6,8 +6,8 @@
 //! each further line is a `game`:
 //!
 //! ```text
-//! {"type":"header","data":{"format_version":1,"arena_version":"0.1.0","game":"petri","seed":1,"games":100,"bots":["a","b"],"total_games":100,"config_digest":"5f0c…"}}
-//! {"type":"game","data":{"index":0,"seed":123,"summary":"...","duration_ms":84,"seats":[{"bot":"a","score":1,"result":"win","requests":40,"timeouts":0,"crashes":0,"invalid_replies":0},{"bot":"b",...}]}}
+//! {"type":"header","data":{"format_version":2,"arena_version":"0.1.0","game":"petri","seed":1,"games":100,"bots":["a","b"],"total_games":100,"config_digest":"5f0c…","sandbox":"on","rules":"16fe…"}}
+//! {"type":"game","data":{"index":0,"seed":123,"summary":"...","duration_ms":84,"seats":[{"bot":"a","score":1,"result":"win","requests":40,"timeouts":0,"crashes":0,"invalid_replies":0,"digest":"3ddd…"},{"bot":"b",...}]}}
 //! ```
 //!
 //! Games with figures beyond the score add them per seat as `"stats":{"gold":3,...}`, and a
