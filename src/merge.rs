@@ -102,22 +102,24 @@ pub fn merge(journals: &[(PathBuf, Journal)]) -> Result<Journal, MergeError> {
         }
     }
     if let Some(count) = first.header.shard.map(|s| s.count) {
-        for index in 1..=count {
-            let shard = Shard { index, count };
-            match by_shard.get(&index).map(Vec::as_slice) {
-                None | Some([]) => problems.push(format!("shard {shard} is missing")),
-                Some([_]) => {}
-                Some(paths) => problems.push(format!(
-                    "shard {shard} is given {} times: {}",
+        for (index, paths) in &by_shard {
+            if let [_, _, ..] = paths.as_slice() {
+                problems.push(format!(
+                    "shard {} is given {} times: {}",
+                    Shard {
+                        index: *index,
+                        count
+                    },
                     paths.len(),
                     paths
                         .iter()
                         .map(|p| p.display().to_string())
                         .collect::<Vec<_>>()
                         .join(", ")
-                )),
+                ));
             }
         }
+        problems.extend(missing_shards(count, &by_shard));
     }
     if !problems.is_empty() {
         return fail(problems);
@@ -133,10 +135,37 @@ pub fn merge(journals: &[(PathBuf, Journal)]) -> Result<Journal, MergeError> {
     })
 }
 
+/// The shards of a split in `count` that `given` lacks, as a sentence naming the first few.
+/// A header may claim any count (up to `u32::MAX`): only the given shards and the few
+/// missing ones shown are visited.
+fn missing_shards<T>(count: u32, given: &BTreeMap<u32, T>) -> Option<String> {
+    let missing_count = count as usize - given.len();
+    let first: Vec<String> = (1..=count)
+        .filter(|index| !given.contains_key(index))
+        .take(SHOWN)
+        .map(|index| Shard { index, count }.to_string())
+        .collect();
+    match missing_count {
+        0 => None,
+        1 => Some(format!("shard {} is missing", first[0])),
+        _ => Some(format!(
+            "shards {} are missing",
+            shown_of(&first, missing_count - first.len())
+        )),
+    }
+}
+
+/// How many numbers or names a message lists before it says how many more there are.
+const SHOWN: usize = 8;
+
 /// Game numbers for a message, the first few only.
 fn list(indexes: &[u64]) -> String {
-    let shown: Vec<String> = indexes.iter().take(8).map(u64::to_string).collect();
-    let more = indexes.len().saturating_sub(shown.len());
+    let shown: Vec<String> = indexes.iter().take(SHOWN).map(u64::to_string).collect();
+    shown_of(&shown, indexes.len() - shown.len())
+}
+
+/// `shown` joined, and how many `more` there are if any.
+fn shown_of(shown: &[String], more: usize) -> String {
     if more == 0 {
         shown.join(", ")
     } else {
@@ -234,5 +263,22 @@ mod tests {
             problems(vec![journal(None, &[0, 1, 2, 3, 4])]),
             ["j0 is a whole run, not a shard"]
         );
+    }
+
+    #[test]
+    fn missing_shards_are_counted_not_listed_whatever_count_a_header_claims() {
+        let few = problems(vec![journal(Some((3, 4)), &[2])]);
+        assert_eq!(few, ["shards 1/4, 2/4, 4/4 are missing"]);
+        let count = u32::MAX;
+        let many = problems(vec![journal(Some((2, count)), &[1])]);
+        let shown: Vec<String> = [1, 3, 4, 5, 6, 7, 8, 9]
+            .map(|index| format!("{index}/{count}"))
+            .into();
+        let expected = format!(
+            "shards {} and {} more are missing",
+            shown.join(", "),
+            count - 9
+        );
+        assert_eq!(many, [expected]);
     }
 }
