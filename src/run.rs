@@ -98,22 +98,6 @@ pub fn gauntlet_bot(names: &[String], name: &str, pairing: Pairing) -> Result<us
     })
 }
 
-/// Why `shard` cannot split `tournament`, if it cannot: a split into more shards than the
-/// tournament has games leaves shards with nothing to play, which is surely a mistake.
-pub fn shard_problem(shard: Shard, tournament: &Tournament) -> Option<Error> {
-    let games = fixture_count(
-        tournament.options.pairing(),
-        tournament.bots.len(),
-        tournament.games,
-    );
-    (u64::from(shard.count) > games).then(|| {
-        Error::Usage(format!(
-            "--shard {shard}: the tournament has {}, so it splits into at most as many shards",
-            plural(games, "game", "games")
-        ))
-    })
-}
-
 /// The number of parallel jobs: `jobs`, or the number of cores for 0.
 pub fn effective_jobs(jobs: usize) -> usize {
     match jobs {

@@ -200,12 +200,6 @@ fn play(
     if let Some(bot) = &args.gauntlet {
         arena::run::gauntlet_bot(&names, bot, tournament.options.pairing())?;
     }
-    if let Some(problem) = args
-        .shard
-        .and_then(|shard| arena::run::shard_problem(shard, &tournament))
-    {
-        return Err(problem);
-    }
     let sprt = match args.sprt {
         None => None,
         Some(bounds) => Some(sprt_of(
