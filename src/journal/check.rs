@@ -2,13 +2,14 @@
 //! trusted blindly. Its header must describe a schedule this `arena` can make (a known pairing
 //! version and game, a game count that is that schedule's), and every game must be one of the
 //! schedule's: its index in range (and in the journal's shard), its seed the derived one, its
-//! seats that fixture's bots in order, then only the game's own built-in players.
+//! seats that fixture's bots in order, then only the game's own built-in players; and its
+//! outcome one the game can give (no game won by both sides, no request failed twice).
 
 use std::collections::BTreeSet;
 
 use crate::schedule::{Schedule, fixture_count};
 use crate::shard::Shard;
-use arena_games::{GameKind, Pairing};
+use arena_games::{GameKind, Pairing, Scoring};
 
 use super::{FORMAT_VERSION, GameRecord, Header};
 
@@ -26,6 +27,7 @@ pub(super) struct Expected {
     /// Whether games come in pairs with one seed (`--sprt`).
     paired: bool,
     built_in_names: Vec<&'static str>,
+    scoring: Scoring,
 }
 
 impl Expected {
@@ -74,6 +76,7 @@ impl Expected {
             total: header.total_games,
             shard: header.shard,
             built_in_names: kind.built_in_names(),
+            scoring: kind.scoring(),
         })
     }
 
@@ -125,6 +128,21 @@ impl Expected {
                 names(&seated),
                 names(&scheduled)
             ));
+        }
+        if let Some(seat) = game.seats.iter().find(|seat| {
+            u64::from(seat.timeouts) + u64::from(seat.crashes) > u64::from(seat.requests)
+        }) {
+            return Err(format!(
+                "game {index} gives `{}` more timeouts and crashes than requests (a request \
+                 fails at most once)",
+                seat.bot.escape_debug()
+            ));
+        }
+        let outcome: Vec<_> = (game.seats.iter())
+            .map(|seat| (seat.score, seat.result))
+            .collect();
+        if let Some(why) = self.scoring.impossible(&outcome[..seated.len()]) {
+            return Err(format!("game {index} cannot have ended so: {why}"));
         }
         let mut seen = BTreeSet::new();
         for seat in &game.seats[seated.len()..] {

@@ -794,7 +794,27 @@ mod tests {
             built_in: true,
             ..housed.seats[0].clone()
         });
+        let mut both_won = game(0);
+        both_won.seats[1].score = 1;
+        both_won.seats[1].result = Some(GameResult::Win);
+        let mut inflated = game(1);
+        inflated.seats[0].score = 99;
+        let mut overfailed = game(1);
+        overfailed.seats[1].timeouts = 2;
+        overfailed.seats[1].crashes = 2;
         let cases = [
+            (
+                both_won,
+                "game 0 cannot have ended so: its two seats are not a win and a loss, or a draw",
+            ),
+            (
+                inflated,
+                "game 1 cannot have ended so: a score is not 1 for the win and 0 otherwise",
+            ),
+            (
+                overfailed,
+                "game 1 gives `a` more timeouts and crashes than requests",
+            ),
             (
                 foreign,
                 "game 0 seats `a`, `ghost`, but the tournament's game 0 seats `a`, `b`",

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
-use crate::engine::{Answer, Game, SetupError};
+use crate::engine::{Answer, Game, GameResult, SetupError};
 use crate::probe::Plan;
 
 /// What a game declares about itself: its name, its tournament shape and scoring, its
@@ -180,6 +180,36 @@ pub enum Scoring {
 }
 
 impl Scoring {
+    /// Why the seats' (score, result) pairs cannot be one game's outcome under this scoring,
+    /// if they cannot. A journal read back is checked with it, so that an edited score or a
+    /// game won by both sides is refused instead of counted.
+    pub fn impossible(self, seats: &[(i64, Option<GameResult>)]) -> Option<&'static str> {
+        use GameResult::{Draw, Loss, Win};
+        match self {
+            Scoring::Wins => {
+                let results: Vec<Option<GameResult>> = seats.iter().map(|seat| seat.1).collect();
+                let decided = matches!(
+                    results.as_slice(),
+                    [Some(Win), Some(Loss)] | [Some(Loss), Some(Win)] | [Some(Draw), Some(Draw)]
+                );
+                if !decided {
+                    Some("its two seats are not a win and a loss, or a draw")
+                } else if seats
+                    .iter()
+                    .any(|&(score, result)| score != i64::from(result == Some(Win)))
+                {
+                    Some("a score is not 1 for the win and 0 otherwise")
+                } else {
+                    None
+                }
+            }
+            Scoring::Mean => seats
+                .iter()
+                .any(|seat| seat.1.is_some())
+                .then_some("a seat has a win, a draw or a loss, which this game never gives"),
+        }
+    }
+
     /// The number a bot is ranked by, from the sum of its per-game scores over `games`.
     pub fn ranking_score(self, total: i64, games: u32) -> f64 {
         match self {
@@ -228,3 +258,33 @@ macro_rules! templates {
 }
 
 pub(crate) use templates;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use GameResult::{Draw, Loss, Win};
+
+    #[test]
+    fn only_outcomes_a_game_can_give_are_possible() {
+        let wins = Scoring::Wins;
+        for possible in [
+            [(1, Some(Win)), (0, Some(Loss))],
+            [(0, Some(Loss)), (1, Some(Win))],
+            [(0, Some(Draw)), (0, Some(Draw))],
+        ] {
+            assert_eq!(wins.impossible(&possible), None, "{possible:?}");
+        }
+        for impossible in [
+            &[(1, Some(Win)), (1, Some(Win))][..],
+            &[(0, Some(Draw)), (0, Some(Loss))],
+            &[(1, Some(Win)), (0, None)],
+            &[(99, Some(Draw)), (0, Some(Draw))],
+            &[(1, Some(Loss)), (0, Some(Win))],
+            &[(1, Some(Win)), (0, Some(Loss)), (0, Some(Loss))],
+        ] {
+            assert!(wins.impossible(impossible).is_some(), "{impossible:?}");
+        }
+        assert_eq!(Scoring::Mean.impossible(&[(-3, None), (9000, None)]), None);
+        assert!(Scoring::Mean.impossible(&[(1, Some(Win))]).is_some());
+    }
+}
