@@ -89,7 +89,15 @@ impl Leaderboard {
                 } else {
                     format!("{:.3}", s.score)
                 };
-                let results = [s.wins, s.draws, s.losses].map(|n| n.map(i64::from));
+                // A figure the bot has none of yet (no game played) is `-`, never a
+                // missing cell that would shift the rest of the row.
+                let figures = if head_to_head {
+                    [s.wins, s.draws, s.losses]
+                        .map(|n| n.map(i64::from))
+                        .to_vec()
+                } else {
+                    vec![s.min, s.max]
+                };
                 let name = if s.built_in {
                     format!("{} (built-in)", s.name)
                 } else {
@@ -98,11 +106,9 @@ impl Leaderboard {
                 [s.rank.to_string(), name, score]
                     .into_iter()
                     .chain(
-                        results
+                        figures
                             .into_iter()
-                            .chain([s.min, s.max])
-                            .flatten()
-                            .map(|n| n.to_string()),
+                            .map(|n| n.map_or_else(|| "-".to_owned(), |n| n.to_string())),
                     )
                     .chain(self.stat_columns.iter().map(|column| {
                         let value = s.stats.get(column.name).copied().unwrap_or(0.0);
