@@ -51,13 +51,19 @@ impl Error {
     /// The process exit status for this error.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::Journal(error) | Error::Merge(MergeError::Journal(error)) => {
-                if matches!(error, JournalError::Io { .. }) {
-                    EXIT_FAILURE
-                } else {
+            Error::Journal(error) | Error::Merge(MergeError::Journal(error)) => match error {
+                // No journal where the command line points is the command line's mistake.
+                JournalError::Io { source, .. }
+                    if matches!(
+                        source.kind(),
+                        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                    ) =>
+                {
                     EXIT_USAGE
                 }
-            }
+                JournalError::Io { .. } => EXIT_FAILURE,
+                _ => EXIT_USAGE,
+            },
             Error::Config(_)
             | Error::Usage(_)
             | Error::Merge(MergeError::Shards { .. })

@@ -629,6 +629,15 @@ fn default_results_dir(file: &Path) -> PathBuf {
 /// from the journal as `arena standings` computes it, so a folder still being written works
 /// too; like there, journal lines left out give exit status 2.
 fn report_command(args: &ReportArgs) -> Result<u8, Error> {
+    if args.dir.is_file() {
+        let folder = args.dir.parent().unwrap_or(Path::new("."));
+        return Err(Error::Usage(format!(
+            "{} is a file: `arena report` takes the results folder that holds the journal and \
+             the replays (`arena report {}`)",
+            args.dir.display(),
+            folder.display()
+        )));
+    }
     let journal = args.dir.join(JOURNAL_FILE);
     let (board, left_out) = standings(&journal, Reading::SkipBadLines)?;
     match &args.html {

@@ -90,7 +90,7 @@ pub enum Command {
     /// and the viewer pages of the recorded replays beside it (OUT-replays/game-N.html).
     /// Without --html, print the leaderboard (Markdown by default, ready to paste).
     #[command(
-        after_help = "Examples:\n  arena report arena-results/petri-2026-11-29T13-20-00Z --html petri.html\n  arena report results --format markdown > post.md\n\nExit status: 0 done; 1 no journal in DIR, or it cannot be read; 2 the file is no journal\n(its first line is no journal header), or lines that are not games of the tournament were\nleft out (as in standings)."
+        after_help = "Examples:\n  arena report arena-results/petri-2026-11-29T13-20-00Z --html petri.html\n  arena report results --format markdown > post.md\n\nExit status: 0 done; 1 the journal cannot be read (I/O) or the page not written; 2 no journal\nin DIR, or the file is no journal (its first line is no journal header), or lines that are\nnot games of the tournament were left out (as in standings)."
     )]
     Report(ReportArgs),
     /// Play a quick match of bots given on the command line, without a tournament file: the

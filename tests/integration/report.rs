@@ -521,11 +521,24 @@ fn bot_names_are_text_not_markup() {
 }
 
 /// `arena report` of a folder without a journal fails as `arena standings` of a missing
-/// journal does (status 1, it cannot be read) and writes nothing.
+/// journal does (status 2: the command line points at nothing) and writes nothing; so does
+/// a report of the journal file instead of its folder, with the command that was meant.
 #[test]
 fn a_folder_without_a_journal_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let (status, _) = report(dir.path(), dir.path(), &["--html", "x.html"]);
-    assert_eq!(status, Some(1));
+    assert_eq!(status, Some(2));
     assert!(!dir.path().join("x.html").exists());
+    let missing = arena(dir.path(), &["standings", "nowhere/journal.jsonl"]);
+    assert_eq!(missing.status.code(), Some(2));
+
+    let journal = dir.path().join("journal.jsonl");
+    std::fs::write(&journal, "").unwrap();
+    let output = arena(dir.path(), &["report", "journal.jsonl"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("journal.jsonl is a file: `arena report` takes the results folder"),
+        "{stderr}"
+    );
 }
