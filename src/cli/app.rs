@@ -209,6 +209,10 @@ fn play(
             bounds,
         )?),
     };
+    if let Some(dir) = &args.log_io {
+        writable_folder(dir)
+            .map_err(|error| Error::Usage(format!("--log-io {}: {error}", dir.display())))?;
+    }
     let unstartable = arena::bots::preflight::problems(
         tournament
             .bots
@@ -307,6 +311,15 @@ fn play(
         Some(Some(Verdict::H0)) => EXIT_SPRT_H0,
         Some(None) => EXIT_SPRT_UNDECIDED,
     })
+}
+
+/// Makes `dir` if needed and checks that a file can be written in it, so that a run whose
+/// `--log-io` would log nothing (a read-only or impossible path) does not start.
+fn writable_folder(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let probe = dir.join(format!(".arena-probe-{}", std::process::id()));
+    std::fs::File::create_new(&probe)?;
+    std::fs::remove_file(probe)
 }
 
 /// The test `--sprt` asks for in `tournament` of the bots `names`: of the `--gauntlet` bot

@@ -143,4 +143,14 @@ fn log_io_writes_each_bots_requests_and_replies_per_game() {
     assert_eq!(log.matches("\nATTACK N 9\n").count(), 3, "{log}");
     let other = std::fs::read_to_string(dir.path().join("io/game-0/seat-1-rests.log")).unwrap();
     assert_eq!(other.matches("\nREST\n").count(), 3, "{other}");
+
+    // A folder that cannot be made stops the run before it starts.
+    let refused = arena(
+        dir.path(),
+        &["run", "t.toml", "--out", "r2", "--log-io", "t.toml/io"],
+    );
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--log-io t.toml/io: "), "{stderr}");
+    assert!(!dir.path().join("r2").exists());
 }
