@@ -74,6 +74,12 @@ fn check_command(args: &CheckArgs) -> Result<u8, Error> {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().context("cannot read the current folder")?,
     };
+    if !dir.is_dir() {
+        return Err(Error::Usage(format!(
+            "--dir {}: not a folder",
+            dir.display()
+        )));
+    }
     // Canonical, as a tournament file's folders are (see `config`).
     let dir = dir.canonicalize().unwrap_or(dir);
     let (mut program, limits) = if args.java.is_empty() {

@@ -268,10 +268,15 @@ pub struct CheckArgs {
     pub java: Vec<PathBuf>,
     /// Time for one request, in milliseconds [default: the game's own, as in a tournament:
     /// 2000 for cave, 5000 for the others].
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout_ms: Option<u64>,
     /// Time for a setup request and for the first request to a persistent process.
-    #[arg(long, value_name = "MS", default_value_t = arena::config::DEFAULT_SETUP_TIMEOUT_MS)]
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = arena::config::DEFAULT_SETUP_TIMEOUT_MS,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
     pub setup_timeout_ms: u64,
     /// The bot's working folder [default: the current folder].
     #[arg(long, value_name = "DIR")]

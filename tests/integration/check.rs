@@ -221,6 +221,17 @@ fn a_missing_program_is_a_usage_error() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("no-such-bot does not exist"), "{stderr}");
+
+    // As in a tournament file: no folder to run in and no time to answer are usage errors.
+    let true_bot = ["/bin/true"];
+    let (output, _) = check(dir.path(), "petri", &["--dir", "nowhere"], &true_bot);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--dir nowhere: not a folder"), "{stderr}");
+    for zero in ["--timeout-ms", "--setup-timeout-ms"] {
+        let (output, _) = check(dir.path(), "petri", &[zero, "0"], &true_bot);
+        assert_eq!(output.status.code(), Some(2), "{zero}");
+    }
 }
 
 /// Writes the template of `game` in `lang` with `arena new`, builds it if needed, and
