@@ -500,6 +500,13 @@ fn merge_command(args: &MergeArgs) -> Result<u8, Error> {
     let journal = merge_paths(&args.dirs)?;
     let board = leaderboard(&journal)?;
     if let Some(out) = &args.out {
+        // Said here, not as a run's refusal, which offers a resume that merge has not.
+        if out.join(JOURNAL_FILE).exists() {
+            return Err(Error::Usage(format!(
+                "{} already holds a journal: give --out a new folder",
+                out.display()
+            )));
+        }
         let folder = ResultsFolder::claim(out, Start::Fresh)?;
         for (name, bytes) in [
             (JOURNAL_FILE, journal.to_jsonl()),

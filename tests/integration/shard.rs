@@ -42,6 +42,16 @@ fn merged_shards_give_the_single_machine_leaderboard_and_bad_sets_are_refused() 
     assert!(output.status.success(), "{output:?}");
     let whole = read(&dir.join("whole/leaderboard.json"));
     assert_eq!(read(&dir.join("merged/leaderboard.json")), whole);
+    let again = arena(
+        dir,
+        &["merge", "shard-1", "shard-2", "shard-3", "--out", "merged"],
+    );
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(again.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("merged already holds a journal: give --out a new folder"),
+        "{stderr}"
+    );
     assert_eq!(output.stdout, whole, "the printed JSON is the file's");
     let standings = arena(
         dir,
