@@ -33,6 +33,7 @@ use arena::sandbox::check_support;
 use arena::selection::Selection;
 use arena::signals::Signals;
 use arena::sprt::{Sprt, SprtBounds, Verdict};
+use arena::text::escape_control;
 use arena_games::GameKind;
 
 /// Runs the command line's subcommand and returns the process exit status.
@@ -139,7 +140,8 @@ fn new_command(args: &NewArgs) -> Result<u8, Error> {
     let written = templates::write(args.game, args.lang, &args.dir)?;
     let mut text = String::new();
     for path in &written {
-        text.push_str(&format!("wrote {}\n", path.display()));
+        let path = path.display().to_string();
+        text.push_str(&format!("wrote {}\n", escape_control(&path)));
     }
     text.push_str(&templates::next_steps(args.game, args.lang, &args.dir));
     write_stdout(&text)?;

@@ -9,6 +9,7 @@ use anyhow::Context;
 
 use crate::args::Lang;
 use arena::errors::Error;
+use arena::text::escape_control;
 use arena_games::GameKind;
 
 /// The Cargo manifest of every Rust template.
@@ -45,6 +46,12 @@ pub fn command(lang: Lang, dir: &Path) -> Vec<String> {
 /// Writes the template into `dir` (created if needed) and returns the paths written.
 /// Existing files are never overwritten: if any is in the way, nothing is written.
 pub fn write(game: GameKind, lang: Lang, dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::Usage(format!(
+            "{} is a file, not a folder; choose another folder",
+            escape_control(&dir.display().to_string())
+        )));
+    }
     let files = files(game, lang);
     let taken: Vec<String> = files
         .iter()
@@ -55,7 +62,7 @@ pub fn write(game: GameKind, lang: Lang, dir: &Path) -> Result<Vec<PathBuf>, Err
     if !taken.is_empty() {
         return Err(Error::Usage(format!(
             "not overwriting {}; choose another folder",
-            taken.join(", ")
+            escape_control(&taken.join(", "))
         )));
     }
     let mut written = Vec::new();
@@ -76,11 +83,12 @@ pub fn next_steps(game: GameKind, lang: Lang, dir: &Path) -> String {
     let words: Vec<String> = command(lang, dir)
         .iter()
         .map(|word| shlex::try_quote(word).map_or_else(|_| word.clone(), |q| q.into_owned()))
+        .map(|word| escape_control(&word).into_owned())
         .collect();
     let build = match lang {
         Lang::Rust => format!(
             "build it:  cargo build --release --manifest-path {}\n",
-            dir.join("Cargo.toml").display()
+            escape_control(&dir.join("Cargo.toml").display().to_string())
         ),
         Lang::Python | Lang::Javascript => String::new(),
     };

@@ -297,3 +297,23 @@ fn the_rust_templates_pass_the_check() {
         assert_template_passes(game.name(), "rust");
     }
 }
+
+#[test]
+fn new_refuses_a_file_for_its_folder_and_prints_a_hostile_folder_name_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("afile"), "").unwrap();
+    let output = arena(dir.path(), &["new", "slime", "--lang", "python", "afile"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("afile is a file, not a folder"), "{stderr}");
+
+    let output = arena(
+        dir.path(),
+        &["new", "slime", "--lang", "python", "a\nb\x1b[2J"],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("wrote a\\nb\\x1b[2J/bot.py\n"), "{stdout}");
+    assert!(!stdout.contains('\x1b'), "{stdout}");
+    assert!(dir.path().join("a\nb\x1b[2J/bot.py").exists());
+}
