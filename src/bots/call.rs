@@ -70,6 +70,9 @@ pub enum Exit {
     Code(i32),
     /// Ended by a signal.
     Signal(i32),
+    /// Still running when it should have ended (it closed its stdout, or was told the game
+    /// was over), so the runner killed it: not the bot's own signal.
+    Stopped,
     /// The exit status could not be read.
     Unknown,
 }
@@ -108,7 +111,10 @@ impl Exit {
 
     /// Whether the process ended abnormally (a crash, as far as the results are concerned).
     pub fn is_abnormal(self) -> bool {
-        matches!(self, Exit::Code(_) | Exit::Signal(_) | Exit::Unknown)
+        matches!(
+            self,
+            Exit::Code(_) | Exit::Signal(_) | Exit::Stopped | Exit::Unknown
+        )
     }
 }
 
@@ -119,6 +125,7 @@ impl fmt::Display for Exit {
             Exit::Success => f.write_str("exit status 0"),
             Exit::Code(code) => write!(f, "exit status {code}"),
             Exit::Signal(signal) => write!(f, "killed by signal {signal}"),
+            Exit::Stopped => f.write_str("still running, so stopped by arena"),
             Exit::Unknown => f.write_str("unknown exit status"),
         }
     }

@@ -242,7 +242,8 @@ impl Session {
             Ok(exit) => exit,
             Err(_) => {
                 self.killer.kill();
-                self.waiter.wait().await
+                self.waiter.wait().await;
+                Exit::Stopped
             }
         };
         // Whatever the bot left running goes too, before the pid that names its group is

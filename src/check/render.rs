@@ -70,7 +70,10 @@ pub fn render_check(
                 );
             }
             CallStatus::SessionGone => {
-                let _ = writeln!(out, "   not sent: the persistent process had already ended");
+                let _ = writeln!(
+                    out,
+                    "   not sent: the persistent process is gone (it failed a request above)"
+                );
             }
         }
         match &report.verdict {

@@ -317,3 +317,34 @@ fn new_refuses_a_file_for_its_folder_and_prints_a_hostile_folder_name_escaped() 
     assert!(!stdout.contains('\x1b'), "{stdout}");
     assert!(dir.path().join("a\nb\x1b[2J/bot.py").exists());
 }
+
+/// A persistent bot that closes its stdout and lives on is stopped by arena, and `check` says
+/// so rather than blaming the bot for arena's own signal.
+#[test]
+fn a_loop_bot_that_closes_its_stdout_is_said_to_be_stopped_by_arena() {
+    let dir = tempfile::tempdir().unwrap();
+    // The setup comes without a newline, one-shot; the persistent process's requests end in
+    // one.
+    let script = "import os, sys, time\n\
+                  first = sys.stdin.readline()\n\
+                  print('4 6 2 LOOP', flush=True)\n\
+                  if first.endswith('\\n'):\n    os.close(1)\n    time.sleep(60)\n";
+    std::fs::write(dir.path().join("closer.py"), script).unwrap();
+    let (output, text) = check(
+        dir.path(),
+        "petri",
+        &[],
+        &["/usr/bin/python3", "-S", "-I", "closer.py"],
+    );
+    assert_eq!(output.status.code(), Some(3), "{text}");
+    assert!(
+        text.contains(
+            "no reply: the process ended without replying (still running, so stopped by arena)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("not sent: the persistent process is gone (it failed a request above)"),
+        "{text}"
+    );
+}
