@@ -18,14 +18,20 @@ fn failed(bot: &Standing) -> u64 {
     bot.timeouts + bot.crashes + bot.invalid_replies
 }
 
-/// More failures than a tenth of its requests, or a crash in every game.
+/// Whether a request of the bot timed out or crashed in each of its games: a persistent
+/// process ends at its first, so a bot that answered nothing after one timeout a game shows
+/// few failures among many requests.
+fn failed_every_game(bot: &Standing) -> bool {
+    bot.games > 0 && bot.games_with_a_timeout_or_crash == bot.games
+}
+
+/// More failures than a tenth of its requests, or a timeout or crash in every game.
 fn worth_a_warning(bot: &Standing) -> bool {
-    let crashed_every_game = bot.games > 0 && bot.games_with_a_crash == bot.games;
-    failed(bot) * 10 > bot.requests || crashed_every_game
+    failed(bot) * 10 > bot.requests || failed_every_game(bot)
 }
 
 /// One paragraph per bot of `board` with more failures than a tenth of its requests or a
-/// crash in every game, in name order: its counts by kind (invalid replies by reason) and
+/// timeout or crash in every game, in name order: its counts by kind (invalid replies by reason) and
 /// the last [`STDERR_LINES`] lines of `stderr`, the end of its stderr in a failed request of
 /// the run (none for games resumed or reused). Empty if no bot failed that often.
 pub fn failing_bots(board: &Leaderboard, stderr: &BTreeMap<String, Vec<u8>>) -> Vec<String> {
@@ -69,6 +75,12 @@ fn paragraph(bot: &Standing, stderr: Option<&Vec<u8>>) -> String {
             .map(|(reason, count)| format!("{reason}: {count}"))
             .collect();
         let _ = write!(text, " ({})", reasons.join("; "));
+    }
+    if failed_every_game(bot) && crashes != requests {
+        text.push_str(
+            "; a timeout or crash in every game (a persistent process is ended at its \
+             first, and the game's fallback answers the rest)",
+        );
     }
     let lines = stderr.map(|tail| last_lines(tail)).unwrap_or_default();
     if lines.is_empty() {
@@ -143,6 +155,10 @@ mod tests {
                 seat("flaky", 10, 1, 2),
                 seat("tenth", 10, 0, 1),
                 seat("unlucky", 10, 1, 0),
+                SeatRecord {
+                    timeouts: 1,
+                    ..seat("hanger", 10, 0, 0)
+                },
             ]),
             game(vec![
                 seat("crasher", 3, 3, 0),
@@ -150,6 +166,10 @@ mod tests {
                 seat("flaky", 10, 0, 0),
                 seat("tenth", 10, 0, 1),
                 seat("unlucky", 10, 1, 0),
+                SeatRecord {
+                    timeouts: 1,
+                    ..seat("hanger", 10, 0, 0)
+                },
             ]),
         ];
         let stderr = BTreeMap::from([(
@@ -169,8 +189,12 @@ mod tests {
                  4\n    Traceback\n      File \"bot.py\"\n    NameError: x\\x1b",
                 "bot flaky had 3 failures in its 20 requests in 2 games: 0 timeouts, 1 crash, \
                  2 invalid replies (bad move: 2); no stderr kept",
+                "bot hanger had 2 failures in its 20 requests in 2 games: 2 timeouts, 0 crashes, \
+                 0 invalid replies; a timeout or crash in every game (a persistent process is \
+                 ended at its first, and the game's fallback answers the rest); no stderr kept",
                 "bot unlucky had 2 failures in its 20 requests in 2 games: 0 timeouts, 2 crashes, \
-                 0 invalid replies; no stderr kept",
+                 0 invalid replies; a timeout or crash in every game (a persistent process is \
+                 ended at its first, and the game's fallback answers the rest); no stderr kept",
             ]
         );
     }

@@ -204,6 +204,10 @@ pub struct Standing {
     /// Games in which the bot crashed at least once.
     #[serde(skip_serializing_if = "is_zero")]
     pub games_with_a_crash: u32,
+    /// Games in which a request of the bot timed out or crashed: a persistent process is
+    /// ended then, and the game's fallback answers the rest of its requests uncounted.
+    #[serde(skip)]
+    pub games_with_a_timeout_or_crash: u32,
     /// A player built into the game (AlienWar's prey), not a bot.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub built_in: bool,
@@ -388,6 +392,7 @@ pub(crate) struct BotTotals {
     invalid_replies: u64,
     invalid_reasons: BTreeMap<String, u64>,
     games_with_a_crash: u32,
+    games_with_a_timeout_or_crash: u32,
     built_in: bool,
     /// Sums of the games' named figures.
     stats: BTreeMap<String, i64>,
@@ -419,6 +424,7 @@ impl BotTotals {
             *self.invalid_reasons.entry(reason.clone()).or_default() += u64::from(*count);
         }
         self.games_with_a_crash += u32::from(seat.crashes > 0);
+        self.games_with_a_timeout_or_crash += u32::from(seat.timeouts + seat.crashes > 0);
         self.built_in |= seat.built_in;
         for (name, value) in &seat.stats {
             *self.stats.entry(name.clone()).or_default() += value;
@@ -461,6 +467,7 @@ impl BotTotals {
             invalid_replies: self.invalid_replies,
             invalid_reasons: self.invalid_reasons.clone(),
             games_with_a_crash: self.games_with_a_crash,
+            games_with_a_timeout_or_crash: self.games_with_a_timeout_or_crash,
             built_in: self.built_in,
             stats: BTreeMap::new(),
             rating: None,
