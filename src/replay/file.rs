@@ -28,7 +28,7 @@ use thiserror::Error;
 use crate::text::escape_control;
 use arena_games::snapshot::Glyph;
 
-/// Bumped whenever a field changes meaning.
+/// Bumped whenever a field changes meaning; a replay of another version is refused.
 pub const REPLAY_FORMAT_VERSION: u32 = 1;
 
 /// The most cells a replay's board may have: 16 Mi, a 4096x4096 board. Petri's largest
@@ -239,6 +239,12 @@ impl ReadSoFar {
 
 /// Why this arena cannot read a replay with `header`, if it cannot.
 fn check_header(header: &ReplayHeader) -> Result<(), String> {
+    if header.format_version != REPLAY_FORMAT_VERSION {
+        return Err(format!(
+            "format version {} is not one this arena reads (it reads {REPLAY_FORMAT_VERSION})",
+            header.format_version
+        ));
+    }
     if header.cells().is_none() {
         return Err(format!(
             "a board of {}x{} is over the {MAX_CELLS} cells a replay may have",
@@ -459,6 +465,25 @@ mod tests {
             ),
             "{error}"
         );
+    }
+
+    #[test]
+    fn replays_of_a_format_version_this_arena_does_not_write_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = replay_of_one_run_frames(dir.path(), 2, 2, 1);
+        let text = std::fs::read_to_string(&path).unwrap();
+        for version in [0, 2, 9] {
+            let other = text.replacen(
+                "\"format_version\":1,",
+                &format!("\"format_version\":{version},"),
+                1,
+            );
+            std::fs::write(&path, other).unwrap();
+            let error = Replay::read(&path).unwrap_err().to_string();
+            let expected =
+                format!(":1: format version {version} is not one this arena reads (it reads 1)");
+            assert!(error.ends_with(&expected), "{error}");
+        }
     }
 
     #[test]
