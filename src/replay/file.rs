@@ -188,10 +188,14 @@ impl Replay {
             line,
             message: escape_control(&message).into_owned(),
         };
-        let reader = BufReader::new(File::open(path).map_err(io_error)?);
+        let mut reader = BufReader::new(File::open(path).map_err(io_error)?);
         let mut read = ReadSoFar::default();
-        for (number, line) in (1..).zip(reader.lines()) {
-            let line = line.map_err(io_error)?;
+        let mut line = Vec::new();
+        for number in 1.. {
+            line.clear();
+            if reader.read_until(b'\n', &mut line).map_err(io_error)? == 0 {
+                break;
+            }
             read.add_line(number, &line)
                 .map_err(|message| corrupt(number, message))?;
         }
@@ -217,9 +221,9 @@ struct ReadSoFar {
 }
 
 impl ReadSoFar {
-    /// Adds line `number` of the file, or says why it cannot come next.
-    fn add_line(&mut self, number: usize, line: &str) -> Result<(), String> {
-        let record = serde_json::from_str::<ReplayLine>(line)
+    /// Adds line `number` of the file, its bytes as read, or says why it cannot come next.
+    fn add_line(&mut self, number: usize, bytes: &[u8]) -> Result<(), String> {
+        let record = serde_json::from_str::<ReplayLine>(line_text(bytes)?)
             .map_err(|error| format!("not a replay record: {error}"))?;
         match (record, &self.header, &self.end) {
             (ReplayLine::Header(header), None, _) if number == 1 => {
@@ -235,6 +239,16 @@ impl ReadSoFar {
         }
         Ok(())
     }
+}
+
+/// The text of a line read with its newline, without that newline (as [`BufRead::lines`]
+/// gives it), or why it is not UTF-8.
+fn line_text(bytes: &[u8]) -> Result<&str, String> {
+    let line = match bytes.strip_suffix(b"\n") {
+        Some(line) => line.strip_suffix(b"\r").unwrap_or(line),
+        None => bytes,
+    };
+    std::str::from_utf8(line).map_err(|error| format!("not UTF-8: {error}"))
 }
 
 /// Why this arena cannot read a replay with `header`, if it cannot.
@@ -484,6 +498,25 @@ mod tests {
                 format!(":1: format version {version} is not one this arena reads (it reads 1)");
             assert!(error.ends_with(&expected), "{error}");
         }
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_named_and_crlf_lines_still_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = replay_of_one_run_frames(dir.path(), 2, 2, 3);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace('\n', "\r\n")).unwrap();
+        assert_eq!(Replay::read(&path).unwrap().frames.len(), 3);
+
+        let line_3 = text.match_indices('\n').nth(1).unwrap().0 + 1;
+        let mut bytes = text.into_bytes();
+        bytes.splice(line_3 + 1..line_3 + 1, [0xff, 0xfe]);
+        std::fs::write(&path, bytes).unwrap();
+        let error = Replay::read(&path).unwrap_err().to_string();
+        assert!(
+            error.ends_with(":3: not UTF-8: invalid utf-8 sequence of 1 bytes from index 1"),
+            "{error}"
+        );
     }
 
     #[test]
