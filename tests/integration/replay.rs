@@ -622,3 +622,22 @@ fn a_turn_past_the_end_of_a_replay_is_an_error() {
     );
     assert!(output.stdout.is_empty(), "{output:?}");
 }
+
+#[test]
+fn a_replay_of_its_header_alone_says_it_has_no_turns() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = hostile_replay(dir.path(), 1, 1, "A");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.lines().next().unwrap()).unwrap();
+    let output = arena(
+        dir.path(),
+        &["replay", file.to_str().unwrap(), "--turn", "0"],
+    );
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("no turn 0: the replay has no turns: no frame follows its header"),
+        "{stderr}"
+    );
+    assert!(output.stdout.is_empty(), "{output:?}");
+}
