@@ -605,6 +605,39 @@ fn the_viewer_marks_each_invalid_reply_with_its_reason() {
     );
 }
 
+/// A frame of 2,000,000 events and 150,000 invalid replies stopped the viewer's script
+/// ("Maximum call stack size exceeded": the items were spread as arguments). The page
+/// now works, and shows the first 10,000 of each and how many more there are.
+#[test]
+fn the_viewer_shows_a_frame_of_millions_of_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = hostile_replay(dir.path(), 1, 1, "A");
+    let header = std::fs::read_to_string(&file).unwrap();
+    let header = header.lines().next().unwrap();
+    let events: Vec<String> = (0..2_000_000).map(|n| format!("e{n}")).collect();
+    let invalid = serde_json::json!({"seat": 0, "request": "x", "reply": "y", "invalid": "bad"});
+    let frame = serde_json::json!({
+        "type": "frame",
+        "data": {"turn": 0, "cells": "A", "events": events, "messages": vec![invalid; 150_000]},
+    });
+    std::fs::write(&file, format!("{header}\n{frame}\n")).unwrap();
+    let page = dir.path().join("viewer.html");
+    write_page(dir.path(), &file, &page);
+
+    let profile = tempfile::tempdir().unwrap();
+    let dom = dump_dom(&page, profile.path(), "", &[]);
+    let (frame, _) = element(&dom, "state", "data-frame");
+    assert_eq!(frame, "0", "the script ran to its end");
+    let events = list_items(&dom, "events");
+    assert_eq!(events.len(), 10_001);
+    assert_eq!((&events[0][..], &events[9_999][..]), ("e0", "e9999"));
+    assert_eq!(events[10_000], "… 1990000 more");
+    let invalid = list_items(&dom, "invalid");
+    assert_eq!(invalid.len(), 10_001);
+    assert_eq!(invalid[0], "seat 1 (a) sent \"y\": bad");
+    assert_eq!(invalid[10_000], "… 140000 more");
+}
+
 #[test]
 fn a_turn_past_the_end_of_a_replay_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
