@@ -674,3 +674,28 @@ fn a_replay_of_its_header_alone_says_it_has_no_turns() {
     );
     assert!(output.stdout.is_empty(), "{output:?}");
 }
+
+/// `arena replay FILE --html FILE` wrote the page over the replay and exited 0. The page's
+/// path is compared with the replay's by identity, so another spelling of it, or a link to
+/// it, is refused too.
+#[test]
+fn the_page_is_never_written_over_the_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = hostile_replay(dir.path(), 1, 1, "A");
+    let replay = std::fs::read(&file).unwrap();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    std::os::unix::fs::symlink(&file, dir.path().join("link.html")).unwrap();
+    for page in ["game-0.jsonl", "./sub/../game-0.jsonl", "link.html"] {
+        let output = arena(
+            dir.path(),
+            &["replay", file.to_str().unwrap(), "--html", page],
+        );
+        assert_eq!(output.status.code(), Some(2), "{page}: {output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let expected = format!("--html {page}: that is the replay itself");
+        assert!(stderr.contains(&expected), "{stderr}");
+        assert_eq!(std::fs::read(&file).unwrap(), replay, "{page}");
+    }
+    write_page(dir.path(), &file, &dir.path().join("page.html"));
+    assert_eq!(std::fs::read(&file).unwrap(), replay);
+}
