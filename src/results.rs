@@ -8,6 +8,7 @@
 use std::fs::File;
 use std::io::{self, Write};
 use std::os::fd::AsRawFd;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -148,9 +149,42 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     File::open(parent)?.sync_all()
 }
 
+/// Whether `a` and `b` are one file (the same device and inode), however they are spelled
+/// and through whatever links: a command refuses to write its output over one of its
+/// inputs. A path that names no file is no other file.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_file_is_known_by_any_of_its_names_and_never_by_a_missing_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("game-0.jsonl");
+        let other = dir.path().join("game-1.jsonl");
+        std::fs::write(&file, "a").unwrap();
+        std::fs::write(&other, "a").unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        let hard_link = dir.path().join("hard");
+        std::fs::hard_link(&file, &hard_link).unwrap();
+        let symlink = dir.path().join("soft");
+        std::os::unix::fs::symlink(&file, &symlink).unwrap();
+        let roundabout = dir.path().join("sub/../game-0.jsonl");
+        for name in [&file, &hard_link, &symlink, &roundabout] {
+            assert!(same_file(&file, name), "{}", name.display());
+        }
+        let missing = dir.path().join("missing");
+        for name in [&other, &missing] {
+            assert!(!same_file(&file, name), "{}", name.display());
+        }
+        assert!(!same_file(&missing, &missing));
+    }
 
     #[test]
     fn a_folder_is_claimed_by_one_run_at_a_time() {

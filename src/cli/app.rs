@@ -474,6 +474,14 @@ fn standings_command(args: &StandingsArgs) -> Result<u8, Error> {
 }
 
 fn replay_command(args: &ReplayArgs) -> Result<u8, Error> {
+    if let Some(page) = &args.html {
+        if arena::results::same_file(page, &args.file) {
+            return Err(Error::Usage(format!(
+                "--html {}: that is the replay itself, which the page would replace",
+                page.display()
+            )));
+        }
+    }
     let replay = Replay::read(&args.file)?;
     match &args.html {
         Some(path) => {

@@ -12,10 +12,11 @@
 //! are run-length encoded row-major: a run is its length in decimal (left out for 1) then
 //! the code, so codes are never digits.
 //!
-//! A replay file may come from anywhere, so reading one is bounded by its size: a board has
-//! at most [`MAX_CELLS`] cells, and every run is checked against the cells left on the
-//! board before it is expanded (a few bytes of `16777216A` runs would otherwise ask for
-//! gigabytes).
+//! A replay file may come from anywhere, so reading one is bounded by its size: grids are
+//! checked without being expanded, every run against the cells left on the board (a few
+//! bytes of `16777216A` runs would otherwise ask for gigabytes). Printing and drawing do
+//! expand them, so a board has at most [`MAX_CELLS`] cells and all the frames together at
+//! most [`MAX_REPLAY_CELLS`].
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
@@ -27,12 +28,20 @@ use thiserror::Error;
 use crate::text::escape_control;
 use arena_games::snapshot::Glyph;
 
-/// Bumped whenever a field changes meaning.
+/// Bumped whenever a field changes meaning; a replay of another version is refused.
 pub const REPLAY_FORMAT_VERSION: u32 = 1;
 
-/// The most cells a replay's board may have: 16 Mi, a 4096x4096 board, far larger than any
-/// game draws (Petri's largest arena is 1000x1000).
+/// The most cells a replay's board may have: 16 Mi, a 4096x4096 board. Petri's largest
+/// arena is 1000x1000 and Slime's board 256x256, but the boards of Cave, AlienWar and the
+/// Egg Hunt grow with the bots (a Cave of 406 bots is 4090 cells wide).
 pub const MAX_CELLS: usize = 1 << 24;
+
+/// The most cells all the frames of a replay may hold together: 1 Gi. Reading a grid does
+/// not expand it, but printing and drawing do, and a line of a few bytes can stand for a
+/// whole board. Over three times the largest Petri game (300 turns on a 1000x1000 arena),
+/// eight times the largest Slime game (2,000 turns on 256x256), and a Cave game on the
+/// largest board ([`MAX_CELLS`], 50 turns).
+pub const MAX_REPLAY_CELLS: usize = 1 << 30;
 
 /// A whole replay, as read back or as embedded in the HTML viewer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -179,42 +188,102 @@ impl Replay {
             line,
             message: escape_control(&message).into_owned(),
         };
-        let reader = BufReader::new(File::open(path).map_err(io_error)?);
-        let mut header = None;
-        let mut frames = Vec::new();
-        let mut end = None;
-        for (number, line) in (1..).zip(reader.lines()) {
-            let line = line.map_err(io_error)?;
-            let record = serde_json::from_str::<ReplayLine>(&line)
-                .map_err(|error| corrupt(number, format!("not a replay record: {error}")))?;
-            match (record, &header, &end) {
-                (ReplayLine::Header(h), None, _) if number == 1 => {
-                    if h.cells().is_none() {
-                        let message = format!(
-                            "a board of {}x{} is over the {MAX_CELLS} cells a replay may have",
-                            h.width, h.height
-                        );
-                        return Err(corrupt(number, message));
-                    }
-                    header = Some(h);
-                }
-                (ReplayLine::Frame(frame), Some(h), None) => {
-                    if let (Some(cells), Some(size)) = (&frame.cells, h.cells()) {
-                        decode_cells(cells, size).map_err(|message| corrupt(number, message))?;
-                    }
-                    frames.push(frame);
-                }
-                (ReplayLine::End(e), Some(_), None) => end = Some(e),
-                _ => return Err(corrupt(number, "record out of place".into())),
+        let mut reader = BufReader::new(File::open(path).map_err(io_error)?);
+        let mut read = ReadSoFar::default();
+        let mut line = Vec::new();
+        for number in 1.. {
+            line.clear();
+            if reader.read_until(b'\n', &mut line).map_err(io_error)? == 0 {
+                break;
             }
+            read.add_line(number, &line)
+                .map_err(|message| corrupt(number, message))?;
         }
-        let header = header.ok_or_else(|| corrupt(1, "no header line".into()))?;
+        let header = read
+            .header
+            .ok_or_else(|| corrupt(1, "no header line".into()))?;
         Ok(Replay {
             header,
-            frames,
-            end,
+            frames: read.frames,
+            end: read.end,
         })
     }
+}
+
+/// A replay file as far as it has been read.
+#[derive(Default)]
+struct ReadSoFar {
+    header: Option<ReplayHeader>,
+    frames: Vec<Frame>,
+    end: Option<ReplayEnd>,
+    /// The cells of all the frames so far, held to [`MAX_REPLAY_CELLS`].
+    cells: usize,
+}
+
+impl ReadSoFar {
+    /// Adds line `number` of the file, its bytes as read, or says why it cannot come next.
+    fn add_line(&mut self, number: usize, bytes: &[u8]) -> Result<(), String> {
+        let record = serde_json::from_str::<ReplayLine>(line_text(bytes)?)
+            .map_err(|error| format!("not a replay record: {error}"))?;
+        match (record, &self.header, &self.end) {
+            (ReplayLine::Header(header), None, _) if number == 1 => {
+                check_header(&header)?;
+                self.header = Some(header);
+            }
+            (ReplayLine::Frame(frame), Some(header), None) => {
+                self.cells = count_cells(&frame, header, self.cells)?;
+                self.frames.push(frame);
+            }
+            (ReplayLine::End(end), Some(_), None) => self.end = Some(end),
+            _ => return Err("record out of place".into()),
+        }
+        Ok(())
+    }
+}
+
+/// The text of a line read with its newline, without that newline (as [`BufRead::lines`]
+/// gives it), or why it is not UTF-8.
+fn line_text(bytes: &[u8]) -> Result<&str, String> {
+    let line = match bytes.strip_suffix(b"\n") {
+        Some(line) => line.strip_suffix(b"\r").unwrap_or(line),
+        None => bytes,
+    };
+    std::str::from_utf8(line).map_err(|error| format!("not UTF-8: {error}"))
+}
+
+/// Why this arena cannot read a replay with `header`, if it cannot.
+fn check_header(header: &ReplayHeader) -> Result<(), String> {
+    if header.format_version != REPLAY_FORMAT_VERSION {
+        return Err(format!(
+            "format version {} is not one this arena reads (it reads {REPLAY_FORMAT_VERSION})",
+            header.format_version
+        ));
+    }
+    if header.cells().is_none() {
+        return Err(format!(
+            "a board of {}x{} is over the {MAX_CELLS} cells a replay may have",
+            header.width, header.height
+        ));
+    }
+    Ok(())
+}
+
+/// `before`, the cells of the frames read so far, plus those of `frame`; or why `frame`
+/// cannot be one of `header`'s game: its grid has the wrong size, or takes the replay past
+/// [`MAX_REPLAY_CELLS`].
+fn count_cells(frame: &Frame, header: &ReplayHeader, before: usize) -> Result<usize, String> {
+    let (Some(cells), Some(size)) = (&frame.cells, header.cells()) else {
+        return Ok(before);
+    };
+    check_cells(cells, size)?;
+    let total = before + size;
+    if total > MAX_REPLAY_CELLS {
+        return Err(format!(
+            "the frames up to this one hold {total} cells, over the {MAX_REPLAY_CELLS} a \
+             replay may hold in all"
+        ));
+    }
+    Ok(total)
 }
 
 /// Run-length encodes a grid of codes (see the module documentation).
@@ -239,6 +308,26 @@ pub fn encode_cells(cells: &str) -> String {
 /// never holds more than `cells` codes whatever the input.
 pub fn decode_cells(encoded: &str, cells: usize) -> Result<String, String> {
     let mut out = String::new();
+    each_run(encoded, cells, |count, code| {
+        out.extend(std::iter::repeat_n(code, count));
+    })?;
+    Ok(out)
+}
+
+/// Why `encoded` is not a grid of exactly `cells` cells, if it is not. Nothing is expanded:
+/// the work is the encoded length's, however many cells the runs stand for.
+pub fn check_cells(encoded: &str, cells: usize) -> Result<(), String> {
+    each_run(encoded, cells, |_, _| ())
+}
+
+/// Hands each run of `encoded` (its length and code) to `expand`, once it is known to fit in
+/// the cells left of `cells`; fails at the first run that does not, or if the runs do not
+/// fill the grid.
+fn each_run(
+    encoded: &str,
+    cells: usize,
+    mut expand: impl FnMut(usize, char),
+) -> Result<(), String> {
     let mut filled = 0;
     let mut run = String::new();
     for c in encoded.chars() {
@@ -259,7 +348,7 @@ pub fn decode_cells(encoded: &str, cells: usize) -> Result<String, String> {
                 "the grid has the wrong size: a run of {count} after {filled} of {cells} cells"
             ));
         }
-        out.extend(std::iter::repeat_n(c, count));
+        expand(count, c);
         filled += count;
         run.clear();
     }
@@ -270,7 +359,7 @@ pub fn decode_cells(encoded: &str, cells: usize) -> Result<String, String> {
             "the grid has the wrong size: {filled} of {cells} cells"
         ))
     } else {
-        Ok(out)
+        Ok(())
     }
 }
 
@@ -298,7 +387,9 @@ mod tests {
             let encoded = encode_cells(cells);
             let size = cells.chars().count();
             assert_eq!(decode_cells(&encoded, size).unwrap(), cells, "{encoded}");
+            assert_eq!(check_cells(&encoded, size), Ok(()), "{encoded}");
         }
+        assert_eq!(check_cells("3A", 2), decode_cells("3A", 2).map(drop));
         assert_eq!(encode_cells("....AAB.."), "4.2AB2.");
         assert!(decode_cells("3A4", 7).is_err());
         assert!(decode_cells("0A", 0).is_err());
@@ -333,6 +424,99 @@ mod tests {
         assert_eq!(header(4096, 4096).cells(), Some(MAX_CELLS));
         assert_eq!(header(4097, 4096).cells(), None);
         assert_eq!(header(usize::MAX, 2).cells(), None);
+    }
+
+    /// A replay of `frames` frames of a `width` x `height` board of one run each, in `dir`.
+    fn replay_of_one_run_frames(dir: &Path, width: usize, height: usize, frames: u32) -> PathBuf {
+        let header = ReplayHeader {
+            format_version: REPLAY_FORMAT_VERSION,
+            game: "petri".into(),
+            index: 0,
+            seed: 0,
+            bots: vec!["a".into(), "b".into()],
+            width,
+            height,
+            legend: Legend::new([], 2, "player").into_glyphs(),
+            message_cap: 512,
+        };
+        let frame = |turn| Frame {
+            turn,
+            cells: Some(format!("{}A", width * height)),
+            scores: vec![0, 0],
+            events: Vec::new(),
+            messages: Vec::new(),
+        };
+        let replay = Replay {
+            header,
+            frames: (0..frames).map(frame).collect(),
+            end: None,
+        };
+        let path = dir.join(format!("{width}x{height}x{frames}.jsonl"));
+        std::fs::write(&path, replay.to_jsonl()).unwrap();
+        path
+    }
+
+    #[test]
+    fn the_longest_games_on_the_largest_boards_read_and_more_cells_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        for (width, height, frames) in [
+            (1000, 1000, 302),  // Petri: its largest arena, 150 turns a side
+            (256, 256, 2001),   // Slime: its largest board, 2,000 turns
+            (1000, 1000, 1001), // AlienWar: 1,000 rounds, 35 bots of 10,000 instances
+            (4096, 4096, 51),   // Cave: 50 turns on the largest board (406 bots)
+            (4096, 4096, 64),   // the most frames of the largest board
+        ] {
+            let path = replay_of_one_run_frames(dir.path(), width, height, frames);
+            let replay = Replay::read(&path).unwrap();
+            assert_eq!(replay.frames.len(), frames as usize);
+        }
+        let path = replay_of_one_run_frames(dir.path(), 4096, 4096, 65);
+        let error = Replay::read(&path).unwrap_err().to_string();
+        assert!(
+            error.ends_with(
+                ":66: the frames up to this one hold 1090519040 cells, over the 1073741824 a \
+                 replay may hold in all"
+            ),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn replays_of_a_format_version_this_arena_does_not_write_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = replay_of_one_run_frames(dir.path(), 2, 2, 1);
+        let text = std::fs::read_to_string(&path).unwrap();
+        for version in [0, 2, 9] {
+            let other = text.replacen(
+                "\"format_version\":1,",
+                &format!("\"format_version\":{version},"),
+                1,
+            );
+            std::fs::write(&path, other).unwrap();
+            let error = Replay::read(&path).unwrap_err().to_string();
+            let expected =
+                format!(":1: format version {version} is not one this arena reads (it reads 1)");
+            assert!(error.ends_with(&expected), "{error}");
+        }
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_named_and_crlf_lines_still_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = replay_of_one_run_frames(dir.path(), 2, 2, 3);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace('\n', "\r\n")).unwrap();
+        assert_eq!(Replay::read(&path).unwrap().frames.len(), 3);
+
+        let line_3 = text.match_indices('\n').nth(1).unwrap().0 + 1;
+        let mut bytes = text.into_bytes();
+        bytes.splice(line_3 + 1..line_3 + 1, [0xff, 0xfe]);
+        std::fs::write(&path, bytes).unwrap();
+        let error = Replay::read(&path).unwrap_err().to_string();
+        assert!(
+            error.ends_with(":3: not UTF-8: invalid utf-8 sequence of 1 bytes from index 1"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -75,14 +75,23 @@ pub fn render_text(replay: &Replay, options: TextOptions) -> String {
     out
 }
 
-/// Why `replay` cannot show `turn`, if it has no frame of that turn (past the end): `arena
-/// replay --turn` refuses it rather than print nothing.
+/// Why `replay` cannot show `turn`, if it has no frame of that turn: `arena replay --turn`
+/// refuses it rather than print nothing. The turns it does have are said as they are: a
+/// replay may hold no frame at all, and one from elsewhere need not start at turn 0 nor
+/// skip none.
 pub fn missing_turn(replay: &Replay, turn: u32) -> Option<String> {
     if replay.frames.iter().any(|frame| frame.turn == turn) {
         return None;
     }
-    let last = replay.frames.last().map_or(0, |frame| frame.turn);
-    Some(format!("no turn {turn}: the replay has turns 0 to {last}"))
+    let turns = || replay.frames.iter().map(|frame| frame.turn);
+    let why = match (turns().min(), turns().max()) {
+        (Some(first), Some(last)) if (first..=last).contains(&turn) => {
+            format!("the replay has turns {first} to {last} but none of this one")
+        }
+        (Some(first), Some(last)) => format!("the replay has turns {first} to {last}"),
+        _ => "the replay has no turns: no frame follows its header".to_owned(),
+    };
+    Some(format!("no turn {turn}: {why}"))
 }
 
 /// `glyph`, or `?` for a character that could drive the terminal.
@@ -251,5 +260,22 @@ mod tests {
             Some("no turn 9: the replay has turns 0 to 4")
         );
         assert_eq!(missing_turn(&replay(), 4), None);
+        let mut gaps = replay();
+        gaps.frames
+            .retain(|frame| frame.turn != 2 && frame.turn != 0);
+        assert_eq!(
+            missing_turn(&gaps, 2).as_deref(),
+            Some("no turn 2: the replay has turns 1 to 4 but none of this one")
+        );
+        assert_eq!(
+            missing_turn(&gaps, 0).as_deref(),
+            Some("no turn 0: the replay has turns 1 to 4")
+        );
+        let mut header_only = replay();
+        header_only.frames.clear();
+        assert_eq!(
+            missing_turn(&header_only, 0).as_deref(),
+            Some("no turn 0: the replay has no turns: no frame follows its header")
+        );
     }
 }

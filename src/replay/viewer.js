@@ -200,6 +200,26 @@
   const slider = $("slider");
   slider.max = String(Math.max(frames.length - 1, 0));
 
+  // A list shows at most this many items of a frame, then how many more there are: far more
+  // than the events or invalid replies of a turn of any usual game, while a replay from
+  // elsewhere may have millions, which would make every step take seconds.
+  const LIST_LIMIT = 10000;
+  function listItem(text, className) {
+    const li = document.createElement("li");
+    li.textContent = text;
+    if (className) li.className = className;
+    return li;
+  }
+  // Fills `list` with the texts `textOf(0)` to `textOf(count - 1)`, up to LIST_LIMIT of
+  // them, in one fragment: spreading millions of items as arguments overflows the stack.
+  function fillList(list, count, textOf) {
+    const items = document.createDocumentFragment();
+    const shown = Math.min(count, LIST_LIMIT);
+    for (let i = 0; i < shown; i++) items.append(listItem(textOf(i)));
+    if (count > shown) items.append(listItem(`… ${count - shown} more`, "more"));
+    list.replaceChildren(items);
+  }
+
   function show(index) {
     current = Math.max(0, Math.min(frames.length - 1, index));
     const frame = frames[current];
@@ -210,12 +230,8 @@
     $("turn-label").textContent = `turn ${frame.turn} (frame ${current + 1} of ${frames.length})`;
     const scores = frame.scores || [];
     seatRows.forEach((td, seat) => { td.textContent = scores[seat] ?? ""; });
-    const events = $("events");
-    events.replaceChildren(...(frame.events || []).map((e) => {
-      const li = document.createElement("li");
-      li.textContent = e;
-      return li;
-    }));
+    const events = frame.events || [];
+    fillList($("events"), events.length, (i) => events[i]);
     showInvalid(frame);
     if ($("messages-box").open) showMessages(frame);
     const state = $("state");
@@ -228,18 +244,15 @@
   // bot's author opens a replay for.
   function showInvalid(frame) {
     const rejected = (frame.messages || []).filter((m) => m.invalid);
-    const items = rejected.map((m) => {
-      const li = document.createElement("li");
-      li.textContent = `seat ${m.seat + 1} (${header.bots[m.seat]}) sent ${JSON.stringify(m.reply)}: ${m.invalid}`;
-      return li;
-    });
-    if (items.length === 0) {
-      const none = document.createElement("li");
-      none.className = "none";
-      none.textContent = "none this turn";
-      items.push(none);
+    const list = $("invalid");
+    if (rejected.length === 0) {
+      list.replaceChildren(listItem("none this turn", "none"));
+      return;
     }
-    $("invalid").replaceChildren(...items);
+    fillList(list, rejected.length, (i) => {
+      const m = rejected[i];
+      return `seat ${m.seat + 1} (${header.bots[m.seat]}) sent ${JSON.stringify(m.reply)}: ${m.invalid}`;
+    });
   }
   function showMessages(frame) {
     const box = $("messages");

@@ -411,29 +411,33 @@ fn the_viewer_and_the_text_replay_agree_on_a_cave_of_12_bots() {
     assert_eq!(colours.len(), shown.len(), "a colour per entry: {shown:?}");
 }
 
-/// Runs `arena replay <file>` in `dir` with at most 512 MiB of address space, so a replay
-/// that makes the reader ask for gigabytes ends that process (and fails the test) instead
-/// of crowding the machine.
-fn replay_in_bounded_memory(dir: &Path, file: &Path) -> Output {
-    const LIMIT: libc::rlim_t = 512 << 20;
+/// Runs `arena replay <file> <extra>` in `dir` with at most 512 MiB of address space and 20
+/// seconds of CPU time: a replay that makes the reader ask for gigabytes, or work for
+/// minutes, ends that process (and fails the test) instead of crowding the machine.
+fn replay_within_limits(dir: &Path, file: &Path, extra: &[&str]) -> Output {
+    const MEMORY: libc::rlim_t = 512 << 20;
+    const CPU_SECONDS: libc::rlim_t = 20;
     let mut command = crate::support::arena_command();
     command
         .arg("replay")
         .arg(file)
+        .args(extra)
         .current_dir(dir)
         .env_remove("ARENA_LOG");
     // SAFETY: between fork and exec the child only calls setrlimit(2), which is
     // async-signal-safe.
     unsafe {
         command.pre_exec(|| {
-            let limit = libc::rlimit {
-                rlim_cur: LIMIT,
-                rlim_max: LIMIT,
-            };
-            match libc::setrlimit(libc::RLIMIT_AS, &limit) {
-                0 => Ok(()),
-                _ => Err(io::Error::last_os_error()),
+            for (resource, value) in [(libc::RLIMIT_AS, MEMORY), (libc::RLIMIT_CPU, CPU_SECONDS)] {
+                let limit = libc::rlimit {
+                    rlim_cur: value,
+                    rlim_max: value,
+                };
+                if libc::setrlimit(resource, &limit) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
             }
+            Ok(())
         });
     }
     command.output().expect("the arena binary runs")
@@ -479,7 +483,7 @@ fn replay_files_that_would_exhaust_memory_are_refused() {
     for (width, height, expected) in cases {
         let file = hostile_replay(dir.path(), width, height, &runs);
         assert!(std::fs::metadata(&file).unwrap().len() < 2500);
-        let output = replay_in_bounded_memory(dir.path(), &file);
+        let output = replay_within_limits(dir.path(), &file, &[]);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(
             output.status.code(),
@@ -489,6 +493,38 @@ fn replay_files_that_would_exhaust_memory_are_refused() {
         assert!(stderr.contains(expected), "{width}x{height}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }
+}
+
+/// The audit's 263 KB replay: 3,000 frames of a 4096x4096 board, each one run of 16 Mi
+/// cells, kept `arena replay` and `--html` busy for minutes. Its frames together hold more
+/// cells than a replay may, so both refuse it at the frame past the bound, at once.
+#[test]
+fn a_small_replay_of_many_huge_frames_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = hostile_replay(dir.path(), 4096, 4096, "16777216.");
+    let header = std::fs::read_to_string(&file).unwrap();
+    let header = header.lines().next().unwrap();
+    let frames: String = (0..3000)
+        .map(|turn| {
+            format!(
+                "{{\"type\":\"frame\",\"data\":{{\"turn\":{turn},\"cells\":\"16777216.\",\
+                 \"scores\":[0,0,0,0]}}}}\n"
+            )
+        })
+        .collect();
+    std::fs::write(&file, format!("{header}\n{frames}")).unwrap();
+    assert!(std::fs::metadata(&file).unwrap().len() < 270_000);
+    let page = dir.path().join("page.html");
+    for extra in [&[][..], &["--html", page.to_str().unwrap()]] {
+        let output = replay_within_limits(dir.path(), &file, extra);
+        assert_eq!(output.status.code(), Some(2), "{extra:?}: {output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let expected = ":66: the frames up to this one hold 1090519040 cells, over the \
+                        1073741824 a replay may hold in all";
+        assert!(stderr.contains(expected), "{extra:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{extra:?}: {output:?}");
+    }
+    assert!(!page.exists());
 }
 
 /// A replay's text reaches the terminal with its control characters escaped: a bot name
@@ -502,7 +538,7 @@ fn a_replays_names_and_summary_are_printed_escaped() {
         .replace("[\"a\"]", "[\"\\u001b[2J\\u001b]0;pwned\\u0007\"]")
         + "{\"type\":\"end\",\"data\":{\"summary\":\"over\\r\\u009b31m\",\"scores\":[1]}}\n";
     std::fs::write(&file, text).unwrap();
-    let output = replay_in_bounded_memory(dir.path(), &file);
+    let output = replay_within_limits(dir.path(), &file, &[]);
     assert!(output.status.success(), "{output:?}");
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert!(
@@ -569,6 +605,39 @@ fn the_viewer_marks_each_invalid_reply_with_its_reason() {
     );
 }
 
+/// A frame of 2,000,000 events and 150,000 invalid replies stopped the viewer's script
+/// ("Maximum call stack size exceeded": the items were spread as arguments). The page
+/// now works, and shows the first 10,000 of each and how many more there are.
+#[test]
+fn the_viewer_shows_a_frame_of_millions_of_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = hostile_replay(dir.path(), 1, 1, "A");
+    let header = std::fs::read_to_string(&file).unwrap();
+    let header = header.lines().next().unwrap();
+    let events: Vec<String> = (0..2_000_000).map(|n| format!("e{n}")).collect();
+    let invalid = serde_json::json!({"seat": 0, "request": "x", "reply": "y", "invalid": "bad"});
+    let frame = serde_json::json!({
+        "type": "frame",
+        "data": {"turn": 0, "cells": "A", "events": events, "messages": vec![invalid; 150_000]},
+    });
+    std::fs::write(&file, format!("{header}\n{frame}\n")).unwrap();
+    let page = dir.path().join("viewer.html");
+    write_page(dir.path(), &file, &page);
+
+    let profile = tempfile::tempdir().unwrap();
+    let dom = dump_dom(&page, profile.path(), "", &[]);
+    let (frame, _) = element(&dom, "state", "data-frame");
+    assert_eq!(frame, "0", "the script ran to its end");
+    let events = list_items(&dom, "events");
+    assert_eq!(events.len(), 10_001);
+    assert_eq!((&events[0][..], &events[9_999][..]), ("e0", "e9999"));
+    assert_eq!(events[10_000], "… 1990000 more");
+    let invalid = list_items(&dom, "invalid");
+    assert_eq!(invalid.len(), 10_001);
+    assert_eq!(invalid[0], "seat 1 (a) sent \"y\": bad");
+    assert_eq!(invalid[10_000], "… 140000 more");
+}
+
 #[test]
 fn a_turn_past_the_end_of_a_replay_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
@@ -585,4 +654,48 @@ fn a_turn_past_the_end_of_a_replay_is_an_error() {
         "{stderr}"
     );
     assert!(output.stdout.is_empty(), "{output:?}");
+}
+
+#[test]
+fn a_replay_of_its_header_alone_says_it_has_no_turns() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = hostile_replay(dir.path(), 1, 1, "A");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.lines().next().unwrap()).unwrap();
+    let output = arena(
+        dir.path(),
+        &["replay", file.to_str().unwrap(), "--turn", "0"],
+    );
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("no turn 0: the replay has no turns: no frame follows its header"),
+        "{stderr}"
+    );
+    assert!(output.stdout.is_empty(), "{output:?}");
+}
+
+/// `arena replay FILE --html FILE` wrote the page over the replay and exited 0. The page's
+/// path is compared with the replay's by identity, so another spelling of it, or a link to
+/// it, is refused too.
+#[test]
+fn the_page_is_never_written_over_the_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = hostile_replay(dir.path(), 1, 1, "A");
+    let replay = std::fs::read(&file).unwrap();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    std::os::unix::fs::symlink(&file, dir.path().join("link.html")).unwrap();
+    for page in ["game-0.jsonl", "./sub/../game-0.jsonl", "link.html"] {
+        let output = arena(
+            dir.path(),
+            &["replay", file.to_str().unwrap(), "--html", page],
+        );
+        assert_eq!(output.status.code(), Some(2), "{page}: {output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let expected = format!("--html {page}: that is the replay itself");
+        assert!(stderr.contains(&expected), "{stderr}");
+        assert_eq!(std::fs::read(&file).unwrap(), replay, "{page}");
+    }
+    write_page(dir.path(), &file, &dir.path().join("page.html"));
+    assert_eq!(std::fs::read(&file).unwrap(), replay);
 }
