@@ -664,6 +664,27 @@ fn default_results_dir(file: &Path) -> PathBuf {
 /// Writes the results page of a results folder, or prints its leaderboard. The board comes
 /// from the journal as `arena standings` computes it, so a folder still being written works
 /// too; like there, journal lines left out give exit status 2.
+/// Refuses a results `page` that would replace a file of the results folder `dir` (its
+/// journal, its leaderboard or a replay): the results would be lost.
+fn refuse_to_overwrite_results(page: &Path, dir: &Path) -> Result<(), Error> {
+    let replays = std::fs::read_dir(dir.join(REPLAYS_DIR))
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()));
+    let mut results = [JOURNAL_FILE, LEADERBOARD_FILE]
+        .into_iter()
+        .map(|name| dir.join(name))
+        .chain(replays);
+    match results.find(|file| arena::results::same_file(page, file)) {
+        Some(file) => Err(Error::Usage(format!(
+            "--html {}: that is {}, which the page would replace",
+            page.display(),
+            file.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
 fn report_command(args: &ReportArgs) -> Result<u8, Error> {
     if args.dir.is_file() {
         let folder = args.dir.parent().unwrap_or(Path::new("."));
@@ -675,6 +696,9 @@ fn report_command(args: &ReportArgs) -> Result<u8, Error> {
         )));
     }
     let journal = args.dir.join(JOURNAL_FILE);
+    if let Some(page) = &args.html {
+        refuse_to_overwrite_results(page, &args.dir)?;
+    }
     let (board, left_out) = standings(&journal, Reading::SkipBadLines)?;
     match &args.html {
         None => print(&board, args.format)?,

@@ -534,6 +534,20 @@ fn a_folder_without_a_journal_is_refused() {
 
     let journal = dir.path().join("journal.jsonl");
     std::fs::write(&journal, "").unwrap();
+    // Nor is a page written over the results it reads.
+    for results in [
+        "journal.jsonl",
+        "./sub/../journal.jsonl",
+        "leaderboard.json",
+    ] {
+        std::fs::create_dir_all(dir.path().join("sub")).unwrap();
+        std::fs::write(dir.path().join("leaderboard.json"), "{}").unwrap();
+        let output = arena(dir.path(), &["report", ".", "--html", results]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{results}: {stderr}");
+        assert!(stderr.contains("which the page would replace"), "{stderr}");
+    }
+    assert_eq!(std::fs::read(&journal).unwrap(), b"");
     let output = arena(dir.path(), &["report", "journal.jsonl"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
