@@ -40,8 +40,9 @@ pub(crate) struct RawBot {
     /// Java source files (relative to the tournament file) run through the game's Java host.
     pub(crate) java: Option<Spanned<Vec<String>>>,
     pub(crate) dir: Option<Spanned<String>>,
+    /// Spanned names and values, so that one a process cannot be given is pointed at.
     #[serde(default)]
-    pub(crate) env: BTreeMap<String, String>,
+    pub(crate) env: BTreeMap<Spanned<String>, Spanned<String>>,
     pub(crate) memory_mb: Option<u64>,
     pub(crate) cpu_seconds: Option<u64>,
     pub(crate) sandbox: Option<SandboxMode>,
@@ -61,11 +62,11 @@ pub(crate) enum SandboxMode {
 }
 
 /// A command line: a string split like a POSIX shell splits words (no expansion), or an
-/// array of words.
+/// array of words (each spanned, so that a bad one is pointed at).
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum RawCommand {
     Line(String),
-    Words(Vec<String>),
+    Words(Vec<Spanned<String>>),
 }
 
 impl<'de> Deserialize<'de> for RawCommand {
@@ -101,7 +102,7 @@ impl RawCommand {
     pub(crate) fn words(&self) -> Option<Vec<String>> {
         match self {
             RawCommand::Line(line) => shlex::split(line),
-            RawCommand::Words(words) => Some(words.clone()),
+            RawCommand::Words(words) => Some(words.iter().map(|w| w.get_ref().clone()).collect()),
         }
     }
 }

@@ -4,12 +4,14 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::env;
 use std::ffi::OsStr;
+use std::ops::Range;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde::de::DeserializeOwned;
+use toml::Spanned;
 
 use super::document::Document;
 use super::error::{ConfigError, Problem};
@@ -354,23 +356,30 @@ fn check_bots(
         }
         let dir = match &bot.dir {
             Some(dir) => {
-                let path = context.base.join(dir.get_ref());
-                if !path.is_dir() {
-                    let message = format!("bot `{name}`: `dir` {} is not a folder", path.display());
+                let (path, why) = bot_dir(context.base, dir.get_ref());
+                if let Some(why) = why {
+                    let message = format!("bot `{name}`: {why}");
                     problems.push(Problem::at(source, Some(dir.span()), message));
                 }
-                path.canonicalize().unwrap_or(path)
+                path
             }
             None => context.base.to_path_buf(),
         };
+        for (span, why) in env_problems(&bot.env) {
+            let message = format!("bot `{name}`: {why}");
+            problems.push(Problem::at(source, Some(span), message));
+        }
         let rlimits = ResourceLimits {
             memory_bytes: bot.memory_mb.map_or(defaults.memory_bytes, megabytes),
             cpu_seconds: bot.cpu_seconds.map_or(defaults.cpu_seconds, nonzero),
         };
         let launch = match (&bot.command, &bot.java) {
-            (Some(command), None) => command_launch(command.get_ref(), &dir)
-                .map(|(program, args)| (program, args, None))
-                .map_err(|why| (Some(command.span()), why)),
+            (Some(command), None) => match command_nul(command) {
+                Some((span, why)) => Err((Some(span), why)),
+                None => command_launch(command.get_ref(), &dir)
+                    .map(|(program, args)| (program, args, None))
+                    .map_err(|why| (Some(command.span()), why)),
+            },
             (None, Some(java)) => java_launch(context, java.get_ref(), &dir, rlimits.memory_bytes)
                 .map_err(|why| (Some(java.span()), why)),
             (Some(_), Some(java)) => Err((
@@ -403,9 +412,12 @@ fn check_bots(
                         .map_or(sandbox.max_processes, |m| *m.get_ref()),
                     ..BoxSpec::default()
                 });
+                let env = (bot.env.iter())
+                    .map(|(key, value)| (key.get_ref().clone(), value.get_ref().clone()))
+                    .collect();
                 let env = match java {
-                    Some(_) => jvm_environment(bot.env.clone(), rlimits.memory_bytes),
-                    None => bot.env.clone(),
+                    Some(_) => jvm_environment(env, rlimits.memory_bytes),
+                    None => env,
                 };
                 bots.push(Bot {
                     name: name.to_owned(),
@@ -429,6 +441,60 @@ fn check_bots(
     }
     hide_from_each_other(&mut bots, context.base);
     bots
+}
+
+/// The folder a bot runs in (canonical if it exists), and why it cannot be one.
+fn bot_dir(base: &Path, dir: &str) -> (PathBuf, Option<String>) {
+    let path = base.join(dir);
+    let why = nul_problem("`dir`", dir)
+        .or_else(|| (!path.is_dir()).then(|| format!("`dir` {} is not a folder", path.display())));
+    (path.canonicalize().unwrap_or(path), why)
+}
+
+/// Where and why a bot's `env` holds a variable no process can be given.
+fn env_problems(env: &BTreeMap<Spanned<String>, Spanned<String>>) -> Vec<(Range<usize>, String)> {
+    let mut problems = Vec::new();
+    for (name, value) in env {
+        let what = format!("`env` value of `{}`", name.get_ref());
+        problems.extend(env_name_problem(name.get_ref()).map(|why| (name.span(), why)));
+        problems.extend(nul_problem(&what, value.get_ref()).map(|why| (value.span(), why)));
+    }
+    problems
+}
+
+/// Why `name` cannot name an environment variable: empty, or holding `=` (a process would
+/// see the name end there and the rest join the value) or a NUL byte. Any other character
+/// works, even where a shell could not name it.
+fn env_name_problem(name: &str) -> Option<String> {
+    if name.is_empty() {
+        Some("an `env` name must not be empty".to_owned())
+    } else if name.contains('=') {
+        Some(format!(
+            "`env` name `{name}` holds `=`, which would end the name there"
+        ))
+    } else {
+        nul_problem(&format!("`env` name `{name}`"), name)
+    }
+}
+
+/// Where and why a word of `command` (the whole line, or one element of an array) holds a
+/// NUL byte.
+fn command_nul(command: &Spanned<RawCommand>) -> Option<(Range<usize>, String)> {
+    let words: Vec<(&str, Range<usize>)> = match command.get_ref() {
+        RawCommand::Line(line) => vec![(line, command.span())],
+        RawCommand::Words(words) => (words.iter())
+            .map(|word| (word.get_ref().as_str(), word.span()))
+            .collect(),
+    };
+    (words.into_iter()).find_map(|(word, span)| Some((span, nul_problem("`command`", word)?)))
+}
+
+/// Why `what`, passed to the kernel as a C string (an argument, a variable, a path), cannot
+/// be: such a string ends at its first NUL byte.
+fn nul_problem(what: &str, value: &str) -> Option<String> {
+    value.contains('\0').then(|| {
+        format!("{what} holds a NUL byte (\\u0000), which no argument, variable or path can hold")
+    })
 }
 
 /// Why `name` (as written, before trimming spaces) cannot name a bot, if it cannot: empty,
@@ -703,6 +769,16 @@ mod tests {
             dir.path().to_path_buf(),
         ];
         assert_eq!(folders, expected);
+    }
+
+    #[test]
+    fn env_names_are_refused_only_when_no_process_could_see_them() {
+        for name in ["PATH", "lower", "1ST", "dotted.name", "with-dash", "été", "a b"] {
+            assert_eq!(env_name_problem(name), None, "{name}");
+        }
+        for name in ["", "A=B", "=A", "A\0"] {
+            assert!(env_name_problem(name).is_some(), "{name:?}");
+        }
     }
 
     #[test]

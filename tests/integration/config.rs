@@ -72,13 +72,29 @@ command = "/bin/sh -c true"
         ("wide name too long", named(&"東".repeat(65)), "has 65 characters, more than the 64 allowed"),
         ("too many jobs", format!("game = \"petri\"\njobs = 1025\n{valid_bots}"), "t.toml:2:8: `jobs` must be at most 1024 (0 = one per core)"),
         ("far too many jobs", format!("game = \"petri\"\njobs = 9223372036854775807\n{valid_bots}"), "t.toml:2:8: `jobs` must be at most 1024"),
+        ("NUL in an env value", bot_a("command = \"/bin/sh\"\nenv = { V = \"a\\u0000b\" }"), "t.toml:5:13: bot `a`: `env` value of `V` holds a NUL byte"),
+        ("NUL in an env name", bot_a("command = \"/bin/sh\"\nenv = { \"V\\u0000\" = \"a\" }"), "t.toml:5:9: bot `a`: `env` name `V\\x00` holds a NUL byte"),
+        ("NUL in a command line", bot_a("command = \"/bin/sh -c \\u0000\""), "t.toml:4:11: bot `a`: `command` holds a NUL byte"),
+        ("NUL in a command word", bot_a("command = [\"/bin/sh\", \"-c\", \"\\u0000\"]"), "t.toml:4:29: bot `a`: `command` holds a NUL byte"),
+        ("NUL in a program", bot_a("command = [\"/bin/s\\u0000h\"]"), "t.toml:4:12: bot `a`: `command` holds a NUL byte"),
+        ("NUL in a folder", bot_a("command = \"/bin/sh\"\ndir = \".\\u0000\""), "t.toml:5:7: bot `a`: `dir` holds a NUL byte"),
+        ("empty env name", bot_a("command = \"/bin/sh\"\nenv = { \"\" = \"a\" }"), "t.toml:5:9: bot `a`: an `env` name must not be empty"),
+        ("env name with =", bot_a("command = \"/bin/sh\"\nenv = { \"A=B\" = \"x\" }"), "t.toml:5:9: bot `a`: `env` name `A=B` holds `=`"),
     ];
-    // Each of these is the first bot's name, as TOML escapes.
-    fn named(name: &str) -> String {
+    // A file of two bots whose first holds `keys`.
+    fn first_bot(keys: &str) -> String {
         format!(
-            "game = \"petri\"\n[[bots]]\nname = \"{name}\"\ncommand = \"/bin/sh -c true\"\n\
+            "game = \"petri\"\n[[bots]]\n{keys}\n\
              [[bots]]\nname = \"b\"\ncommand = \"/bin/sh -c true\"\n"
         )
+    }
+    // Each of these is the first bot's name, as TOML escapes.
+    fn named(name: &str) -> String {
+        first_bot(&format!("name = \"{name}\"\ncommand = \"/bin/sh -c true\""))
+    }
+    // The first bot, `a`, with these keys after its name.
+    fn bot_a(keys: &str) -> String {
+        first_bot(&format!("name = \"a\"\n{keys}"))
     }
     for (what, text, expected) in cases {
         let dir = tempfile::tempdir().unwrap();
