@@ -21,8 +21,8 @@ pub(crate) struct RawTournament<O> {
     pub(crate) setup_timeout_ms: Option<Spanned<u64>>,
     pub(crate) max_reply_bytes: Option<Spanned<usize>>,
     pub(crate) max_stderr_bytes: Option<usize>,
-    pub(crate) memory_mb: Option<u64>,
-    pub(crate) cpu_seconds: Option<u64>,
+    pub(crate) memory_mb: Option<Spanned<u64>>,
+    pub(crate) cpu_seconds: Option<Spanned<u64>>,
     pub(crate) java_host: Option<super::JavaHostMode>,
     pub(crate) sandbox: Option<SandboxMode>,
     pub(crate) max_processes: Option<Spanned<u32>>,
@@ -43,8 +43,8 @@ pub(crate) struct RawBot {
     /// Spanned names and values, so that one a process cannot be given is pointed at.
     #[serde(default)]
     pub(crate) env: BTreeMap<Spanned<String>, Spanned<String>>,
-    pub(crate) memory_mb: Option<u64>,
-    pub(crate) cpu_seconds: Option<u64>,
+    pub(crate) memory_mb: Option<Spanned<u64>>,
+    pub(crate) cpu_seconds: Option<Spanned<u64>>,
     pub(crate) sandbox: Option<SandboxMode>,
     pub(crate) network: Option<bool>,
     pub(crate) max_processes: Option<Spanned<u32>>,

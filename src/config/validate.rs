@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::env;
 use std::ffi::OsStr;
-use std::ops::Range;
+use std::ops::{Range, RangeInclusive};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -20,7 +20,7 @@ use super::source::read_bounded;
 use crate::bots::{
     BotProgram, JavaBuild, JavaHostRuntime, Limits, ResourceLimits, cache_root, jvm_environment,
 };
-use crate::sandbox::{BoxSpec, DEFAULT_MAX_PROCESSES};
+use crate::sandbox::{BoxSpec, DEFAULT_MAX_PROCESSES, MAX_PROCESSES};
 use crate::text::is_unsafe;
 use arena_games::{GameKind, GameOptions, OptionsParser};
 
@@ -40,6 +40,14 @@ const DEFAULT_MAX_STDERR_BYTES: usize = 4 * 1024;
 const DEFAULT_MEMORY_MB: u64 = 4096;
 /// Default CPU seconds per bot process: a persistent bot lives a whole game.
 const DEFAULT_CPU_SECONDS: u64 = 600;
+/// The most `cpu_seconds`: the kernel turns the limit, and the hard limit a second above it,
+/// into nanoseconds in 64 bits without checking; past this the product wraps around, and a
+/// bot is stopped (SIGXCPU) within seconds of CPU time.
+const MAX_CPU_SECONDS: u64 = u64::MAX / 1_000_000_000 - 1;
+/// The most `memory_mb`: the limit in bytes must fit in 64 bits.
+const MAX_MEMORY_MB: u64 = u64::MAX / MIB;
+/// Bytes in a megabyte, as `memory_mb` counts them.
+const MIB: u64 = 1024 * 1024;
 /// The most games at once and bot processes working at once (`jobs`, `--jobs`): far more
 /// than any machine has cores, and far less than would exhaust threads or processes.
 pub const MAX_JOBS: usize = 1024;
@@ -187,27 +195,25 @@ impl Tournament {
                 "`max_reply_bytes` must be at least 1",
             ));
         }
+        let limits = limit_problems(
+            first.memory_mb.as_ref(),
+            first.cpu_seconds.as_ref(),
+            first.max_processes.as_ref(),
+        );
+        for (span, why) in limits {
+            problems.push(Problem::at(source, Some(span), why));
+        }
+        let memory_mb = first.memory_mb.as_ref().map(|m| *m.get_ref());
+        let cpu_seconds = first.cpu_seconds.as_ref().map(|c| *c.get_ref());
         let defaults = ResourceLimits {
-            memory_bytes: megabytes(first.memory_mb.unwrap_or(DEFAULT_MEMORY_MB)),
-            cpu_seconds: nonzero(first.cpu_seconds.unwrap_or(DEFAULT_CPU_SECONDS)),
+            memory_bytes: megabytes(memory_mb.unwrap_or(DEFAULT_MEMORY_MB)),
+            cpu_seconds: nonzero(cpu_seconds.unwrap_or(DEFAULT_CPU_SECONDS)),
         };
-        let max_processes = first
-            .max_processes
-            .as_ref()
-            .map(|m| (*m.get_ref(), m.span()));
         let sandbox = SandboxDefaults {
             on: first.sandbox != Some(SandboxMode::Off),
-            max_processes: max_processes
-                .clone()
-                .map_or(DEFAULT_MAX_PROCESSES, |(m, _)| m),
+            max_processes: (first.max_processes.as_ref())
+                .map_or(DEFAULT_MAX_PROCESSES, |m| *m.get_ref()),
         };
-        if let Some((0, span)) = max_processes {
-            problems.push(Problem::at(
-                source,
-                Some(span),
-                "`max_processes` must be at least 1",
-            ));
-        }
         let context = BotContext {
             source,
             base: &base,
@@ -365,13 +371,20 @@ fn check_bots(
             }
             None => context.base.to_path_buf(),
         };
-        for (span, why) in env_problems(&bot.env) {
+        let limits = limit_problems(
+            bot.memory_mb.as_ref(),
+            bot.cpu_seconds.as_ref(),
+            bot.max_processes.as_ref(),
+        );
+        for (span, why) in env_problems(&bot.env).into_iter().chain(limits) {
             let message = format!("bot `{name}`: {why}");
             problems.push(Problem::at(source, Some(span), message));
         }
         let rlimits = ResourceLimits {
-            memory_bytes: bot.memory_mb.map_or(defaults.memory_bytes, megabytes),
-            cpu_seconds: bot.cpu_seconds.map_or(defaults.cpu_seconds, nonzero),
+            memory_bytes: (bot.memory_mb.as_ref())
+                .map_or(defaults.memory_bytes, |m| megabytes(*m.get_ref())),
+            cpu_seconds: (bot.cpu_seconds.as_ref())
+                .map_or(defaults.cpu_seconds, |c| nonzero(*c.get_ref())),
         };
         let launch = match (&bot.command, &bot.java) {
             (Some(command), None) => match command_nul(command) {
@@ -391,13 +404,6 @@ fn check_bots(
                 "needs `command` (the program to run) or `java` (its Java sources)".to_owned(),
             )),
         };
-        if let Some(max) = bot.max_processes.as_ref().filter(|m| *m.get_ref() == 0) {
-            problems.push(Problem::at(
-                source,
-                Some(max.span()),
-                format!("bot `{name}`: `max_processes` must be at least 1"),
-            ));
-        }
         let sandboxed = bot
             .sandbox
             .map_or(sandbox.on, |mode| mode == SandboxMode::On);
@@ -664,9 +670,46 @@ fn java_launch(
     Ok((java, host.solo_args(&build, memory_bytes), Some(build)))
 }
 
-/// A limit in megabytes as bytes; 0 means no limit.
+/// Where and why the resource limits a file or a bot sets hold a value the run could not
+/// apply.
+fn limit_problems(
+    memory_mb: Option<&Spanned<u64>>,
+    cpu_seconds: Option<&Spanned<u64>>,
+    max_processes: Option<&Spanned<u32>>,
+) -> Vec<(Range<usize>, String)> {
+    [
+        out_of_range("memory_mb", memory_mb, 0..=MAX_MEMORY_MB),
+        out_of_range("cpu_seconds", cpu_seconds, 0..=MAX_CPU_SECONDS),
+        out_of_range("max_processes", max_processes, 1..=MAX_PROCESSES.into()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// Where and why `value`, of `key`, lies outside `range` (whose start, if 0, means none).
+fn out_of_range<T: Copy + Into<u64>>(
+    key: &str,
+    value: Option<&Spanned<T>>,
+    range: RangeInclusive<u64>,
+) -> Option<(Range<usize>, String)> {
+    let value = value.filter(|v| !range.contains(&(*v.get_ref()).into()))?;
+    let none = if *range.start() == 0 {
+        " (0 = none)"
+    } else {
+        ""
+    };
+    let (start, end) = range.into_inner();
+    Some((
+        value.span(),
+        format!("`{key}` must be from {start} to {end}{none}"),
+    ))
+}
+
+/// A limit in megabytes as bytes; 0 means no limit. Saturating: a value past
+/// [`MAX_MEMORY_MB`] is reported, never used.
 fn megabytes(mb: u64) -> Option<u64> {
-    nonzero(mb).map(|mb| mb.saturating_mul(1024 * 1024))
+    nonzero(mb).map(|mb| mb.saturating_mul(MIB))
 }
 
 /// 0 means no limit.
@@ -773,7 +816,15 @@ mod tests {
 
     #[test]
     fn env_names_are_refused_only_when_no_process_could_see_them() {
-        for name in ["PATH", "lower", "1ST", "dotted.name", "with-dash", "été", "a b"] {
+        for name in [
+            "PATH",
+            "lower",
+            "1ST",
+            "dotted.name",
+            "with-dash",
+            "été",
+            "a b",
+        ] {
             assert_eq!(env_name_problem(name), None, "{name}");
         }
         for name in ["", "A=B", "=A", "A\0"] {

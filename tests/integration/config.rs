@@ -1,7 +1,7 @@
 //! Broken tournament files: each is rejected before any game starts, with one line per
 //! problem naming the file, line and column, and exit status 2.
 
-use crate::support::{arena, write_toml};
+use crate::support::{arena, run_ok, write_toml};
 
 /// Broken tournament files: each gives exit status 2, one line naming the file and the
 /// place, nothing on stdout, and no results folder.
@@ -80,6 +80,12 @@ command = "/bin/sh -c true"
         ("NUL in a folder", bot_a("command = \"/bin/sh\"\ndir = \".\\u0000\""), "t.toml:5:7: bot `a`: `dir` holds a NUL byte"),
         ("empty env name", bot_a("command = \"/bin/sh\"\nenv = { \"\" = \"a\" }"), "t.toml:5:9: bot `a`: an `env` name must not be empty"),
         ("env name with =", bot_a("command = \"/bin/sh\"\nenv = { \"A=B\" = \"x\" }"), "t.toml:5:9: bot `a`: `env` name `A=B` holds `=`"),
+        ("CPU seconds past the kernel's", format!("game = \"petri\"\ncpu_seconds = 9223372036854775808\n{valid_bots}"), "t.toml:2:15: `cpu_seconds` must be from 0 to 18446744072 (0 = none)"),
+        ("a bot's CPU seconds one past", bot_a("command = \"/bin/sh\"\ncpu_seconds = 18446744073"), "t.toml:5:15: bot `a`: `cpu_seconds` must be from 0 to 18446744072 (0 = none)"),
+        ("megabytes past 64 bits of bytes", format!("game = \"petri\"\nmemory_mb = 17592186044416\n{valid_bots}"), "t.toml:2:13: `memory_mb` must be from 0 to 17592186044415 (0 = none)"),
+        ("a bot's megabytes at the top", bot_a("command = \"/bin/sh\"\nmemory_mb = 18446744073709551615"), "t.toml:5:13: bot `a`: `memory_mb` must be from 0 to 17592186044415"),
+        ("processes past the kernel's", format!("game = \"petri\"\nmax_processes = 4194305\n{valid_bots}"), "t.toml:2:17: `max_processes` must be from 1 to 4194304"),
+        ("a bot's zero processes", bot_a("command = \"/bin/sh\"\nmax_processes = 0"), "t.toml:5:17: bot `a`: `max_processes` must be from 1 to 4194304"),
     ];
     // A file of two bots whose first holds `keys`.
     fn first_bot(keys: &str) -> String {
@@ -266,4 +272,29 @@ fn a_tournament_file_with_four_mistakes_reports_all_four_in_one_run() {
         !dir.path().join("arena-results").exists(),
         "no game may start"
     );
+}
+
+/// The largest limits a file accepts are ones a run applies, sandboxed: a bot under them
+/// replies. One CPU second more and the kernel's count of nanoseconds would wrap around, so
+/// that SIGXCPU stops the bot at 0.3 s of CPU; one process more and the box's cgroup could
+/// not be made.
+#[test]
+fn a_bot_under_the_largest_limits_accepted_replies() {
+    let dir = tempfile::tempdir().unwrap();
+    // About half a second of CPU, then a reply (no species: an invalid one).
+    let busy = "i=0\nwhile [ $i -lt 400000 ]; do i=$((i + 1)); done\necho x\n";
+    std::fs::write(dir.path().join("busy.sh"), busy).unwrap();
+    let text = "game = \"petri\"\ngames = 1\nmemory_mb = 17592186044415\n\
+        cpu_seconds = 18446744072\nmax_processes = 4194304\n\
+        [[bots]]\nname = \"a\"\ncommand = \"/bin/sh busy.sh\"\n\
+        [[bots]]\nname = \"b\"\ncommand = \"/bin/sh busy.sh\"\n";
+    let file = write_toml(dir.path(), "t.toml", text);
+    let output = run_ok(dir.path(), &file, &["--out", "r", "--format", "json"]);
+    let board: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let bots = board["leaderboard"].as_array().unwrap();
+    assert_eq!(bots.len(), 2, "{board}");
+    for bot in bots {
+        assert_eq!(bot["crashes"], 0, "{board}");
+        assert_eq!(bot["invalid_replies"], 1, "{board}");
+    }
 }
