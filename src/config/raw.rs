@@ -13,7 +13,8 @@ use toml::Spanned;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawTournament<O> {
-    pub(crate) game: Spanned<String>,
+    /// Any value, like a bot's `name`.
+    pub(crate) game: Option<Spanned<toml::Value>>,
     pub(crate) seed: Option<u64>,
     pub(crate) games: Option<Spanned<u32>>,
     pub(crate) jobs: Option<Spanned<usize>>,
@@ -27,15 +28,19 @@ pub(crate) struct RawTournament<O> {
     pub(crate) sandbox: Option<SandboxMode>,
     pub(crate) max_processes: Option<Spanned<u32>>,
     pub(crate) options: Option<Spanned<O>>,
+    /// Spanned, so that a bot without a name is pointed at.
     #[serde(default)]
-    pub(crate) bots: Vec<RawBot>,
+    pub(crate) bots: Vec<Spanned<RawBot>>,
 }
 
 /// One `[[bots]]` entry.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawBot {
-    pub(crate) name: Spanned<String>,
+    /// Any value: a required string field that serde rejected would be dropped and then
+    /// reported missing as well, and stop the reading of everything else; the checks say
+    /// whether it is missing or of the wrong type.
+    pub(crate) name: Option<Spanned<toml::Value>>,
     pub(crate) command: Option<Spanned<RawCommand>>,
     /// Java source files (relative to the tournament file) run through the game's Java host.
     pub(crate) java: Option<Spanned<Vec<String>>>,

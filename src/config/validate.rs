@@ -129,15 +129,12 @@ impl Tournament {
         let Some(first) = document.deserialize::<RawTournament<toml::Table>>(&mut problems) else {
             return Err(fail(problems));
         };
-        let Some(kind) = GameKind::from_name(first.game.get_ref()) else {
-            let names: Vec<_> = GameKind::ALL.iter().map(|k| k.name()).collect();
-            let message = format!(
-                "unknown game `{}` (expected one of: {})",
-                first.game.get_ref(),
-                names.join(", ")
-            );
-            problems.push(Problem::at(source, Some(first.game.span()), message));
-            return Err(fail(problems));
+        let (kind, game_span) = match game_kind(first.game.as_ref()) {
+            Ok(game) => game,
+            Err((span, why)) => {
+                problems.push(Problem::at(source, Some(span), why));
+                return Err(fail(problems));
+            }
         };
         let mut reparse = Reparse {
             document: &mut document,
@@ -147,7 +144,7 @@ impl Tournament {
         let Ok(mut options) = kind.parse_options(&mut reparse) else {
             return Err(fail(problems));
         };
-        let option_span = reparse.options_span.clone().or(Some(first.game.span()));
+        let option_span = reparse.options_span.clone().or(Some(game_span.clone()));
         // Absolute, because a bot runs in its own folder: a relative program path would
         // otherwise be ambiguous between the runner's folder and the bot's.
         let folder = match path.parent() {
@@ -236,7 +233,7 @@ impl Tournament {
         if first.bots.len() < min_bots {
             problems.push(Problem::at(
                 source,
-                Some(first.game.span()),
+                Some(game_span),
                 format!(
                     "{kind} needs at least {min_bots} bots, the file has {} (add [[bots]] tables)",
                     first.bots.len()
@@ -335,118 +332,173 @@ struct SandboxDefaults {
 /// Checks every `[[bots]]` entry and resolves its folder and program (compiling Java bots).
 fn check_bots(
     context: &BotContext<'_>,
-    raw: &[RawBot],
-    (defaults, sandbox): (ResourceLimits, SandboxDefaults),
+    raw: &[Spanned<RawBot>],
+    settings: (ResourceLimits, SandboxDefaults),
     problems: &mut Vec<Problem>,
 ) -> Vec<Bot> {
     let source = context.source;
     let mut bots: Vec<Bot> = Vec::new();
     let mut seen = BTreeSet::new();
-    for bot in raw {
-        let name = bot.name.get_ref().trim();
-        let name_span = Some(bot.name.span());
-        if let Some(why) = name_problem(bot.name.get_ref()) {
-            problems.push(Problem::at(source, name_span.clone(), why));
-        } else if !seen.insert(name) {
-            problems.push(Problem::at(
-                source,
-                name_span.clone(),
-                format!("duplicate bot name `{name}`"),
-            ));
-        } else if context.built_in_names.contains(&name) {
-            problems.push(Problem::at(
-                source,
-                name_span.clone(),
-                format!("bot name `{name}` is taken by a player built into the game"),
-            ));
-        }
-        let dir = match &bot.dir {
-            Some(dir) => {
-                let (path, why) = bot_dir(context.base, dir.get_ref());
-                if let Some(why) = why {
-                    let message = format!("bot `{name}`: {why}");
-                    problems.push(Problem::at(source, Some(dir.span()), message));
+    for (number, bot) in (1..).zip(raw) {
+        let (name, name_span) = match written_name(bot) {
+            Ok((written, span)) => {
+                if let Some(why) = name_refusal(context, &written, &mut seen) {
+                    problems.push(Problem::at(source, Some(span.clone()), why));
                 }
-                path
-            }
-            None => context.base.to_path_buf(),
-        };
-        let limits = limit_problems(
-            bot.memory_mb.as_ref(),
-            bot.cpu_seconds.as_ref(),
-            bot.max_processes.as_ref(),
-        );
-        for (span, why) in env_problems(&bot.env).into_iter().chain(limits) {
-            let message = format!("bot `{name}`: {why}");
-            problems.push(Problem::at(source, Some(span), message));
-        }
-        let rlimits = ResourceLimits {
-            memory_bytes: (bot.memory_mb.as_ref())
-                .map_or(defaults.memory_bytes, |m| megabytes(*m.get_ref())),
-            cpu_seconds: (bot.cpu_seconds.as_ref())
-                .map_or(defaults.cpu_seconds, |c| nonzero(*c.get_ref())),
-        };
-        let launch = match (&bot.command, &bot.java) {
-            (Some(command), None) => match command_nul(command) {
-                Some((span, why)) => Err((Some(span), why)),
-                None => command_launch(command.get_ref(), &dir)
-                    .map(|(program, args)| (program, args, None))
-                    .map_err(|why| (Some(command.span()), why)),
-            },
-            (None, Some(java)) => java_launch(context, java.get_ref(), &dir, rlimits.memory_bytes)
-                .map_err(|why| (Some(java.span()), why)),
-            (Some(_), Some(java)) => Err((
-                Some(java.span()),
-                "give either `command` or `java`, not both".to_owned(),
-            )),
-            (None, None) => Err((
-                name_span,
-                "needs `command` (the program to run) or `java` (its Java sources)".to_owned(),
-            )),
-        };
-        let sandboxed = bot
-            .sandbox
-            .map_or(sandbox.on, |mode| mode == SandboxMode::On);
-        match launch {
-            Ok((program, args, java)) => {
-                let spec = sandboxed.then(|| BoxSpec {
-                    readable: readable_folders(&dir, &program, &args, java.as_ref()),
-                    network: bot.network.unwrap_or(false),
-                    max_processes: bot
-                        .max_processes
-                        .as_ref()
-                        .map_or(sandbox.max_processes, |m| *m.get_ref()),
-                    ..BoxSpec::default()
-                });
-                let env = (bot.env.iter())
-                    .map(|(key, value)| (key.get_ref().clone(), value.get_ref().clone()))
-                    .collect();
-                let env = match java {
-                    Some(_) => jvm_environment(env, rlimits.memory_bytes),
-                    None => env,
-                };
-                bots.push(Bot {
-                    name: name.to_owned(),
-                    program: BotProgram {
-                        program,
-                        args,
-                        dir: dir.clone(),
-                        env,
-                        rlimits,
-                        sandbox: spec.map(Arc::new),
-                        private_dir: false,
-                    },
-                    java,
-                });
+                (Some(written.trim().to_owned()), span)
             }
             Err((span, why)) => {
-                let message = format!("bot `{name}`: {why}");
-                problems.push(Problem::at(source, span, message));
+                problems.push(Problem::at(source, Some(span.clone()), why));
+                (None, span)
             }
+        };
+        let label = match &name {
+            Some(name) => format!("bot `{name}`"),
+            None => format!("bot {number}"),
+        };
+        let bot = BotEntry {
+            raw: bot.get_ref(),
+            label,
+            name_span,
+        };
+        let checked = check_bot(context, &bot, settings, problems);
+        if let (Some(name), Some((program, java))) = (name, checked) {
+            bots.push(Bot {
+                name,
+                program,
+                java,
+            });
         }
     }
     hide_from_each_other(&mut bots, context.base);
     bots
+}
+
+/// One `[[bots]]` entry, and how messages about it name it (by its name, or by its place
+/// among the bots if it has none).
+struct BotEntry<'a> {
+    raw: &'a RawBot,
+    label: String,
+    name_span: Range<usize>,
+}
+
+/// A bot's `name` as written, and where; or where and why it has none (missing, or not a
+/// string).
+fn written_name(bot: &Spanned<RawBot>) -> Result<(String, Range<usize>), (Range<usize>, String)> {
+    match &bot.get_ref().name {
+        Some(name) => string_value(name).map(|text| (text, name.span())),
+        None => Err((bot.span(), "missing field `name`".to_owned())),
+    }
+}
+
+/// Why the name `written` cannot be this bot's: unsafe to show ([`name_problem`]), taken by
+/// a bot before it (in `seen`, which it joins) or by a player built into the game.
+fn name_refusal(
+    context: &BotContext<'_>,
+    written: &str,
+    seen: &mut BTreeSet<String>,
+) -> Option<String> {
+    let name = written.trim();
+    if let Some(why) = name_problem(written) {
+        Some(why)
+    } else if !seen.insert(name.to_owned()) {
+        Some(format!("duplicate bot name `{name}`"))
+    } else if context.built_in_names.contains(&name) {
+        Some(format!(
+            "bot name `{name}` is taken by a player built into the game"
+        ))
+    } else {
+        None
+    }
+}
+
+/// Checks a bot's folder, environment, limits and program, adding a problem for each
+/// mistake; its program and Java build if it can run.
+fn check_bot(
+    context: &BotContext<'_>,
+    bot: &BotEntry<'_>,
+    (defaults, sandbox): (ResourceLimits, SandboxDefaults),
+    problems: &mut Vec<Problem>,
+) -> Option<(BotProgram, Option<JavaBuild>)> {
+    let (source, label, raw) = (context.source, &bot.label, bot.raw);
+    let dir = match &raw.dir {
+        Some(dir) => {
+            let (path, why) = bot_dir(context.base, dir.get_ref());
+            if let Some(why) = why {
+                let message = format!("{label}: {why}");
+                problems.push(Problem::at(source, Some(dir.span()), message));
+            }
+            path
+        }
+        None => context.base.to_path_buf(),
+    };
+    let limits = limit_problems(
+        raw.memory_mb.as_ref(),
+        raw.cpu_seconds.as_ref(),
+        raw.max_processes.as_ref(),
+    );
+    for (span, why) in env_problems(&raw.env).into_iter().chain(limits) {
+        let message = format!("{label}: {why}");
+        problems.push(Problem::at(source, Some(span), message));
+    }
+    let rlimits = ResourceLimits {
+        memory_bytes: (raw.memory_mb.as_ref())
+            .map_or(defaults.memory_bytes, |m| megabytes(*m.get_ref())),
+        cpu_seconds: (raw.cpu_seconds.as_ref())
+            .map_or(defaults.cpu_seconds, |c| nonzero(*c.get_ref())),
+    };
+    let launch = match (&raw.command, &raw.java) {
+        (Some(command), None) => match command_nul(command) {
+            Some((span, why)) => Err((span, why)),
+            None => command_launch(command.get_ref(), &dir)
+                .map(|(program, args)| (program, args, None))
+                .map_err(|why| (command.span(), why)),
+        },
+        (None, Some(java)) => java_launch(context, java.get_ref(), &dir, rlimits.memory_bytes)
+            .map_err(|why| (java.span(), why)),
+        (Some(_), Some(java)) => Err((
+            java.span(),
+            "give either `command` or `java`, not both".to_owned(),
+        )),
+        (None, None) => Err((
+            bot.name_span.clone(),
+            "needs `command` (the program to run) or `java` (its Java sources)".to_owned(),
+        )),
+    };
+    let (program, args, java) = match launch {
+        Ok(launch) => launch,
+        Err((span, why)) => {
+            let message = format!("{label}: {why}");
+            problems.push(Problem::at(source, Some(span), message));
+            return None;
+        }
+    };
+    let sandboxed = raw
+        .sandbox
+        .map_or(sandbox.on, |mode| mode == SandboxMode::On);
+    let spec = sandboxed.then(|| BoxSpec {
+        readable: readable_folders(&dir, &program, &args, java.as_ref()),
+        network: raw.network.unwrap_or(false),
+        max_processes: (raw.max_processes.as_ref()).map_or(sandbox.max_processes, |m| *m.get_ref()),
+        ..BoxSpec::default()
+    });
+    let env = (raw.env.iter())
+        .map(|(key, value)| (key.get_ref().clone(), value.get_ref().clone()))
+        .collect();
+    let env = match java {
+        Some(_) => jvm_environment(env, rlimits.memory_bytes),
+        None => env,
+    };
+    let program = BotProgram {
+        program,
+        args,
+        dir,
+        env,
+        rlimits,
+        sandbox: spec.map(Arc::new),
+        private_dir: false,
+    };
+    Some((program, java))
 }
 
 /// The folder a bot runs in (canonical if it exists), and why it cannot be one.
@@ -501,6 +553,30 @@ fn nul_problem(what: &str, value: &str) -> Option<String> {
     value.contains('\0').then(|| {
         format!("{what} holds a NUL byte (\\u0000), which no argument, variable or path can hold")
     })
+}
+
+/// The game a file names, and where; or where and why it names none (a missing `game` at
+/// the start of the file, where serde points at a missing key of the top-level table).
+fn game_kind(
+    game: Option<&Spanned<toml::Value>>,
+) -> Result<(GameKind, Range<usize>), (Range<usize>, String)> {
+    let names: Vec<_> = GameKind::ALL.iter().map(|k| k.name()).collect();
+    let expected = format!("expected one of: {}", names.join(", "));
+    let Some(game) = game else {
+        return Err((0..0, format!("missing field `game` ({expected})")));
+    };
+    let name = string_value(game)?;
+    match GameKind::from_name(&name) {
+        Some(kind) => Ok((kind, game.span())),
+        None => Err((game.span(), format!("unknown game `{name}` ({expected})"))),
+    }
+}
+
+/// The text of a value that must be a string, or where and why it is not one (in serde's
+/// words, as for any other value of the wrong type).
+fn string_value(value: &Spanned<toml::Value>) -> Result<String, (Range<usize>, String)> {
+    let text = value.get_ref().clone().try_into::<String>();
+    text.map_err(|error| (value.span(), error.message().to_owned()))
 }
 
 /// Why `name` (as written, before trimming spaces) cannot name a bot, if it cannot: empty,

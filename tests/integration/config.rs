@@ -40,7 +40,7 @@ command = "/bin/sh -c true"
         ("zero reply cap", format!("game = \"petri\"\nmax_reply_bytes = 0\n{valid_bots}"), "t.toml:2:19: `max_reply_bytes` must be at least 1"),
         ("bots not a list", "game = \"petri\"\nbots = 3\n".into(), "t.toml:2:8:"),
         ("options not a table", format!("game = \"petri\"\noptions = 3\n{valid_bots}"), "t.toml:2:11:"),
-        ("missing game", valid_bots.into(), "missing field `game`"),
+        ("missing game", valid_bots.into(), "t.toml:1:1: missing field `game` (expected one of: alienwar, cave, eggs, petri, slime)"),
         ("unknown bot key", format!("game = \"petri\"\n[[bots]]\nname = \"x\"\ncommand = \"/bin/sh\"\ncomand = \"/bin/sh\"\n{valid_bots}"), "t.toml:5:1: unknown field `comand`"),
         ("bot without command", "game = \"petri\"\n[[bots]]\nname = \"a\"\n[[bots]]\nname = \"b\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:3:8: bot `a`: needs `command` (the program to run) or `java` (its Java sources)"),
         ("command and java", "game = \"alienwar\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\njava = [\"A.java\"]\n".into(), "t.toml:5:8: bot `a`: give either `command` or `java`, not both"),
@@ -249,28 +249,18 @@ fn out_of_bound_jobs_and_names_create_nothing() {
 
 #[test]
 fn a_tournament_file_with_four_mistakes_reports_all_four_in_one_run() {
-    let dir = tempfile::tempdir().unwrap();
     // A misspelt key, a value of the wrong type, a misspelt option and a duplicate name.
     let text = "game = \"petri\"\ngmaes = 3\ntimeout_ms = \"fast\"\n[options]\nwidht = 5\n\
         [[bots]]\nname = \"a\"\ncommand = \"/bin/sh -c true\"\n\
         [[bots]]\nname = \"a\"\ncommand = \"/bin/sh -c true\"\n";
-    write_toml(dir.path(), "t.toml", text);
-    let output = arena(dir.path(), &["run", "t.toml"]);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
-    let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines.len(), 4, "{stderr}");
-    for (line, expected) in lines.iter().zip([
-        "t.toml:2:1: unknown field `gmaes`",
-        "t.toml:3:14: invalid type: string \"fast\", expected u64",
-        "t.toml:5:1: unknown field `widht`",
-        "t.toml:10:8: duplicate bot name `a`",
-    ]) {
-        assert!(line.contains(expected), "{line:?} is not {expected:?}");
-    }
-    assert!(
-        !dir.path().join("arena-results").exists(),
-        "no game may start"
+    assert_problems(
+        text,
+        &[
+            "t.toml:2:1: unknown field `gmaes`",
+            "t.toml:3:14: invalid type: string \"fast\", expected u64",
+            "t.toml:5:1: unknown field `widht`",
+            "t.toml:10:8: duplicate bot name `a`",
+        ],
     );
 }
 
@@ -297,4 +287,76 @@ fn a_bot_under_the_largest_limits_accepted_replies() {
         assert_eq!(bot["crashes"], 0, "{board}");
         assert_eq!(bot["invalid_replies"], 1, "{board}");
     }
+}
+
+/// A bot's `name` of the wrong type is reported as such, and stops nothing: the top-level
+/// keys and the other bots are still checked (it used to end the reading with "missing
+/// field `name`", and nothing else in the file was reported).
+#[test]
+fn a_name_of_the_wrong_type_hides_none_of_the_files_other_mistakes() {
+    let text = "game = \"petri\"\nseed = \"one\"\ngames = 2.5\n\
+        [[bots]]\nname = 5\ncommand = \"/bin/sh -c true\"\n\
+        [[bots]]\nname = \"hunter\"\ncommand = \"/bin/sh -c true\"\nextra = \"x\"\n";
+    assert_problems(
+        text,
+        &[
+            "t.toml:2:8: invalid type: string \"one\", expected u64",
+            "t.toml:3:9: invalid type: floating point `2.5`, expected u32",
+            "t.toml:5:8: invalid type: integer `5`, expected a string",
+            "t.toml:10:1: unknown field `extra`",
+        ],
+    );
+}
+
+/// A bot without a name is reported at its table, is checked like any other (called by
+/// its place among the bots), and hides no other bot's mistakes.
+#[test]
+fn a_bot_without_a_name_is_still_checked_and_so_are_the_others() {
+    let text = "game = \"petri\"\n\
+        [[bots]]\ncommand = \"no-such-program-arena\"\n\
+        [[bots]]\nname = \"b\"\ncommand = \"/bin/sh -c true\"\ncpu_seconds = -1\n";
+    assert_problems(
+        text,
+        &[
+            "t.toml:2:1: missing field `name`",
+            "t.toml:3:11: bot 1: program `no-such-program-arena` not found in PATH",
+            "t.toml:7:15: invalid value: integer `-1`, expected u64",
+        ],
+    );
+}
+
+/// A `game` of the wrong type is reported as such, not as missing as well.
+#[test]
+fn a_game_of_the_wrong_type_is_not_also_missing() {
+    let text = "game = 5\nseed = \"one\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\n";
+    assert_problems(
+        text,
+        &[
+            "t.toml:1:8: invalid type: integer `5`, expected a string",
+            "t.toml:2:8: invalid type: string \"one\", expected u64",
+        ],
+    );
+}
+
+/// Checks the file `text` in a temporary folder: exit status 2, exactly one line per
+/// expected problem, in order, each starting with its expected text, and no game started.
+fn assert_problems(text: &str, expected: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    write_toml(dir.path(), "t.toml", text);
+    let output = arena(dir.path(), &["run", "t.toml"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), expected.len(), "{stderr}");
+    for (line, expected) in lines.iter().zip(expected) {
+        let problem = line.strip_prefix("error: ").unwrap_or(line);
+        assert!(
+            problem.starts_with(expected),
+            "{line:?} is not {expected:?}"
+        );
+    }
+    assert!(
+        !dir.path().join("arena-results").exists(),
+        "no game may start"
+    );
 }
