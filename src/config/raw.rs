@@ -13,7 +13,8 @@ use toml::Spanned;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawTournament<O> {
-    pub(crate) game: Spanned<String>,
+    /// Any value, like a bot's `name`.
+    pub(crate) game: Option<Spanned<toml::Value>>,
     pub(crate) seed: Option<u64>,
     pub(crate) games: Option<Spanned<u32>>,
     pub(crate) jobs: Option<Spanned<usize>>,
@@ -21,29 +22,34 @@ pub(crate) struct RawTournament<O> {
     pub(crate) setup_timeout_ms: Option<Spanned<u64>>,
     pub(crate) max_reply_bytes: Option<Spanned<usize>>,
     pub(crate) max_stderr_bytes: Option<usize>,
-    pub(crate) memory_mb: Option<u64>,
-    pub(crate) cpu_seconds: Option<u64>,
+    pub(crate) memory_mb: Option<Spanned<u64>>,
+    pub(crate) cpu_seconds: Option<Spanned<u64>>,
     pub(crate) java_host: Option<super::JavaHostMode>,
     pub(crate) sandbox: Option<SandboxMode>,
     pub(crate) max_processes: Option<Spanned<u32>>,
     pub(crate) options: Option<Spanned<O>>,
+    /// Spanned, so that a bot without a name is pointed at.
     #[serde(default)]
-    pub(crate) bots: Vec<RawBot>,
+    pub(crate) bots: Vec<Spanned<RawBot>>,
 }
 
 /// One `[[bots]]` entry.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawBot {
-    pub(crate) name: Spanned<String>,
+    /// Any value: a required string field that serde rejected would be dropped and then
+    /// reported missing as well, and stop the reading of everything else; the checks say
+    /// whether it is missing or of the wrong type.
+    pub(crate) name: Option<Spanned<toml::Value>>,
     pub(crate) command: Option<Spanned<RawCommand>>,
     /// Java source files (relative to the tournament file) run through the game's Java host.
     pub(crate) java: Option<Spanned<Vec<String>>>,
     pub(crate) dir: Option<Spanned<String>>,
+    /// Spanned names and values, so that one a process cannot be given is pointed at.
     #[serde(default)]
-    pub(crate) env: BTreeMap<String, String>,
-    pub(crate) memory_mb: Option<u64>,
-    pub(crate) cpu_seconds: Option<u64>,
+    pub(crate) env: BTreeMap<Spanned<String>, Spanned<String>>,
+    pub(crate) memory_mb: Option<Spanned<u64>>,
+    pub(crate) cpu_seconds: Option<Spanned<u64>>,
     pub(crate) sandbox: Option<SandboxMode>,
     pub(crate) network: Option<bool>,
     pub(crate) max_processes: Option<Spanned<u32>>,
@@ -61,11 +67,11 @@ pub(crate) enum SandboxMode {
 }
 
 /// A command line: a string split like a POSIX shell splits words (no expansion), or an
-/// array of words.
+/// array of words (each spanned, so that a bad one is pointed at).
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum RawCommand {
     Line(String),
-    Words(Vec<String>),
+    Words(Vec<Spanned<String>>),
 }
 
 impl<'de> Deserialize<'de> for RawCommand {
@@ -101,7 +107,7 @@ impl RawCommand {
     pub(crate) fn words(&self) -> Option<Vec<String>> {
         match self {
             RawCommand::Line(line) => shlex::split(line),
-            RawCommand::Words(words) => Some(words.clone()),
+            RawCommand::Words(words) => Some(words.iter().map(|w| w.get_ref().clone()).collect()),
         }
     }
 }

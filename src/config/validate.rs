@@ -4,12 +4,14 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::env;
 use std::ffi::OsStr;
+use std::ops::{Range, RangeInclusive};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde::de::DeserializeOwned;
+use toml::Spanned;
 
 use super::document::Document;
 use super::error::{ConfigError, Problem};
@@ -18,7 +20,7 @@ use super::source::read_bounded;
 use crate::bots::{
     BotProgram, JavaBuild, JavaHostRuntime, Limits, ResourceLimits, cache_root, jvm_environment,
 };
-use crate::sandbox::{BoxSpec, DEFAULT_MAX_PROCESSES};
+use crate::sandbox::{BoxSpec, DEFAULT_MAX_PROCESSES, MAX_PROCESSES};
 use crate::text::is_unsafe;
 use arena_games::{GameKind, GameOptions, OptionsParser};
 
@@ -38,6 +40,14 @@ const DEFAULT_MAX_STDERR_BYTES: usize = 4 * 1024;
 const DEFAULT_MEMORY_MB: u64 = 4096;
 /// Default CPU seconds per bot process: a persistent bot lives a whole game.
 const DEFAULT_CPU_SECONDS: u64 = 600;
+/// The most `cpu_seconds`: the kernel turns the limit, and the hard limit a second above it,
+/// into nanoseconds in 64 bits without checking; past this the product wraps around, and a
+/// bot is stopped (SIGXCPU) within seconds of CPU time.
+const MAX_CPU_SECONDS: u64 = u64::MAX / 1_000_000_000 - 1;
+/// The most `memory_mb`: the limit in bytes must fit in 64 bits.
+const MAX_MEMORY_MB: u64 = u64::MAX / MIB;
+/// Bytes in a megabyte, as `memory_mb` counts them.
+const MIB: u64 = 1024 * 1024;
 /// The most games at once and bot processes working at once (`jobs`, `--jobs`): far more
 /// than any machine has cores, and far less than would exhaust threads or processes.
 pub const MAX_JOBS: usize = 1024;
@@ -119,15 +129,12 @@ impl Tournament {
         let Some(first) = document.deserialize::<RawTournament<toml::Table>>(&mut problems) else {
             return Err(fail(problems));
         };
-        let Some(kind) = GameKind::from_name(first.game.get_ref()) else {
-            let names: Vec<_> = GameKind::ALL.iter().map(|k| k.name()).collect();
-            let message = format!(
-                "unknown game `{}` (expected one of: {})",
-                first.game.get_ref(),
-                names.join(", ")
-            );
-            problems.push(Problem::at(source, Some(first.game.span()), message));
-            return Err(fail(problems));
+        let (kind, game_span) = match game_kind(first.game.as_ref()) {
+            Ok(game) => game,
+            Err((span, why)) => {
+                problems.push(Problem::at(source, Some(span), why));
+                return Err(fail(problems));
+            }
         };
         let mut reparse = Reparse {
             document: &mut document,
@@ -137,7 +144,7 @@ impl Tournament {
         let Ok(mut options) = kind.parse_options(&mut reparse) else {
             return Err(fail(problems));
         };
-        let option_span = reparse.options_span.clone().or(Some(first.game.span()));
+        let option_span = reparse.options_span.clone().or(Some(game_span.clone()));
         // Absolute, because a bot runs in its own folder: a relative program path would
         // otherwise be ambiguous between the runner's folder and the bot's.
         let folder = match path.parent() {
@@ -185,27 +192,25 @@ impl Tournament {
                 "`max_reply_bytes` must be at least 1",
             ));
         }
+        let limits = limit_problems(
+            first.memory_mb.as_ref(),
+            first.cpu_seconds.as_ref(),
+            first.max_processes.as_ref(),
+        );
+        for (span, why) in limits {
+            problems.push(Problem::at(source, Some(span), why));
+        }
+        let memory_mb = first.memory_mb.as_ref().map(|m| *m.get_ref());
+        let cpu_seconds = first.cpu_seconds.as_ref().map(|c| *c.get_ref());
         let defaults = ResourceLimits {
-            memory_bytes: megabytes(first.memory_mb.unwrap_or(DEFAULT_MEMORY_MB)),
-            cpu_seconds: nonzero(first.cpu_seconds.unwrap_or(DEFAULT_CPU_SECONDS)),
+            memory_bytes: megabytes(memory_mb.unwrap_or(DEFAULT_MEMORY_MB)),
+            cpu_seconds: nonzero(cpu_seconds.unwrap_or(DEFAULT_CPU_SECONDS)),
         };
-        let max_processes = first
-            .max_processes
-            .as_ref()
-            .map(|m| (*m.get_ref(), m.span()));
         let sandbox = SandboxDefaults {
             on: first.sandbox != Some(SandboxMode::Off),
-            max_processes: max_processes
-                .clone()
-                .map_or(DEFAULT_MAX_PROCESSES, |(m, _)| m),
+            max_processes: (first.max_processes.as_ref())
+                .map_or(DEFAULT_MAX_PROCESSES, |m| *m.get_ref()),
         };
-        if let Some((0, span)) = max_processes {
-            problems.push(Problem::at(
-                source,
-                Some(span),
-                "`max_processes` must be at least 1",
-            ));
-        }
         let context = BotContext {
             source,
             base: &base,
@@ -228,7 +233,7 @@ impl Tournament {
         if first.bots.len() < min_bots {
             problems.push(Problem::at(
                 source,
-                Some(first.game.span()),
+                Some(game_span),
                 format!(
                     "{kind} needs at least {min_bots} bots, the file has {} (add [[bots]] tables)",
                     first.bots.len()
@@ -327,108 +332,251 @@ struct SandboxDefaults {
 /// Checks every `[[bots]]` entry and resolves its folder and program (compiling Java bots).
 fn check_bots(
     context: &BotContext<'_>,
-    raw: &[RawBot],
-    (defaults, sandbox): (ResourceLimits, SandboxDefaults),
+    raw: &[Spanned<RawBot>],
+    settings: (ResourceLimits, SandboxDefaults),
     problems: &mut Vec<Problem>,
 ) -> Vec<Bot> {
     let source = context.source;
     let mut bots: Vec<Bot> = Vec::new();
     let mut seen = BTreeSet::new();
-    for bot in raw {
-        let name = bot.name.get_ref().trim();
-        let name_span = Some(bot.name.span());
-        if let Some(why) = name_problem(bot.name.get_ref()) {
-            problems.push(Problem::at(source, name_span.clone(), why));
-        } else if !seen.insert(name) {
-            problems.push(Problem::at(
-                source,
-                name_span.clone(),
-                format!("duplicate bot name `{name}`"),
-            ));
-        } else if context.built_in_names.contains(&name) {
-            problems.push(Problem::at(
-                source,
-                name_span.clone(),
-                format!("bot name `{name}` is taken by a player built into the game"),
-            ));
-        }
-        let dir = match &bot.dir {
-            Some(dir) => {
-                let path = context.base.join(dir.get_ref());
-                if !path.is_dir() {
-                    let message = format!("bot `{name}`: `dir` {} is not a folder", path.display());
-                    problems.push(Problem::at(source, Some(dir.span()), message));
+    for (number, bot) in (1..).zip(raw) {
+        let (name, name_span) = match written_name(bot) {
+            Ok((written, span)) => {
+                if let Some(why) = name_refusal(context, &written, &mut seen) {
+                    problems.push(Problem::at(source, Some(span.clone()), why));
                 }
-                path.canonicalize().unwrap_or(path)
-            }
-            None => context.base.to_path_buf(),
-        };
-        let rlimits = ResourceLimits {
-            memory_bytes: bot.memory_mb.map_or(defaults.memory_bytes, megabytes),
-            cpu_seconds: bot.cpu_seconds.map_or(defaults.cpu_seconds, nonzero),
-        };
-        let launch = match (&bot.command, &bot.java) {
-            (Some(command), None) => command_launch(command.get_ref(), &dir)
-                .map(|(program, args)| (program, args, None))
-                .map_err(|why| (Some(command.span()), why)),
-            (None, Some(java)) => java_launch(context, java.get_ref(), &dir, rlimits.memory_bytes)
-                .map_err(|why| (Some(java.span()), why)),
-            (Some(_), Some(java)) => Err((
-                Some(java.span()),
-                "give either `command` or `java`, not both".to_owned(),
-            )),
-            (None, None) => Err((
-                name_span,
-                "needs `command` (the program to run) or `java` (its Java sources)".to_owned(),
-            )),
-        };
-        if let Some(max) = bot.max_processes.as_ref().filter(|m| *m.get_ref() == 0) {
-            problems.push(Problem::at(
-                source,
-                Some(max.span()),
-                format!("bot `{name}`: `max_processes` must be at least 1"),
-            ));
-        }
-        let sandboxed = bot
-            .sandbox
-            .map_or(sandbox.on, |mode| mode == SandboxMode::On);
-        match launch {
-            Ok((program, args, java)) => {
-                let spec = sandboxed.then(|| BoxSpec {
-                    readable: readable_folders(&dir, &program, &args, java.as_ref()),
-                    network: bot.network.unwrap_or(false),
-                    max_processes: bot
-                        .max_processes
-                        .as_ref()
-                        .map_or(sandbox.max_processes, |m| *m.get_ref()),
-                    ..BoxSpec::default()
-                });
-                let env = match java {
-                    Some(_) => jvm_environment(bot.env.clone(), rlimits.memory_bytes),
-                    None => bot.env.clone(),
-                };
-                bots.push(Bot {
-                    name: name.to_owned(),
-                    program: BotProgram {
-                        program,
-                        args,
-                        dir: dir.clone(),
-                        env,
-                        rlimits,
-                        sandbox: spec.map(Arc::new),
-                        private_dir: false,
-                    },
-                    java,
-                });
+                (Some(written.trim().to_owned()), span)
             }
             Err((span, why)) => {
-                let message = format!("bot `{name}`: {why}");
-                problems.push(Problem::at(source, span, message));
+                problems.push(Problem::at(source, Some(span.clone()), why));
+                (None, span)
             }
+        };
+        let label = match &name {
+            Some(name) => format!("bot `{name}`"),
+            None => format!("bot {number}"),
+        };
+        let bot = BotEntry {
+            raw: bot.get_ref(),
+            label,
+            name_span,
+        };
+        let checked = check_bot(context, &bot, settings, problems);
+        if let (Some(name), Some((program, java))) = (name, checked) {
+            bots.push(Bot {
+                name,
+                program,
+                java,
+            });
         }
     }
     hide_from_each_other(&mut bots, context.base);
     bots
+}
+
+/// One `[[bots]]` entry, and how messages about it name it (by its name, or by its place
+/// among the bots if it has none).
+struct BotEntry<'a> {
+    raw: &'a RawBot,
+    label: String,
+    name_span: Range<usize>,
+}
+
+/// A bot's `name` as written, and where; or where and why it has none (missing, or not a
+/// string).
+fn written_name(bot: &Spanned<RawBot>) -> Result<(String, Range<usize>), (Range<usize>, String)> {
+    match &bot.get_ref().name {
+        Some(name) => string_value(name).map(|text| (text, name.span())),
+        None => Err((bot.span(), "missing field `name`".to_owned())),
+    }
+}
+
+/// Why the name `written` cannot be this bot's: unsafe to show ([`name_problem`]), taken by
+/// a bot before it (in `seen`, which it joins) or by a player built into the game.
+fn name_refusal(
+    context: &BotContext<'_>,
+    written: &str,
+    seen: &mut BTreeSet<String>,
+) -> Option<String> {
+    let name = written.trim();
+    if let Some(why) = name_problem(written) {
+        Some(why)
+    } else if !seen.insert(name.to_owned()) {
+        Some(format!("duplicate bot name `{name}`"))
+    } else if context.built_in_names.contains(&name) {
+        Some(format!(
+            "bot name `{name}` is taken by a player built into the game"
+        ))
+    } else {
+        None
+    }
+}
+
+/// Checks a bot's folder, environment, limits and program, adding a problem for each
+/// mistake; its program and Java build if it can run.
+fn check_bot(
+    context: &BotContext<'_>,
+    bot: &BotEntry<'_>,
+    (defaults, sandbox): (ResourceLimits, SandboxDefaults),
+    problems: &mut Vec<Problem>,
+) -> Option<(BotProgram, Option<JavaBuild>)> {
+    let (source, label, raw) = (context.source, &bot.label, bot.raw);
+    let dir = match &raw.dir {
+        Some(dir) => {
+            let (path, why) = bot_dir(context.base, dir.get_ref());
+            if let Some(why) = why {
+                let message = format!("{label}: {why}");
+                problems.push(Problem::at(source, Some(dir.span()), message));
+            }
+            path
+        }
+        None => context.base.to_path_buf(),
+    };
+    let limits = limit_problems(
+        raw.memory_mb.as_ref(),
+        raw.cpu_seconds.as_ref(),
+        raw.max_processes.as_ref(),
+    );
+    for (span, why) in env_problems(&raw.env).into_iter().chain(limits) {
+        let message = format!("{label}: {why}");
+        problems.push(Problem::at(source, Some(span), message));
+    }
+    let rlimits = ResourceLimits {
+        memory_bytes: (raw.memory_mb.as_ref())
+            .map_or(defaults.memory_bytes, |m| megabytes(*m.get_ref())),
+        cpu_seconds: (raw.cpu_seconds.as_ref())
+            .map_or(defaults.cpu_seconds, |c| nonzero(*c.get_ref())),
+    };
+    let launch = match (&raw.command, &raw.java) {
+        (Some(command), None) => match command_nul(command) {
+            Some((span, why)) => Err((span, why)),
+            None => command_launch(command.get_ref(), &dir)
+                .map(|(program, args)| (program, args, None))
+                .map_err(|why| (command.span(), why)),
+        },
+        (None, Some(java)) => java_launch(context, java.get_ref(), &dir, rlimits.memory_bytes)
+            .map_err(|why| (java.span(), why)),
+        (Some(_), Some(java)) => Err((
+            java.span(),
+            "give either `command` or `java`, not both".to_owned(),
+        )),
+        (None, None) => Err((
+            bot.name_span.clone(),
+            "needs `command` (the program to run) or `java` (its Java sources)".to_owned(),
+        )),
+    };
+    let (program, args, java) = match launch {
+        Ok(launch) => launch,
+        Err((span, why)) => {
+            let message = format!("{label}: {why}");
+            problems.push(Problem::at(source, Some(span), message));
+            return None;
+        }
+    };
+    let sandboxed = raw
+        .sandbox
+        .map_or(sandbox.on, |mode| mode == SandboxMode::On);
+    let spec = sandboxed.then(|| BoxSpec {
+        readable: readable_folders(&dir, &program, &args, java.as_ref()),
+        network: raw.network.unwrap_or(false),
+        max_processes: (raw.max_processes.as_ref()).map_or(sandbox.max_processes, |m| *m.get_ref()),
+        ..BoxSpec::default()
+    });
+    let env = (raw.env.iter())
+        .map(|(key, value)| (key.get_ref().clone(), value.get_ref().clone()))
+        .collect();
+    let env = match java {
+        Some(_) => jvm_environment(env, rlimits.memory_bytes),
+        None => env,
+    };
+    let program = BotProgram {
+        program,
+        args,
+        dir,
+        env,
+        rlimits,
+        sandbox: spec.map(Arc::new),
+        private_dir: false,
+    };
+    Some((program, java))
+}
+
+/// The folder a bot runs in (canonical if it exists), and why it cannot be one.
+fn bot_dir(base: &Path, dir: &str) -> (PathBuf, Option<String>) {
+    let path = base.join(dir);
+    let why = nul_problem("`dir`", dir)
+        .or_else(|| (!path.is_dir()).then(|| format!("`dir` {} is not a folder", path.display())));
+    (path.canonicalize().unwrap_or(path), why)
+}
+
+/// Where and why a bot's `env` holds a variable no process can be given.
+fn env_problems(env: &BTreeMap<Spanned<String>, Spanned<String>>) -> Vec<(Range<usize>, String)> {
+    let mut problems = Vec::new();
+    for (name, value) in env {
+        let what = format!("`env` value of `{}`", name.get_ref());
+        problems.extend(env_name_problem(name.get_ref()).map(|why| (name.span(), why)));
+        problems.extend(nul_problem(&what, value.get_ref()).map(|why| (value.span(), why)));
+    }
+    problems
+}
+
+/// Why `name` cannot name an environment variable: empty, or holding `=` (a process would
+/// see the name end there and the rest join the value) or a NUL byte. Any other character
+/// works, even where a shell could not name it.
+fn env_name_problem(name: &str) -> Option<String> {
+    if name.is_empty() {
+        Some("an `env` name must not be empty".to_owned())
+    } else if name.contains('=') {
+        Some(format!(
+            "`env` name `{name}` holds `=`, which would end the name there"
+        ))
+    } else {
+        nul_problem(&format!("`env` name `{name}`"), name)
+    }
+}
+
+/// Where and why a word of `command` (the whole line, or one element of an array) holds a
+/// NUL byte.
+fn command_nul(command: &Spanned<RawCommand>) -> Option<(Range<usize>, String)> {
+    let words: Vec<(&str, Range<usize>)> = match command.get_ref() {
+        RawCommand::Line(line) => vec![(line, command.span())],
+        RawCommand::Words(words) => (words.iter())
+            .map(|word| (word.get_ref().as_str(), word.span()))
+            .collect(),
+    };
+    (words.into_iter()).find_map(|(word, span)| Some((span, nul_problem("`command`", word)?)))
+}
+
+/// Why `what`, passed to the kernel as a C string (an argument, a variable, a path), cannot
+/// be: such a string ends at its first NUL byte.
+fn nul_problem(what: &str, value: &str) -> Option<String> {
+    value.contains('\0').then(|| {
+        format!("{what} holds a NUL byte (\\u0000), which no argument, variable or path can hold")
+    })
+}
+
+/// The game a file names, and where; or where and why it names none (a missing `game` at
+/// the start of the file, where serde points at a missing key of the top-level table).
+fn game_kind(
+    game: Option<&Spanned<toml::Value>>,
+) -> Result<(GameKind, Range<usize>), (Range<usize>, String)> {
+    let names: Vec<_> = GameKind::ALL.iter().map(|k| k.name()).collect();
+    let expected = format!("expected one of: {}", names.join(", "));
+    let Some(game) = game else {
+        return Err((0..0, format!("missing field `game` ({expected})")));
+    };
+    let name = string_value(game)?;
+    match GameKind::from_name(&name) {
+        Some(kind) => Ok((kind, game.span())),
+        None => Err((game.span(), format!("unknown game `{name}` ({expected})"))),
+    }
+}
+
+/// The text of a value that must be a string, or where and why it is not one (in serde's
+/// words, as for any other value of the wrong type).
+fn string_value(value: &Spanned<toml::Value>) -> Result<String, (Range<usize>, String)> {
+    let text = value.get_ref().clone().try_into::<String>();
+    text.map_err(|error| (value.span(), error.message().to_owned()))
 }
 
 /// Why `name` (as written, before trimming spaces) cannot name a bot, if it cannot: empty,
@@ -598,9 +746,46 @@ fn java_launch(
     Ok((java, host.solo_args(&build, memory_bytes), Some(build)))
 }
 
-/// A limit in megabytes as bytes; 0 means no limit.
+/// Where and why the resource limits a file or a bot sets hold a value the run could not
+/// apply.
+fn limit_problems(
+    memory_mb: Option<&Spanned<u64>>,
+    cpu_seconds: Option<&Spanned<u64>>,
+    max_processes: Option<&Spanned<u32>>,
+) -> Vec<(Range<usize>, String)> {
+    [
+        out_of_range("memory_mb", memory_mb, 0..=MAX_MEMORY_MB),
+        out_of_range("cpu_seconds", cpu_seconds, 0..=MAX_CPU_SECONDS),
+        out_of_range("max_processes", max_processes, 1..=MAX_PROCESSES.into()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// Where and why `value`, of `key`, lies outside `range` (whose start, if 0, means none).
+fn out_of_range<T: Copy + Into<u64>>(
+    key: &str,
+    value: Option<&Spanned<T>>,
+    range: RangeInclusive<u64>,
+) -> Option<(Range<usize>, String)> {
+    let value = value.filter(|v| !range.contains(&(*v.get_ref()).into()))?;
+    let none = if *range.start() == 0 {
+        " (0 = none)"
+    } else {
+        ""
+    };
+    let (start, end) = range.into_inner();
+    Some((
+        value.span(),
+        format!("`{key}` must be from {start} to {end}{none}"),
+    ))
+}
+
+/// A limit in megabytes as bytes; 0 means no limit. Saturating: a value past
+/// [`MAX_MEMORY_MB`] is reported, never used.
 fn megabytes(mb: u64) -> Option<u64> {
-    nonzero(mb).map(|mb| mb.saturating_mul(1024 * 1024))
+    nonzero(mb).map(|mb| mb.saturating_mul(MIB))
 }
 
 /// 0 means no limit.
@@ -703,6 +888,24 @@ mod tests {
             dir.path().to_path_buf(),
         ];
         assert_eq!(folders, expected);
+    }
+
+    #[test]
+    fn env_names_are_refused_only_when_no_process_could_see_them() {
+        for name in [
+            "PATH",
+            "lower",
+            "1ST",
+            "dotted.name",
+            "with-dash",
+            "été",
+            "a b",
+        ] {
+            assert_eq!(env_name_problem(name), None, "{name}");
+        }
+        for name in ["", "A=B", "=A", "A\0"] {
+            assert!(env_name_problem(name).is_some(), "{name:?}");
+        }
     }
 
     #[test]

@@ -47,6 +47,11 @@ pub const NOBODY: u32 = 65534;
 /// The default of `max_processes`: processes (and threads) one box may hold at once.
 pub const DEFAULT_MAX_PROCESSES: u32 = 64;
 
+/// The most `max_processes`: a cgroup's `pids.max` takes at most the kernel's bound on
+/// process IDs (`PID_MAX_LIMIT`, 4 Mi on 64-bit); a larger value left the box without its
+/// cgroup, and its processes could not start.
+pub const MAX_PROCESSES: u32 = 4 * 1024 * 1024;
+
 /// What one bot's box shows it and how much it may use.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BoxSpec {

@@ -1,7 +1,7 @@
 //! Broken tournament files: each is rejected before any game starts, with one line per
 //! problem naming the file, line and column, and exit status 2.
 
-use crate::support::{arena, write_toml};
+use crate::support::{arena, run_ok, write_toml};
 
 /// Broken tournament files: each gives exit status 2, one line naming the file and the
 /// place, nothing on stdout, and no results folder.
@@ -40,7 +40,7 @@ command = "/bin/sh -c true"
         ("zero reply cap", format!("game = \"petri\"\nmax_reply_bytes = 0\n{valid_bots}"), "t.toml:2:19: `max_reply_bytes` must be at least 1"),
         ("bots not a list", "game = \"petri\"\nbots = 3\n".into(), "t.toml:2:8:"),
         ("options not a table", format!("game = \"petri\"\noptions = 3\n{valid_bots}"), "t.toml:2:11:"),
-        ("missing game", valid_bots.into(), "missing field `game`"),
+        ("missing game", valid_bots.into(), "t.toml:1:1: missing field `game` (expected one of: alienwar, cave, eggs, petri, slime)"),
         ("unknown bot key", format!("game = \"petri\"\n[[bots]]\nname = \"x\"\ncommand = \"/bin/sh\"\ncomand = \"/bin/sh\"\n{valid_bots}"), "t.toml:5:1: unknown field `comand`"),
         ("bot without command", "game = \"petri\"\n[[bots]]\nname = \"a\"\n[[bots]]\nname = \"b\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:3:8: bot `a`: needs `command` (the program to run) or `java` (its Java sources)"),
         ("command and java", "game = \"alienwar\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\njava = [\"A.java\"]\n".into(), "t.toml:5:8: bot `a`: give either `command` or `java`, not both"),
@@ -72,13 +72,35 @@ command = "/bin/sh -c true"
         ("wide name too long", named(&"東".repeat(65)), "has 65 characters, more than the 64 allowed"),
         ("too many jobs", format!("game = \"petri\"\njobs = 1025\n{valid_bots}"), "t.toml:2:8: `jobs` must be at most 1024 (0 = one per core)"),
         ("far too many jobs", format!("game = \"petri\"\njobs = 9223372036854775807\n{valid_bots}"), "t.toml:2:8: `jobs` must be at most 1024"),
+        ("NUL in an env value", bot_a("command = \"/bin/sh\"\nenv = { V = \"a\\u0000b\" }"), "t.toml:5:13: bot `a`: `env` value of `V` holds a NUL byte"),
+        ("NUL in an env name", bot_a("command = \"/bin/sh\"\nenv = { \"V\\u0000\" = \"a\" }"), "t.toml:5:9: bot `a`: `env` name `V\\x00` holds a NUL byte"),
+        ("NUL in a command line", bot_a("command = \"/bin/sh -c \\u0000\""), "t.toml:4:11: bot `a`: `command` holds a NUL byte"),
+        ("NUL in a command word", bot_a("command = [\"/bin/sh\", \"-c\", \"\\u0000\"]"), "t.toml:4:29: bot `a`: `command` holds a NUL byte"),
+        ("NUL in a program", bot_a("command = [\"/bin/s\\u0000h\"]"), "t.toml:4:12: bot `a`: `command` holds a NUL byte"),
+        ("NUL in a folder", bot_a("command = \"/bin/sh\"\ndir = \".\\u0000\""), "t.toml:5:7: bot `a`: `dir` holds a NUL byte"),
+        ("empty env name", bot_a("command = \"/bin/sh\"\nenv = { \"\" = \"a\" }"), "t.toml:5:9: bot `a`: an `env` name must not be empty"),
+        ("env name with =", bot_a("command = \"/bin/sh\"\nenv = { \"A=B\" = \"x\" }"), "t.toml:5:9: bot `a`: `env` name `A=B` holds `=`"),
+        ("CPU seconds past the kernel's", format!("game = \"petri\"\ncpu_seconds = 9223372036854775808\n{valid_bots}"), "t.toml:2:15: `cpu_seconds` must be from 0 to 18446744072 (0 = none)"),
+        ("a bot's CPU seconds one past", bot_a("command = \"/bin/sh\"\ncpu_seconds = 18446744073"), "t.toml:5:15: bot `a`: `cpu_seconds` must be from 0 to 18446744072 (0 = none)"),
+        ("megabytes past 64 bits of bytes", format!("game = \"petri\"\nmemory_mb = 17592186044416\n{valid_bots}"), "t.toml:2:13: `memory_mb` must be from 0 to 17592186044415 (0 = none)"),
+        ("a bot's megabytes at the top", bot_a("command = \"/bin/sh\"\nmemory_mb = 18446744073709551615"), "t.toml:5:13: bot `a`: `memory_mb` must be from 0 to 17592186044415"),
+        ("processes past the kernel's", format!("game = \"petri\"\nmax_processes = 4194305\n{valid_bots}"), "t.toml:2:17: `max_processes` must be from 1 to 4194304"),
+        ("a bot's zero processes", bot_a("command = \"/bin/sh\"\nmax_processes = 0"), "t.toml:5:17: bot `a`: `max_processes` must be from 1 to 4194304"),
     ];
-    // Each of these is the first bot's name, as TOML escapes.
-    fn named(name: &str) -> String {
+    // A file of two bots whose first holds `keys`.
+    fn first_bot(keys: &str) -> String {
         format!(
-            "game = \"petri\"\n[[bots]]\nname = \"{name}\"\ncommand = \"/bin/sh -c true\"\n\
+            "game = \"petri\"\n[[bots]]\n{keys}\n\
              [[bots]]\nname = \"b\"\ncommand = \"/bin/sh -c true\"\n"
         )
+    }
+    // Each of these is the first bot's name, as TOML escapes.
+    fn named(name: &str) -> String {
+        first_bot(&format!("name = \"{name}\"\ncommand = \"/bin/sh -c true\""))
+    }
+    // The first bot, `a`, with these keys after its name.
+    fn bot_a(keys: &str) -> String {
+        first_bot(&format!("name = \"a\"\n{keys}"))
     }
     for (what, text, expected) in cases {
         let dir = tempfile::tempdir().unwrap();
@@ -227,24 +249,111 @@ fn out_of_bound_jobs_and_names_create_nothing() {
 
 #[test]
 fn a_tournament_file_with_four_mistakes_reports_all_four_in_one_run() {
-    let dir = tempfile::tempdir().unwrap();
     // A misspelt key, a value of the wrong type, a misspelt option and a duplicate name.
     let text = "game = \"petri\"\ngmaes = 3\ntimeout_ms = \"fast\"\n[options]\nwidht = 5\n\
         [[bots]]\nname = \"a\"\ncommand = \"/bin/sh -c true\"\n\
         [[bots]]\nname = \"a\"\ncommand = \"/bin/sh -c true\"\n";
+    assert_problems(
+        text,
+        &[
+            "t.toml:2:1: unknown field `gmaes`",
+            "t.toml:3:14: invalid type: string \"fast\", expected u64",
+            "t.toml:5:1: unknown field `widht`",
+            "t.toml:10:8: duplicate bot name `a`",
+        ],
+    );
+}
+
+/// The largest limits a file accepts are ones a run applies, sandboxed: a bot under them
+/// replies. One CPU second more and the kernel's count of nanoseconds would wrap around, so
+/// that SIGXCPU stops the bot at 0.3 s of CPU; one process more and the box's cgroup could
+/// not be made.
+#[test]
+fn a_bot_under_the_largest_limits_accepted_replies() {
+    let dir = tempfile::tempdir().unwrap();
+    // About half a second of CPU, then a reply (no species: an invalid one).
+    let busy = "i=0\nwhile [ $i -lt 400000 ]; do i=$((i + 1)); done\necho x\n";
+    std::fs::write(dir.path().join("busy.sh"), busy).unwrap();
+    let text = "game = \"petri\"\ngames = 1\nmemory_mb = 17592186044415\n\
+        cpu_seconds = 18446744072\nmax_processes = 4194304\n\
+        [[bots]]\nname = \"a\"\ncommand = \"/bin/sh busy.sh\"\n\
+        [[bots]]\nname = \"b\"\ncommand = \"/bin/sh busy.sh\"\n";
+    let file = write_toml(dir.path(), "t.toml", text);
+    let output = run_ok(dir.path(), &file, &["--out", "r", "--format", "json"]);
+    let board: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let bots = board["leaderboard"].as_array().unwrap();
+    assert_eq!(bots.len(), 2, "{board}");
+    for bot in bots {
+        assert_eq!(bot["crashes"], 0, "{board}");
+        assert_eq!(bot["invalid_replies"], 1, "{board}");
+    }
+}
+
+/// A bot's `name` of the wrong type is reported as such, and stops nothing: the top-level
+/// keys and the other bots are still checked (it used to end the reading with "missing
+/// field `name`", and nothing else in the file was reported).
+#[test]
+fn a_name_of_the_wrong_type_hides_none_of_the_files_other_mistakes() {
+    let text = "game = \"petri\"\nseed = \"one\"\ngames = 2.5\n\
+        [[bots]]\nname = 5\ncommand = \"/bin/sh -c true\"\n\
+        [[bots]]\nname = \"hunter\"\ncommand = \"/bin/sh -c true\"\nextra = \"x\"\n";
+    assert_problems(
+        text,
+        &[
+            "t.toml:2:8: invalid type: string \"one\", expected u64",
+            "t.toml:3:9: invalid type: floating point `2.5`, expected u32",
+            "t.toml:5:8: invalid type: integer `5`, expected a string",
+            "t.toml:10:1: unknown field `extra`",
+        ],
+    );
+}
+
+/// A bot without a name is reported at its table, is checked like any other (called by
+/// its place among the bots), and hides no other bot's mistakes.
+#[test]
+fn a_bot_without_a_name_is_still_checked_and_so_are_the_others() {
+    let text = "game = \"petri\"\n\
+        [[bots]]\ncommand = \"no-such-program-arena\"\n\
+        [[bots]]\nname = \"b\"\ncommand = \"/bin/sh -c true\"\ncpu_seconds = -1\n";
+    assert_problems(
+        text,
+        &[
+            "t.toml:2:1: missing field `name`",
+            "t.toml:3:11: bot 1: program `no-such-program-arena` not found in PATH",
+            "t.toml:7:15: invalid value: integer `-1`, expected u64",
+        ],
+    );
+}
+
+/// A `game` of the wrong type is reported as such, not as missing as well.
+#[test]
+fn a_game_of_the_wrong_type_is_not_also_missing() {
+    let text = "game = 5\nseed = \"one\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\n";
+    assert_problems(
+        text,
+        &[
+            "t.toml:1:8: invalid type: integer `5`, expected a string",
+            "t.toml:2:8: invalid type: string \"one\", expected u64",
+        ],
+    );
+}
+
+/// Checks the file `text` in a temporary folder: exit status 2, exactly one line per
+/// expected problem, in order, each starting with its expected text, and no game started.
+fn assert_problems(text: &str, expected: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
     write_toml(dir.path(), "t.toml", text);
     let output = arena(dir.path(), &["run", "t.toml"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines.len(), 4, "{stderr}");
-    for (line, expected) in lines.iter().zip([
-        "t.toml:2:1: unknown field `gmaes`",
-        "t.toml:3:14: invalid type: string \"fast\", expected u64",
-        "t.toml:5:1: unknown field `widht`",
-        "t.toml:10:8: duplicate bot name `a`",
-    ]) {
-        assert!(line.contains(expected), "{line:?} is not {expected:?}");
+    assert_eq!(lines.len(), expected.len(), "{stderr}");
+    for (line, expected) in lines.iter().zip(expected) {
+        let problem = line.strip_prefix("error: ").unwrap_or(line);
+        assert!(
+            problem.starts_with(expected),
+            "{line:?} is not {expected:?}"
+        );
     }
     assert!(
         !dir.path().join("arena-results").exists(),
