@@ -23,17 +23,45 @@ pub(crate) fn read_bounded(path: &Path) -> io::Result<String> {
     if file.metadata()?.len() > MAX_FILE_BYTES {
         return Err(too_large());
     }
-    let mut text = String::new();
-    file.take(MAX_FILE_BYTES + 1).read_to_string(&mut text)?;
-    if text.len() as u64 > MAX_FILE_BYTES {
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(too_large());
     }
-    Ok(text)
+    String::from_utf8(bytes).map_err(|error| not_utf8(error.as_bytes(), error.utf8_error()))
+}
+
+/// The error of a file that is not UTF-8, naming the line and column of its first bad byte.
+fn not_utf8(bytes: &[u8], error: std::str::Utf8Error) -> io::Error {
+    let before = &bytes[..error.valid_up_to()];
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |newline| newline + 1);
+    let column = 1 + String::from_utf8_lossy(&before[start..]).chars().count();
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("line {line}, column {column}: not UTF-8 (a TOML file must be)"),
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_that_is_not_utf8_is_refused_where_it_stops_being_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.toml");
+        std::fs::write(&path, b"game = \"petri\"\n# \xc3\xa9t\xc3\xa9 \xff bad\n").unwrap();
+        let error = read_bounded(&path).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::InvalidData);
+        assert_eq!(
+            error.to_string(),
+            "line 2, column 7: not UTF-8 (a TOML file must be)"
+        );
+    }
 
     #[test]
     fn files_up_to_the_bound_are_read_and_larger_ones_refused() {

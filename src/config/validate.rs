@@ -391,7 +391,7 @@ fn written_name(bot: &Spanned<RawBot>) -> Result<(String, Range<usize>), (Range<
     }
 }
 
-/// Why the name `written` cannot be this bot's: unsafe to show ([`name_problem`]), taken by
+/// Why the name `written` cannot be this bot's: unsafe to show ([`bot_name_problem`]), taken by
 /// a bot before it (in `seen`, which it joins) or by a player built into the game.
 fn name_refusal(
     context: &BotContext<'_>,
@@ -399,7 +399,7 @@ fn name_refusal(
     seen: &mut BTreeSet<String>,
 ) -> Option<String> {
     let name = written.trim();
-    if let Some(why) = name_problem(written) {
+    if let Some(why) = bot_name_problem(written) {
         Some(why)
     } else if !seen.insert(name.to_owned()) {
         Some(format!("duplicate bot name `{name}`"))
@@ -582,14 +582,15 @@ fn string_value(value: &Spanned<toml::Value>) -> Result<String, (Range<usize>, S
 /// Why `name` (as written, before trimming spaces) cannot name a bot, if it cannot: empty,
 /// too long, or with a character that is unsafe on a terminal ([`is_unsafe`]; a newline
 /// would also forge a line of a table or a log).
-fn name_problem(name: &str) -> Option<String> {
+pub fn bot_name_problem(name: &str) -> Option<String> {
     let trimmed = name.trim();
     let length = trimmed.chars().count();
     if let Some(c) = name.chars().find(|&c| is_unsafe(c)) {
         Some(format!(
-            "bot name `{name}` contains the control character U+{:04X}; names are shown on \
+            "bot name `{}` contains the control character U+{:04X}; names are shown on \
              terminals and in tables, so they may not hold control characters, newlines or \
              bidirectional overrides",
+            crate::text::escape_control(name),
             u32::from(c)
         ))
     } else if trimmed.is_empty() {

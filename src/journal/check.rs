@@ -1,12 +1,14 @@
 //! What a journal may hold, derived from its own header: a journal is read as evidence, never
 //! trusted blindly. Its header must describe a schedule this `arena` can make (a known pairing
-//! version and game, a game count that is that schedule's), and every game must be one of the
+//! version and game, a game count that is that schedule's, bots named as a tournament file
+//! may name them), and every game must be one of the
 //! schedule's: its index in range (and in the journal's shard), its seed the derived one, its
 //! seats that fixture's bots in order, then only the game's own built-in players; and its
 //! outcome one the game can give (no game won by both sides, no request failed twice).
 
 use std::collections::BTreeSet;
 
+use crate::config::bot_name_problem;
 use crate::schedule::{Schedule, fixture_count};
 use crate::shard::Shard;
 use arena_games::{GameKind, Pairing, Scoring};
@@ -45,6 +47,9 @@ impl Expected {
                 header.game.escape_debug()
             )
         })?;
+        if let Some(why) = header.bots.iter().find_map(|name| bot_name_problem(name)) {
+            return Err(why);
+        }
         let mut names = BTreeSet::new();
         if let Some(twice) = header.bots.iter().find(|name| !names.insert(name.as_str())) {
             return Err(format!("bot `{}` is listed twice", twice.escape_debug()));

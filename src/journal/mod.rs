@@ -865,6 +865,13 @@ mod tests {
                 },
                 "bot `a` is listed twice",
             ),
+            (
+                Header {
+                    bots: vec!["a".into(), "\x1b[31mb\n".into()],
+                    ..header()
+                },
+                "bot name `\\x1b[31mb\\n` contains the control character U+001B",
+            ),
         ] {
             JournalWriter::create(&path, header).unwrap();
             let error = Journal::read(&path).unwrap_err().to_string();
