@@ -569,11 +569,17 @@ fn standings_of(
         header.bots = kept.iter().map(|&i| header.bots[i].clone()).collect();
         header.total_games = arena::schedule::fixture_count(format, kept.len(), header.games);
     }
+    // Looked up by name: a journal of 10,000 bots has 200,000 games. Every game is among
+    // all the bots.
+    let selected: Option<std::collections::HashSet<&str>> =
+        (!selection.is_all()).then(|| header.bots.iter().map(String::as_str).collect());
     let among = |game: &arena::journal::GameRecord| {
-        game.seats
-            .iter()
-            .filter(|seat| !seat.built_in)
-            .all(|seat| header.bots.contains(&seat.bot))
+        selected.as_ref().is_none_or(|selected| {
+            game.seats
+                .iter()
+                .filter(|seat| !seat.built_in)
+                .all(|seat| selected.contains(seat.bot.as_str()))
+        })
     };
     let mut builder = LeaderboardBuilder::new(kind.scoring(), kind.stat_columns(), header.clone());
     let mut left_out = 0_u64;
