@@ -647,12 +647,14 @@ fn a_turn_past_the_end_of_a_replay_is_an_error() {
         dir.path(),
         &["replay", replay.to_str().unwrap(), "--turn", "99"],
     );
+    assert_refused(&output, "no turn 99: the replay has turns 0 to 6");
+}
+
+/// `output` is a usage error (exit status 2) that says `why` on stderr and prints nothing.
+fn assert_refused(output: &std::process::Output, why: &str) {
     assert_eq!(output.status.code(), Some(2), "{output:?}");
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("no turn 99: the replay has turns 0 to 6"),
-        "{stderr}"
-    );
+    assert!(stderr.contains(why), "{stderr}");
     assert!(output.stdout.is_empty(), "{output:?}");
 }
 
@@ -666,13 +668,10 @@ fn a_replay_of_its_header_alone_says_it_has_no_turns() {
         dir.path(),
         &["replay", file.to_str().unwrap(), "--turn", "0"],
     );
-    assert_eq!(output.status.code(), Some(2), "{output:?}");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("no turn 0: the replay has no turns: no frame follows its header"),
-        "{stderr}"
+    assert_refused(
+        &output,
+        "no turn 0: the replay has no turns: no frame follows its header",
     );
-    assert!(output.stdout.is_empty(), "{output:?}");
 }
 
 /// `arena replay FILE --html FILE` wrote the page over the replay and exited 0. The page's
