@@ -196,6 +196,12 @@ fn with_package(host: &JavaHost, text: String) -> String {
 /// [`MALLOC_ARENAS`]). Measured: 370 – 400 MiB for the shared host of 43 aliens.
 const JVM_NATIVE_MIB: u64 = 512;
 
+/// The least address space, in MiB, a Java bot is given: [`JVM_NATIVE_MIB`]. Under it a JVM
+/// may not start, and cannot say why (measured with JDK 17: under 200 MiB it dies of
+/// SIGSEGV before printing anything, at 300 – 350 MiB it reports on stdout, where the
+/// report would be read as replies and so is suppressed; 400 MiB started one small alien).
+pub const MIN_JVM_MEMORY_MB: u64 = JVM_NATIVE_MIB;
+
 /// The C library's malloc arenas a JVM may have under an address-space limit. glibc allows
 /// eight per core, each reserving 64 MiB of address space: a JVM of 15 threads held 15 of
 /// them (943 MiB), and under 2 GiB ran out of address space mid-game. Two cost nothing

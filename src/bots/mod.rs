@@ -19,7 +19,9 @@ mod session;
 pub use call::{CallResult, CallStatus, Exit, Waiting};
 pub use fault::RunnerFault;
 pub use group::kill_every_group;
-pub use java::{JavaBuild, JavaHost, JavaHostRuntime, cache_root, jvm_environment};
+pub use java::{
+    JavaBuild, JavaHost, JavaHostRuntime, MIN_JVM_MEMORY_MB, cache_root, jvm_environment,
+};
 pub use oneshot::{OneShotInput, call_once};
 pub use process::Place;
 pub use program::{BotProgram, CallEnv, Limits, ResourceLimits};

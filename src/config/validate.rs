@@ -18,7 +18,8 @@ use super::error::{ConfigError, Problem};
 use super::raw::{RawBot, RawCommand, RawTournament, SandboxMode};
 use super::source::read_bounded;
 use crate::bots::{
-    BotProgram, JavaBuild, JavaHostRuntime, Limits, ResourceLimits, cache_root, jvm_environment,
+    BotProgram, JavaBuild, JavaHostRuntime, Limits, MIN_JVM_MEMORY_MB, ResourceLimits, cache_root,
+    jvm_environment,
 };
 use crate::sandbox::{BoxSpec, DEFAULT_MAX_PROCESSES, MAX_PROCESSES};
 use crate::text::is_unsafe;
@@ -741,6 +742,15 @@ fn java_launch(
             context.kind
         ));
     };
+    if let Some(mb) = memory_bytes
+        .map(|bytes| bytes / MIB)
+        .filter(|&mb| mb < MIN_JVM_MEMORY_MB)
+    {
+        return Err(format!(
+            "its `memory_mb` is {mb}, and a JVM needs at least {MIN_JVM_MEMORY_MB} (0 for no \
+             limit): under that it may not start, and cannot say why"
+        ));
+    }
     let sources: Vec<PathBuf> = sources.iter().map(|s| context.base.join(s)).collect();
     let build = host.build(&sources, &cache_root())?;
     let java = resolve_program("java", dir)?;

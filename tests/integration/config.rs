@@ -31,6 +31,7 @@ command = "/bin/sh -c true"
         ("duplicate names", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:6:8: duplicate bot name `a`"),
         ("too few bots", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:1:8: petri needs at least 2 bots"),
         ("zero games", format!("game = \"petri\"\ngames = 0\n{valid_bots}"), "t.toml:2:9: `games` must be at least 1"),
+        ("java bot under 512 MiB", "game = \"alienwar\"\nmemory_mb = 300\n[[bots]]\nname = \"a\"\njava = [\"A.java\"]\n".into(), "t.toml:5:8: bot `a`: its `memory_mb` is 300, and a JVM needs at least 512 (0 for no limit)"),
         ("negative timeout", format!("game = \"petri\"\ntimeout_ms = -5\n{valid_bots}"), "t.toml:2:14:"),
         ("missing folder", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\ndir = \"nowhere\"\n[[bots]]\nname = \"b\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:5:7: bot `a`: `dir`"),
         ("wrong type", format!("game = \"petri\"\ngames = \"ten\"\n{valid_bots}"), "t.toml:2:9:"),
