@@ -22,7 +22,7 @@ use crate::bots::{
     jvm_environment,
 };
 use crate::sandbox::{BoxSpec, DEFAULT_MAX_PROCESSES, MAX_PROCESSES};
-use crate::text::is_unsafe;
+use crate::text::{escape_control, is_unsafe};
 use arena_games::{GameKind, GameOptions, OptionsParser};
 
 /// The master seed when the file sets none: fixed, so two runs of one file agree.
@@ -514,7 +514,7 @@ fn bot_dir(base: &Path, dir: &str) -> (PathBuf, Option<String>) {
 fn env_problems(env: &BTreeMap<Spanned<String>, Spanned<String>>) -> Vec<(Range<usize>, String)> {
     let mut problems = Vec::new();
     for (name, value) in env {
-        let what = format!("`env` value of `{}`", name.get_ref());
+        let what = format!("`env` value of `{}`", escape_control(name.get_ref()));
         problems.extend(env_name_problem(name.get_ref()).map(|why| (name.span(), why)));
         problems.extend(nul_problem(&what, value.get_ref()).map(|why| (value.span(), why)));
     }
@@ -525,14 +525,15 @@ fn env_problems(env: &BTreeMap<Spanned<String>, Spanned<String>>) -> Vec<(Range<
 /// see the name end there and the rest join the value) or a NUL byte. Any other character
 /// works, even where a shell could not name it.
 fn env_name_problem(name: &str) -> Option<String> {
+    let shown = escape_control(name);
     if name.is_empty() {
         Some("an `env` name must not be empty".to_owned())
     } else if name.contains('=') {
         Some(format!(
-            "`env` name `{name}` holds `=`, which would end the name there"
+            "`env` name `{shown}` holds `=`, which would end the name there"
         ))
     } else {
-        nul_problem(&format!("`env` name `{name}`"), name)
+        nul_problem(&format!("`env` name `{shown}`"), name)
     }
 }
 
@@ -591,7 +592,7 @@ pub fn bot_name_problem(name: &str) -> Option<String> {
             "bot name `{}` contains the control character U+{:04X}; names are shown on \
              terminals and in tables, so they may not hold control characters, newlines or \
              bidirectional overrides",
-            crate::text::escape_control(name),
+            escape_control(name),
             u32::from(c)
         ))
     } else if trimmed.is_empty() {
