@@ -96,8 +96,8 @@ impl ResultsFolder {
 fn refuse_a_journal(path: &Path) -> Result<(), Error> {
     if path.join(JOURNAL_FILE).exists() {
         return Err(Error::Usage(format!(
-            "{} already holds the journal of a run; to continue that run, use --resume {0}, \
-             or give another folder to --out",
+            "{} already holds the journal of a run: give --out another folder (or, to \
+             continue that run, `arena run` it with --resume {0})",
             path.display()
         )));
     }
@@ -205,7 +205,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(JOURNAL_FILE), "").unwrap();
         let error = ResultsFolder::claim(dir.path(), Start::Fresh).unwrap_err();
-        assert!(error.to_string().contains("use --resume"), "{error}");
+        assert!(error.to_string().contains("with --resume"), "{error}");
         let missing = dir.path().join("nothing");
         let error = ResultsFolder::claim(&missing, Start::Resume).unwrap_err();
         assert!(

@@ -475,12 +475,7 @@ fn standings_command(args: &StandingsArgs) -> Result<u8, Error> {
 
 fn replay_command(args: &ReplayArgs) -> Result<u8, Error> {
     if let Some(page) = &args.html {
-        if arena::results::same_file(page, &args.file) {
-            return Err(Error::Usage(format!(
-                "--html {}: that is the replay itself, which the page would replace",
-                page.display()
-            )));
-        }
+        refuse_to_replace(page, [args.file.clone()])?;
     }
     let replay = Replay::read(&args.file)?;
     match &args.html {
@@ -510,13 +505,6 @@ fn merge_command(args: &MergeArgs) -> Result<u8, Error> {
     let journal = merge_paths(&args.dirs)?;
     let board = leaderboard(&journal)?;
     if let Some(out) = &args.out {
-        // Said here, not as a run's refusal, which offers a resume that merge has not.
-        if out.join(JOURNAL_FILE).exists() {
-            return Err(Error::Usage(format!(
-                "{} already holds a journal: give --out a new folder",
-                out.display()
-            )));
-        }
         let folder = ResultsFolder::claim(out, Start::Fresh)?;
         for (name, bytes) in [
             (JOURNAL_FILE, journal.to_jsonl()),
@@ -667,30 +655,22 @@ fn default_results_dir(file: &Path) -> PathBuf {
     candidate
 }
 
-/// Writes the results page of a results folder, or prints its leaderboard. The board comes
-/// from the journal as `arena standings` computes it, so a folder still being written works
-/// too; like there, journal lines left out give exit status 2.
-/// Refuses a results `page` that would replace a file of the results folder `dir` (its
-/// journal, its leaderboard or a replay): the results would be lost.
-fn refuse_to_overwrite_results(page: &Path, dir: &Path) -> Result<(), Error> {
-    let replays = std::fs::read_dir(dir.join(REPLAYS_DIR))
-        .into_iter()
-        .flatten()
-        .filter_map(|entry| entry.ok().map(|entry| entry.path()));
-    let mut results = [JOURNAL_FILE, LEADERBOARD_FILE]
-        .into_iter()
-        .map(|name| dir.join(name))
-        .chain(replays);
-    match results.find(|file| arena::results::same_file(page, file)) {
-        Some(file) => Err(Error::Usage(format!(
+/// Refuses an `--html` `page` that is one of `inputs` (however spelled or linked): writing it
+/// would replace results with the page made of them.
+fn refuse_to_replace(page: &Path, inputs: impl IntoIterator<Item = PathBuf>) -> Result<(), Error> {
+    match (inputs.into_iter()).find(|input| arena::results::same_file(page, input)) {
+        Some(input) => Err(Error::Usage(format!(
             "--html {}: that is {}, which the page would replace",
             page.display(),
-            file.display()
+            input.display()
         ))),
         None => Ok(()),
     }
 }
 
+/// Writes the results page of a results folder, or prints its leaderboard. The board comes
+/// from the journal as `arena standings` computes it, so a folder still being written works
+/// too; like there, journal lines left out give exit status 2.
 fn report_command(args: &ReportArgs) -> Result<u8, Error> {
     if args.dir.is_file() {
         let folder = args.dir.parent().unwrap_or(Path::new("."));
@@ -703,7 +683,12 @@ fn report_command(args: &ReportArgs) -> Result<u8, Error> {
     }
     let journal = args.dir.join(JOURNAL_FILE);
     if let Some(page) = &args.html {
-        refuse_to_overwrite_results(page, &args.dir)?;
+        let replays = std::fs::read_dir(args.dir.join(REPLAYS_DIR))
+            .into_iter()
+            .flatten()
+            .filter_map(|entry| entry.ok().map(|entry| entry.path()));
+        let results = [JOURNAL_FILE, LEADERBOARD_FILE].map(|name| args.dir.join(name));
+        refuse_to_replace(page, results.into_iter().chain(replays))?;
     }
     let (board, left_out) = standings(&journal, Reading::SkipBadLines)?;
     match &args.html {

@@ -137,7 +137,7 @@ fn a_results_folder_serves_one_run_at_a_time() {
     assert_eq!(fresh.status.code(), Some(2), "{stderr}");
     assert!(
         stderr
-            .contains("r already holds the journal of a run; to continue that run, use --resume r"),
+            .contains("r already holds the journal of a run: give --out another folder (or, to continue that run, `arena run` it with --resume r)"),
         "{stderr}"
     );
     // Once the first run is over, the folder is free: a resume gets as far as the journal

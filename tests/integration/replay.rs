@@ -691,7 +691,7 @@ fn the_page_is_never_written_over_the_replay() {
         );
         assert_eq!(output.status.code(), Some(2), "{page}: {output:?}");
         let stderr = String::from_utf8_lossy(&output.stderr);
-        let expected = format!("--html {page}: that is the replay itself");
+        let expected = format!("--html {page}: that is {}, which the page", file.display());
         assert!(stderr.contains(&expected), "{stderr}");
         assert_eq!(std::fs::read(&file).unwrap(), replay, "{page}");
     }
