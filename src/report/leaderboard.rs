@@ -424,7 +424,7 @@ impl BotTotals {
             *self.invalid_reasons.entry(reason.clone()).or_default() += u64::from(*count);
         }
         self.games_with_a_crash += u32::from(seat.crashes > 0);
-        self.games_with_a_timeout_or_crash += u32::from(seat.timeouts + seat.crashes > 0);
+        self.games_with_a_timeout_or_crash += u32::from(seat.timeouts > 0 || seat.crashes > 0);
         self.built_in |= seat.built_in;
         for (name, value) in &seat.stats {
             *self.stats.entry(name.clone()).or_default() += value;
