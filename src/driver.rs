@@ -19,7 +19,7 @@ use io_log::IoLog;
 use crate::bots::{CallEnv, CallResult, CallStatus, RunnerFault, Waiting};
 use crate::config::{Bot, Tournament};
 use crate::journal::{GameRecord, SeatRecord};
-use crate::progress::Requests;
+use crate::progress::Answered;
 use crate::replay::{Recorder, Replay};
 use crate::schedule::Fixture;
 use arena_games::engine::{Answer, Game, Input, Query, Rejection, Step};
@@ -73,14 +73,15 @@ pub struct Recording<'a> {
 
 /// Plays `fixture` with `tournament`'s bots. `permits` bounds how many bot processes work at
 /// once across all games; each request holds one permit, so a timeout is never caused by
-/// waiting for a core. Every answered request is added to `requests` as it comes.
+/// waiting for a core. Every answered request, and every failure, is added to `answered` as
+/// it comes.
 /// `recording` says what to keep besides the result. A [`RunnerFault`]
 /// ends the game unplayed: it is no bot's failure, and every later game would meet it too.
 pub async fn play(
     tournament: &Tournament,
     fixture: &Fixture,
     permits: &Semaphore,
-    requests: &Requests,
+    answered: &Answered,
     recording: Recording<'_>,
 ) -> Result<Played, RunnerFault> {
     let started = Instant::now();
@@ -138,10 +139,20 @@ pub async fn play(
         match game.poll() {
             Step::Done(outcome) => break outcome,
             Step::Ask(queries) => {
+                let before = failures_of(&seats);
                 let answers = ask(tournament, &mut seats, host.as_mut(), &queries, permits).await?;
-                requests.add(answers.len());
                 game.handle_answers(&answers);
                 let rejections = game.take_rejections();
+                let [timeouts, crashes, oversized] = failures_of(&seats);
+                let rejected: u32 = rejections.iter().map(|rejection| rejection.count).sum();
+                answered.add(
+                    answers.len(),
+                    [
+                        timeouts - before[0],
+                        crashes - before[1],
+                        oversized - before[2] + u64::from(rejected),
+                    ],
+                );
                 for rejection in &rejections {
                     note_rejection(fixture.index, &mut seats, &queries, &answers, rejection);
                 }
@@ -207,6 +218,20 @@ pub async fn play(
         replay,
         stderr,
     })
+}
+
+/// The timeouts, crashes and oversized replies of every seat so far.
+fn failures_of(seats: &[Seat<'_>]) -> [u64; 3] {
+    seats
+        .iter()
+        .fold([0; 3], |[timeouts, crashes, oversized], seat| {
+            let tally = &seat.tally;
+            [
+                timeouts + u64::from(tally.timeouts),
+                crashes + u64::from(tally.crashes),
+                oversized + u64::from(tally.oversized),
+            ]
+        })
 }
 
 /// Counts `rejection` for its seat and logs it (`-v`): the bot, the game, the turn, the

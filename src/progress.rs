@@ -31,6 +31,9 @@ pub struct Progress {
     done: u64,
     /// Requests of the games finished by this run.
     requests_done: u64,
+    /// Failures of the games finished by this run: what [`Answered`] counts beyond them is
+    /// the running games'.
+    failures_done: Failures,
     /// Requests of every finished game, this run's and earlier ones: with the games finished,
     /// the mean requests of a game.
     requests_finished: u64,
@@ -40,19 +43,47 @@ pub struct Progress {
     note: Option<String>,
 }
 
-/// Requests answered so far by a run's games, finished or not; every lane counts its own.
+/// What a run's games have answered so far, finished or not: the requests, and the
+/// failures among them. Every lane counts its own games' as they go, so the progress shows a
+/// long game's timeouts while it runs, not only once it ends.
 #[derive(Debug, Default)]
-pub struct Requests(AtomicU64);
+pub struct Answered {
+    requests: AtomicU64,
+    failures: [AtomicU64; 3],
+}
 
-impl Requests {
-    /// Counts `answered` requests (replies, timeouts and crashes alike).
-    pub fn add(&self, answered: usize) {
-        self.0.fetch_add(answered as u64, Ordering::Relaxed);
+/// Timeouts, crashes and invalid replies, in that order.
+pub type Failures = [u64; 3];
+
+/// One reading of [`Answered`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Count {
+    /// Requests answered (replies, timeouts and crashes alike).
+    pub requests: u64,
+    /// The failures among them.
+    pub failures: Failures,
+}
+
+impl Answered {
+    /// Counts `requests` answered requests with `failures` among them.
+    pub fn add(&self, requests: usize, failures: Failures) {
+        self.requests.fetch_add(requests as u64, Ordering::Relaxed);
+        for (total, more) in self.failures.iter().zip(failures) {
+            if more > 0 {
+                total.fetch_add(more, Ordering::Relaxed);
+            }
+        }
     }
 
-    /// How many have been counted.
-    pub fn total(&self) -> u64 {
-        self.0.load(Ordering::Relaxed)
+    /// What has been counted.
+    pub fn count(&self) -> Count {
+        Count {
+            requests: self.requests.load(Ordering::Relaxed),
+            failures: self
+                .failures
+                .each_ref()
+                .map(|total| total.load(Ordering::Relaxed)),
+        }
     }
 }
 
@@ -65,6 +96,7 @@ impl Progress {
             earlier: 0,
             done: 0,
             requests_done: 0,
+            failures_done: [0; 3],
             requests_finished: 0,
             tallies: BTreeMap::new(),
             note: None,
@@ -75,6 +107,12 @@ impl Progress {
     pub fn record(&mut self, game: &GameRecord) {
         self.done += 1;
         self.requests_done += requests_of(game);
+        for seat in &game.seats {
+            let failures = [seat.timeouts, seat.crashes, seat.invalid_replies];
+            for (done, more) in self.failures_done.iter_mut().zip(failures) {
+                *done += u64::from(more);
+            }
+        }
         self.tally(game);
     }
 
@@ -106,21 +144,23 @@ impl Progress {
         }
     }
 
-    /// One log line after `elapsed` of this run, in which `requests` were answered, e.g.
+    /// One log line after `elapsed` of this run, in which `answered` were counted, e.g.
     /// `120/300 games (3.2 per second), 9600 requests (768 per second), about 56 s left;
     /// failures: 0 timeouts, 0 crashes, 5 invalid replies; leading: hunter 80, bomber 30,
-    /// grower 2` (leaders of every game of the journal).
-    pub fn line(&self, elapsed: Duration, requests: u64) -> String {
-        let now = self.snapshot(elapsed, requests);
+    /// grower 2` (leaders of every game of the journal; failures of every finished game
+    /// and of the running ones so far).
+    pub fn line(&self, elapsed: Duration, answered: Count) -> String {
+        let now = self.snapshot(elapsed, answered);
         let [timeouts, crashes, invalid] = now.failures;
         format!(
-            "{}/{} {} ({:.1} per second), {requests} requests ({:.0} per second), {}; \
+            "{}/{} {} ({:.1} per second), {} requests ({:.0} per second), {}; \
              failures: {timeouts} timeouts, {crashes} crashes, {invalid} invalid replies; \
              leading: {}{}",
             now.finished,
             self.total,
             if self.total == 1 { "game" } else { "games" },
             now.game_rate,
+            answered.requests,
             now.request_rate,
             time_left(now.left),
             now.leaders.join(", "),
@@ -131,8 +171,8 @@ impl Progress {
     /// The same figures, shorter, for the live bar beside it (which shows games done and
     /// the total itself): `3.2/s, 768 requests/s, about 56 s left | 0 timeouts, 0 crashes,
     /// 5 invalid | hunter 80, bomber 30, grower 2`.
-    pub fn status(&self, elapsed: Duration, requests: u64) -> String {
-        let now = self.snapshot(elapsed, requests);
+    pub fn status(&self, elapsed: Duration, answered: Count) -> String {
+        let now = self.snapshot(elapsed, answered);
         let [timeouts, crashes, invalid] = now.failures;
         format!(
             "{:.1}/s, {:.0} requests/s, {} | {timeouts} timeouts, {crashes} crashes, \
@@ -171,7 +211,8 @@ impl Progress {
     }
 
     /// The figures both displays show.
-    fn snapshot(&self, elapsed: Duration, requests: u64) -> Snapshot {
+    fn snapshot(&self, elapsed: Duration, answered: Count) -> Snapshot {
+        let requests = answered.requests;
         let finished = self.finished();
         let seconds = elapsed.as_secs_f64().max(1e-9);
         let mut standings: Vec<Standing> = self
@@ -179,12 +220,20 @@ impl Progress {
             .iter()
             .map(|(name, tally)| tally.standing(name, self.scoring))
             .collect();
-        let failures = |count: fn(&Standing) -> u64| standings.iter().map(count).sum::<u64>();
-        let failures = [
-            failures(|s| s.timeouts),
-            failures(|s| s.crashes),
-            failures(|s| s.invalid_replies),
+        let finished_games = |count: fn(&Standing) -> u64| standings.iter().map(count).sum::<u64>();
+        let finished_games = [
+            finished_games(|s| s.timeouts),
+            finished_games(|s| s.crashes),
+            finished_games(|s| s.invalid_replies),
         ];
+        let mut failures = finished_games;
+        for ((shown, counted), done) in failures
+            .iter_mut()
+            .zip(answered.failures)
+            .zip(self.failures_done)
+        {
+            *shown += counted.saturating_sub(done);
+        }
         standings.sort_by(Standing::by_rank);
         let leaders = standings
             .iter()
@@ -302,8 +351,8 @@ pub const TICK_EVERY: Duration = Duration::from_secs(1);
 #[derive(Debug)]
 pub struct Reporter {
     progress: Progress,
-    /// The requests answered by the run's games, finished or not.
-    requests: Arc<Requests>,
+    /// What the run's games have answered, finished or not.
+    answered: Arc<Answered>,
     style: Style,
     bar: Option<ProgressBar>,
     started: Instant,
@@ -311,8 +360,8 @@ pub struct Reporter {
 }
 
 impl Reporter {
-    /// Starts showing `progress` in `style`, with the run's `requests`.
-    pub fn start(progress: Progress, style: Style, requests: Arc<Requests>) -> Reporter {
+    /// Starts showing `progress` in `style`, with what the run's games have `answered`.
+    pub fn start(progress: Progress, style: Style, answered: Arc<Answered>) -> Reporter {
         let bar = (style == Style::Live).then(|| {
             let bar = ProgressBar::new(progress.total).with_style(
                 ProgressStyle::with_template(&format!(
@@ -332,7 +381,7 @@ impl Reporter {
         let now = Instant::now();
         Reporter {
             progress,
-            requests,
+            answered,
             style,
             bar,
             started: now,
@@ -358,13 +407,13 @@ impl Reporter {
     /// since the last one in [`Style::Lines`]: called as games end and every [`TICK_EVERY`]
     /// besides, so both show progress while long games run.
     pub fn tick(&mut self) {
-        let (elapsed, requests) = (self.started.elapsed(), self.requests.total());
+        let (elapsed, answered) = (self.started.elapsed(), self.answered.count());
         if let Some(bar) = &self.bar {
-            bar.set_message(self.progress.status(elapsed, requests));
+            bar.set_message(self.progress.status(elapsed, answered));
         }
         if self.style == Style::Lines && self.last_line.elapsed() >= LINE_EVERY {
             self.last_line = Instant::now();
-            tracing::info!("{}", self.progress.line(elapsed, requests));
+            tracing::info!("{}", self.progress.line(elapsed, answered));
         }
     }
 
@@ -391,6 +440,14 @@ mod tests {
     use super::*;
     use crate::journal::SeatRecord;
     use arena_games::engine::GameResult;
+
+    /// `count` requests answered, none of them failed.
+    fn requests(count: u64) -> Count {
+        Count {
+            requests: count,
+            failures: [0; 3],
+        }
+    }
 
     fn game(scores: &[(&str, i64)]) -> GameRecord {
         GameRecord {
@@ -427,7 +484,7 @@ mod tests {
         progress.record_earlier(&game(&[("a", 1), ("b", 0)]));
         progress.record_earlier(&game(&[("a", 1), ("b", 0)]));
         progress.record(&game(&[("b", 1), ("a", 0)]));
-        let line = progress.line(Duration::from_secs(1), 10);
+        let line = progress.line(Duration::from_secs(1), requests(10));
         // 7 games of 10 requests left, at 10 requests per second.
         assert!(
             line.starts_with(
@@ -446,9 +503,33 @@ mod tests {
         progress.record(&game(&[("a", 1), ("d", 0)]));
         progress.record(&game(&[("e", 0), ("c", 1)]));
         assert_eq!(
-            progress.line(Duration::from_secs(2), 40),
+            progress.line(Duration::from_secs(2), requests(40)),
             "4/10 games (2.0 per second), 40 requests (20 per second), about 3 s left; \
              failures: 8 timeouts, 0 crashes, 16 invalid replies; leading: a 2, c 2, b 0"
+        );
+    }
+
+    #[test]
+    fn failures_of_running_games_are_shown_before_they_end() {
+        let mut progress = Progress::new(Scoring::Wins, 10);
+        progress.record_earlier(&game(&[("a", 1), ("b", 0)]));
+        progress.record(&game(&[("a", 1), ("b", 0)]));
+        // This run's finished game counted 2 timeouts and 4 invalid replies as it ran; the
+        // running games 3 timeouts, 1 crash and 1 invalid reply more.
+        let answered = Count {
+            requests: 30,
+            failures: [2 + 3, 1, 4 + 1],
+        };
+        let line = progress.line(Duration::from_secs(1), answered);
+        // The earlier game's 2 timeouts and 4 invalid replies come from its record.
+        assert!(
+            line.contains("failures: 7 timeouts, 1 crashes, 9 invalid replies;"),
+            "{line}"
+        );
+        let status = progress.status(Duration::from_secs(1), answered);
+        assert!(
+            status.contains("| 7 timeouts, 1 crashes, 9 invalid |"),
+            "{status}"
         );
     }
 
@@ -459,17 +540,17 @@ mod tests {
         progress.record(&game(&[("a", 1), ("b", 0)]));
         // 10 requests per game; 8 games left, 10 requests of them already answered: 70 at
         // 15 per second.
-        let line = progress.line(Duration::from_secs(2), 30);
+        let line = progress.line(Duration::from_secs(2), requests(30));
         assert!(line.contains("about 5 s left"), "{line}");
         // Running games that have answered more than a game's mean are about to end.
-        let line = progress.line(Duration::from_secs(2), 200);
+        let line = progress.line(Duration::from_secs(2), requests(200));
         assert!(line.contains("about 0 s left"), "{line}");
     }
 
     #[test]
     fn a_long_first_game_shows_its_requests_before_any_time_left() {
         let progress = Progress::new(Scoring::Wins, 300);
-        let line = progress.line(Duration::from_secs(60), 1200);
+        let line = progress.line(Duration::from_secs(60), requests(1200));
         assert!(
             line.starts_with(
                 "0/300 games (0.0 per second), 1200 requests (20 per second), time left \
@@ -495,7 +576,7 @@ mod tests {
         progress.record(&game(&[("c", 1), ("a", 0)]));
         assert_eq!(progress.finished(), 2);
         assert_eq!(
-            progress.status(Duration::from_secs(1), 20),
+            progress.status(Duration::from_secs(1), requests(20)),
             "2.0/s, 20 requests/s, about 4 s left | 4 timeouts, 0 crashes, 8 invalid | a 1, \
              c 1, b 0"
         );
@@ -505,7 +586,7 @@ mod tests {
     fn leaders_names_are_shown_escaped() {
         let mut progress = Progress::new(Scoring::Wins, 1);
         progress.record(&game(&[("\x1b]0;title\x07", 1)]));
-        let status = progress.status(Duration::from_secs(1), 0);
+        let status = progress.status(Duration::from_secs(1), requests(0));
         assert!(status.ends_with("| \\x1b]0;title\\x07 1"), "{status}");
     }
 
@@ -522,7 +603,7 @@ mod tests {
         let mut progress = Progress::new(Scoring::Mean, 4);
         progress.record(&game(&[("a", 3), ("b", 4)]));
         progress.record(&game(&[("a", 4), ("b", 0)]));
-        let line = progress.line(Duration::from_secs(1), 10);
+        let line = progress.line(Duration::from_secs(1), requests(10));
         assert!(line.ends_with("leading: a 3.500, b 2.000"), "{line}");
     }
 }

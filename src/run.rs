@@ -23,7 +23,7 @@ use crate::driver::{Played, Recording, play};
 use crate::errors::Error;
 use crate::folders::{CAP_BYTES, folder_bytes, restore, with_private_folders};
 use crate::journal::{GameRecord, Header, JournalWriter, Record, Sandboxing};
-use crate::progress::{Progress, Reporter, Requests, Style};
+use crate::progress::{Answered, Progress, Reporter, Style};
 use crate::replay::Replay;
 use crate::results::{ResultsFolder, Start, replay_path, write_atomically};
 use crate::reuse::{ReusePool, bot_digests, rules_digest};
@@ -267,14 +267,14 @@ pub fn run_tournament(
         .filter(in_shard)
         .filter(|fixture| !finished.contains(&fixture.index));
     let done = finished.len() as u64;
-    let requests = Arc::new(Requests::default());
+    let answered = Arc::new(Answered::default());
     let mut books = Books {
         out,
         tournament,
         folders: &folders,
         digests: &digests,
         journal,
-        progress: Reporter::start(progress, options.progress, requests.clone()),
+        progress: Reporter::start(progress, options.progress, answered.clone()),
         played: 0,
         sprt,
         stderr: BTreeMap::new(),
@@ -286,7 +286,7 @@ pub fn run_tournament(
     let shared = Shared {
         tournament,
         permits: &permits,
-        requests: &requests,
+        answered: &answered,
         recording: Recording {
             replay: options.replays,
             io_log: options.io_log.as_deref(),
@@ -335,8 +335,8 @@ struct Shared<'a> {
     tournament: &'a Tournament,
     /// At most `jobs` bot requests at once, whatever the lanes.
     permits: &'a Semaphore,
-    /// The requests answered so far, for the progress.
-    requests: &'a Requests,
+    /// What the games have answered so far, for the progress.
+    answered: &'a Answered,
     /// What games keep besides their results.
     recording: Recording<'a>,
 }
@@ -452,7 +452,7 @@ impl Lane {
         let Shared {
             tournament,
             permits,
-            requests,
+            answered,
             recording,
         } = shared;
         while let Ok(fixture) = self.games.recv() {
@@ -460,7 +460,7 @@ impl Lane {
             let game = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 self.runtime.block_on(async {
                     tokio::select! {
-                        played = play(tournament, &fixture, permits, requests, recording) => {
+                        played = play(tournament, &fixture, permits, answered, recording) => {
                             Some(played)
                         }
                         _ = stop.wait_for(|stopped| *stopped) => None,

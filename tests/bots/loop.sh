@@ -26,6 +26,7 @@ while read -r w h; do
             garbage) printf '\377\376\000\n'; continue ;;
             late) sleep 3 ;;
             nap) sleep 0.05 ;;
+            nap-garbage) sleep 0.05; echo JUNK; continue ;;
             children) for i in 1 2 3 4 5; do sleep 600 & done ;;
             close-stdout) exec >&-; exec sleep 600 ;;
             memory) exec /usr/bin/python3 -S -c 'bytearray(1 << 34)' ;;

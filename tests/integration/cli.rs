@@ -435,14 +435,15 @@ fn a_bots_escape_sequences_on_stderr_reach_the_terminal_as_text() {
 }
 
 #[test]
-fn a_log_shows_progress_while_a_long_game_runs() {
+fn a_log_shows_progress_and_failures_while_a_long_game_runs() {
     let dir = tempfile::tempdir().unwrap();
     let script = repo().join("tests/bots/loop.sh").display().to_string();
-    // One game of bots that nap before every reply: it lasts well over the 5 s between lines.
+    // One game of bots that nap before every reply, one of them to send junk: it lasts well
+    // over the 5 s between lines.
     let text = format!(
         "game = \"petri\"\ngames = 1\n[options]\nturns = 100\n\
          [[bots]]\nname = \"a\"\ncommand = [\"/bin/sh\", {script:?}, \"nap\"]\n\
-         [[bots]]\nname = \"b\"\ncommand = [\"/bin/sh\", {script:?}, \"nap\"]\n"
+         [[bots]]\nname = \"b\"\ncommand = [\"/bin/sh\", {script:?}, \"nap-garbage\"]\n"
     );
     crate::support::write_toml(dir.path(), "t.toml", &text);
     let started = std::time::Instant::now();
@@ -466,6 +467,14 @@ fn a_log_shows_progress_while_a_long_game_runs() {
         .unwrap_or_else(|| panic!("no request count in {line:?}"));
     assert!(requests > 0, "{line}");
     assert!(line.contains("time left known once a game ends"), "{line}");
+    // So are its invalid replies, before the game's record has them.
+    let invalid: u64 = line
+        .split(" crashes, ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|count| count.parse().ok())
+        .unwrap_or_else(|| panic!("no count of invalid replies in {line:?}"));
+    assert!(invalid > 0, "{line}");
 }
 
 #[test]
