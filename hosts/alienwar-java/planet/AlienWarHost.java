@@ -11,6 +11,7 @@
 package planet;
 
 import java.io.FileDescriptor;
+import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -284,11 +285,16 @@ public final class AlienWarHost {
             this.out = out;
         }
 
-        /** Requests on stdin, replies on the real stdout; what the aliens print goes to stderr. */
+        /**
+         * Requests on stdin, replies on the real stdout; what the aliens print goes to stderr.
+         * Stdin is read unbuffered, one {@code read} a call: {@code System.in}'s buffer asks
+         * the kernel after every short read whether more is there ({@code fstat} and
+         * {@code ioctl}), two system calls an exchange for nothing.
+         */
         static Wire standard() {
             OutputStream out = new FileOutputStream(FileDescriptor.out);
             System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
-            Wire wire = new Wire(System.in, out);
+            Wire wire = new Wire(new FileInputStream(FileDescriptor.in), out);
             Thread watch = new Thread(wire::watch, "arena-reply-watch");
             watch.setDaemon(true);
             watch.start();
