@@ -6,7 +6,8 @@
 #                                         alternating pairs of runs (default 3)
 #   bench/whole.sh share [ARG ...]        the runner's share of all CPU time in tournaments of
 #                                         the sample bots (petri LOOP, petri one-shot, slime),
-#                                         and of a minimal loop driving the Petri LOOP bots;
+#                                         and of a minimal loop driving the Petri LOOP bots
+#                                         (blocking, and with io_uring);
 #                                         ARGs go to every `arena run` (e.g. --no-sandbox)
 #   bench/whole.sh petri-share [ROUNDS] [ARG ...]
 #                                         the runner's share in tournaments/petri.toml
@@ -113,10 +114,13 @@ share_bench() {
     load
     echo -n "petri, LOOP bots (tournaments/petri.toml --games 10): "
     share_of tournaments/petri.toml --games 10 "$@"
-    echo "the floor: a minimal blocking C loop sending one request 20000 times to each bot:"
+    echo "the floor: a minimal blocking C loop sending one request 20000 times to each bot,"
+    echo "a write and a read each, then (uring) one io_uring call each:"
     for bot in grower hunter bomber; do
-        echo -n "  $bot: "
-        (cd bots/petri && "$root/target/tmp/bench-bots/loop_floor" 20000 /usr/bin/python3 -S -I "$bot.py")
+        for way in "" --uring; do
+            echo -n "  $bot${way:+ (uring)}: "
+            (cd bots/petri && "$root/target/tmp/bench-bots/loop_floor" $way 20000 /usr/bin/python3 -S -I "$bot.py")
+        done
     done
     echo -n "petri, with a one-shot bot (tournaments/petri-classic.toml --games 1): "
     share_of tournaments/petri-classic.toml --games 1 "$@"
