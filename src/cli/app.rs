@@ -162,12 +162,23 @@ fn match_command(args: MatchArgs, progress: progress::Style) -> Result<u8, Error
         .unwrap_or_else(|| default_results_dir(Path::new(&format!("{}-match", args.game))));
     let text = tournament_text(args.game, &args.bots, &here, args.games, args.seed);
     let file = out.join(MATCH_FILE);
-    // No file yet to point into: the problems are the command line's.
+    // No file yet to point into: the problems are the command line's, and too few bots are
+    // too few `--bot`s.
+    let fewest = args.game.default_options().min_bots();
+    let too_few = arena::config::too_few_bots(args.game, fewest, args.bots.len());
     let tournament = Tournament::from_toml_str(&text, &file).map_err(|error| {
         let problems: Vec<String> = error
             .problems
             .iter()
-            .map(|problem| format!("arena match: {}", problem.message))
+            .map(|problem| match &problem.message {
+                message if *message == too_few => format!(
+                    "arena match: {} needs at least {fewest} bots, {} given (one --bot \
+                     NAME=COMMAND each)",
+                    args.game,
+                    args.bots.len()
+                ),
+                message => format!("arena match: {message}"),
+            })
             .collect();
         Error::Usage(problems.join("\n"))
     })?;

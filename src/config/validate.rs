@@ -235,10 +235,7 @@ impl Tournament {
             problems.push(Problem::at(
                 source,
                 Some(game_span),
-                format!(
-                    "{kind} needs at least {min_bots} bots, the file has {} (add [[bots]] tables)",
-                    first.bots.len()
-                ),
+                too_few_bots(kind, min_bots, first.bots.len()),
             ));
         }
         if !problems.is_empty() {
@@ -579,6 +576,11 @@ fn game_kind(
 fn string_value(value: &Spanned<toml::Value>) -> Result<String, (Range<usize>, String)> {
     let text = value.get_ref().clone().try_into::<String>();
     text.map_err(|error| (value.span(), error.message().to_owned()))
+}
+
+/// The problem of a tournament file of `kind` with `count` bots where it needs `min`.
+pub fn too_few_bots(kind: GameKind, min: usize, count: usize) -> String {
+    format!("{kind} needs at least {min} bots, the file has {count} (add [[bots]] tables)")
 }
 
 /// Why `name` (as written, before trimming spaces) cannot name a bot, if it cannot: empty,

@@ -59,7 +59,9 @@ fn every_problem_of_a_match_is_said_at_once_and_nothing_is_made() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("arena match: petri needs at least 2 bots"),
+        stderr.contains(
+            "arena match: petri needs at least 2 bots, 1 given (one --bot NAME=COMMAND each)"
+        ),
         "{stderr}"
     );
     assert!(
