@@ -21,7 +21,7 @@ use arena::merge::merge_paths;
 use arena::progress;
 use arena::replay::Replay;
 use arena::replay::html::render_html;
-use arena::replay::text::{TextOptions, missing_turn, render_text};
+use arena::replay::text::{TextOptions, missing_turn, write_text};
 use arena::report::{
     Leaderboard, LeaderboardBuilder, render_csv, render_json, render_markdown, render_page,
     render_table, write_replay_pages,
@@ -504,7 +504,7 @@ fn replay_command(args: &ReplayArgs) -> Result<u8, Error> {
                 every: args.every,
                 messages: args.messages,
             };
-            write_stdout(&render_text(&replay, options))?;
+            to_stdout(|stdout| write_text(stdout, &replay, options))?;
         }
     }
     Ok(EXIT_OK)
@@ -632,11 +632,15 @@ fn print(board: &Leaderboard, format: OutputFormat) -> Result<(), Error> {
 
 /// Writes `text` to stdout.
 fn write_stdout(text: &str) -> Result<(), Error> {
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
+    to_stdout(|stdout| stdout.write_all(text.as_bytes()))
+}
+
+/// Lets `write` write to stdout, buffered, and flushes it.
+fn to_stdout(
+    write: impl FnOnce(&mut std::io::BufWriter<std::io::StdoutLock<'static>>) -> std::io::Result<()>,
+) -> Result<(), Error> {
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    match write(&mut stdout).and_then(|()| stdout.flush()) {
         // A closed pipe (`arena run … | head`) is the reader's choice, not a failure.
         Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
             Err(anyhow::Error::new(error)

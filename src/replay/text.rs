@@ -4,7 +4,8 @@
 //! notation.
 
 use std::collections::HashMap;
-use std::fmt::Write;
+use std::fmt::Write as _;
+use std::io;
 
 use super::file::{Frame, Replay, ReplayHeader, decode_cells};
 use crate::text::{escape_control, is_unsafe};
@@ -21,8 +22,14 @@ pub struct TextOptions {
     pub messages: bool,
 }
 
-/// The replay as text: the seats and legend, the selected frames, and how the game ended.
-pub fn render_text(replay: &Replay, options: TextOptions) -> String {
+/// Writes the replay as text to `sink`: the seats and legend, the selected frames, and how
+/// the game ended. Frame by frame, so the text of a long replay of a large board (up to a
+/// gigabyte) is never held whole, and a reader that stops early (`| head`) stops it.
+pub fn write_text(
+    sink: &mut impl io::Write,
+    replay: &Replay,
+    options: TextOptions,
+) -> io::Result<()> {
     let header = &replay.header;
     let mut out = String::new();
     let seats: Vec<String> = (1..)
@@ -67,12 +74,14 @@ pub fn render_text(replay: &Replay, options: TextOptions) -> String {
         if chosen {
             out.push('\n');
             render_frame(&mut out, frame, header, &glyphs, options.messages);
+            sink.write_all(out.as_bytes())?;
+            out.clear();
         }
     }
     if let Some(end) = &replay.end {
         let _ = writeln!(out, "\nend: {}", escape_control(&end.summary));
     }
-    out
+    sink.write_all(out.as_bytes())
 }
 
 /// Why `replay` cannot show `turn`, if it has no frame of that turn: `arena replay --turn`
@@ -110,12 +119,18 @@ fn render_frame(
     let _ = writeln!(out, "turn {}  scores {}", frame.turn, scores.join(" "));
     let grid = frame.cells.as_deref().zip(header.cells());
     if let Some(cells) = grid.and_then(|(cells, size)| decode_cells(cells, size).ok()) {
-        let row: Vec<char> = cells
-            .chars()
-            .map(|code| glyphs.get(&code).copied().unwrap_or('?'))
-            .collect();
-        for line in row.chunks(header.width.max(1)) {
-            let _ = writeln!(out, "{}", line.iter().collect::<String>());
+        let width = header.width.max(1);
+        let mut column = 0;
+        for code in cells.chars() {
+            out.push(glyphs.get(&code).copied().unwrap_or('?'));
+            column += 1;
+            if column == width {
+                out.push('\n');
+                column = 0;
+            }
+        }
+        if column > 0 {
+            out.push('\n');
         }
     }
     for event in &frame.events {
@@ -168,6 +183,13 @@ mod tests {
 
     use crate::replay::{Frame, ReplayEnd};
 
+    /// What [`write_text`] writes.
+    fn text(replay: &Replay, options: TextOptions) -> String {
+        let mut out = Vec::new();
+        write_text(&mut out, replay, options).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
     fn replay() -> Replay {
         let frame = |turn, cells: &str| Frame {
             turn,
@@ -204,7 +226,7 @@ mod tests {
             every: 3,
             messages: false,
         };
-        let text = render_text(&replay(), options);
+        let text = text(&replay(), options);
         assert_eq!(
             text,
             "test game 2 (seed 3): 1 bot\nlegend:   floor, 1 player 1\n\n\
@@ -212,6 +234,46 @@ mod tests {
              turn 3  scores 3\n1 \n  \n  * event 3\n\n\
              turn 4  scores 4\n1 \n  \n  * event 4\n\nend: over\n"
         );
+    }
+
+    /// A sink that takes `room` writes, then fails as a closed pipe does.
+    struct Pipe {
+        writes: usize,
+        room: usize,
+    }
+
+    impl io::Write for Pipe {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.writes == self.room {
+                return Err(io::ErrorKind::BrokenPipe.into());
+            }
+            self.writes += 1;
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn the_text_is_written_frame_by_frame_until_the_reader_stops() {
+        let options = TextOptions {
+            turn: None,
+            every: 1,
+            messages: false,
+        };
+        // The header with the first frame, the four others, the end.
+        let mut open = Pipe {
+            writes: 0,
+            room: usize::MAX,
+        };
+        write_text(&mut open, &replay(), options).unwrap();
+        assert_eq!(open.writes, 6);
+        let mut closing = Pipe { writes: 0, room: 2 };
+        let error = write_text(&mut closing, &replay(), options).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::BrokenPipe);
+        assert_eq!(closing.writes, 2);
     }
 
     #[test]
@@ -228,7 +290,7 @@ mod tests {
             every: 1,
             messages: false,
         };
-        let text = render_text(&replay, options);
+        let text = text(&replay, options);
         assert_eq!(
             text,
             "test game 2 (seed 3): 1 \\x1b[2J\nlegend: ? floor, 1 a\\rb\n\n\
@@ -245,7 +307,7 @@ mod tests {
             every: 1,
             messages: false,
         };
-        let text = render_text(&replay, options);
+        let text = text(&replay, options);
         let warning = "\nwarning: the code 'A' means both floor and player 1 (an older arena's \
                        replay); its cells print as the last\n";
         assert!(text.contains(warning), "{text}");
