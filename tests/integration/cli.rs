@@ -459,21 +459,18 @@ fn a_log_shows_progress_and_failures_while_a_long_game_runs() {
         .lines()
         .find(|line| line.contains("0/1 game (0.0 per second), "))
         .unwrap_or_else(|| panic!("no progress line during the game: {stderr}"));
-    let requests: u64 = line
-        .split("), ")
-        .nth(1)
-        .and_then(|rest| rest.split(' ').next())
-        .and_then(|count| count.parse().ok())
-        .unwrap_or_else(|| panic!("no request count in {line:?}"));
-    assert!(requests > 0, "{line}");
+    // The number after `marker` in the line.
+    let count_after = |marker: &str| -> u64 {
+        line.split(marker)
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|count| count.parse().ok())
+            .unwrap_or_else(|| panic!("no number after {marker:?} in {line:?}"))
+    };
+    assert!(count_after("), ") > 0, "{line}");
     assert!(line.contains("time left known once a game ends"), "{line}");
     // So are its invalid replies, before the game's record has them.
-    let invalid: u64 = line
-        .split(" crashes, ")
-        .nth(1)
-        .and_then(|rest| rest.split(' ').next())
-        .and_then(|count| count.parse().ok())
-        .unwrap_or_else(|| panic!("no count of invalid replies in {line:?}"));
+    let invalid = count_after(" crashes, ");
     assert!(invalid > 0, "{line}");
 }
 
