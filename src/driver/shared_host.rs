@@ -2,8 +2,6 @@
 //! bot's protocol behind a `SEAT <seat>` line, so one batch of queries to the Java bots is
 //! one exchange with one process instead of a round trip per bot.
 
-use std::io::Write;
-
 use tokio::sync::Semaphore;
 
 use super::connection::{Connection, Limit, not_sent};
@@ -12,6 +10,7 @@ use crate::bots::{
     BotProgram, CallEnv, CallStatus, Exit, JavaBuild, JavaHostRuntime, RunnerFault, Waiting,
 };
 use crate::config::{JavaHostMode, Tournament};
+use arena_games::decimal::push_int;
 use arena_games::engine::{Answer, Phase};
 
 /// The JVM shared by a game's Java bots, started on the first request to any of them.
@@ -107,8 +106,12 @@ impl SharedHost {
         };
         let mut request = Vec::with_capacity(batch_len(&batch));
         for (seat, _, bytes) in &batch {
-            // Writing into a Vec cannot fail.
-            let _ = writeln!(request, "SEAT {}", seat.env.seat);
+            request.extend_from_slice(b"SEAT ");
+            push_int(
+                &mut request,
+                i64::try_from(seat.env.seat).unwrap_or(i64::MAX),
+            );
+            request.push(b'\n');
             request.extend_from_slice(bytes);
         }
         let results = session

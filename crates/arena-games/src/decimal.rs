@@ -1,12 +1,13 @@
 //! Numbers written into requests. Requests are mostly numbers, and `write!` costs several
-//! times as much per number as this (a quarter of the runner's time in a large AlienWar game).
+//! times as much per number as this (a quarter of the runner's time in a large AlienWar game);
+//! the runner writes the shared Java host's `SEAT` lines with it too.
 
 /// The most bytes of a number written by [`push_int`]: the sign and 19 digits of `i64::MIN`.
 const INT_BYTES: usize = 20;
 
 /// Appends the decimal digits of `value` without allocating a string.
 #[inline]
-pub(crate) fn push_int(out: &mut Vec<u8>, value: i64) {
+pub fn push_int(out: &mut Vec<u8>, value: i64) {
     // Most numbers in requests (levels, ids, hit points) are one or two digits: appended
     // as bytes of a known count, in the caller, they are stored in place instead of through
     // a call to copy. Longer ones take a call.

@@ -14,7 +14,7 @@
 pub mod alienwar;
 pub mod cave;
 pub mod compass;
-mod decimal;
+pub mod decimal;
 pub mod declaration;
 pub mod eggs;
 pub mod engine;

@@ -4,11 +4,9 @@
 //! one word per instance, in request order. Syntax only: what an answer does is the
 //! engine's business.
 
-use std::io::Write;
-
 use super::planet::Instance;
 use super::rules::Move;
-use crate::decimal::push_numbers;
+use crate::decimal::{push_int, push_numbers};
 
 /// Written to every species' process when the game ends.
 pub const FAREWELL: &[u8] = b"END\n";
@@ -20,14 +18,19 @@ pub fn encode_create(count: usize, side: usize) -> Vec<u8> {
 
 /// The header of a request about `count` instances: `MOVE <count>` or `FIGHT <count>`.
 pub fn write_header(out: &mut Vec<u8>, word: &str, count: usize) {
-    let _ = writeln!(out, "{word} {count}");
+    out.extend_from_slice(word.as_bytes());
+    out.push(b' ');
+    push_int(out, i64::try_from(count).unwrap_or(i64::MAX));
+    out.push(b'\n');
 }
 
 /// What an instance's getters report: `<id> <hp> <life> <strength> <defense> <vision>
 /// <cleverness> <radius> <blur>` (levels rounded, then radius and blur: see
 /// [`Levels::shown`](super::rules::Levels::shown)).
 fn push_self(out: &mut Vec<u8>, instance: &Instance) {
-    push_numbers(out, &[i64::from(instance.id), i64::from(instance.hp)]);
+    push_int(out, i64::from(instance.id));
+    out.push(b' ');
+    push_int(out, i64::from(instance.hp));
     out.push(b' ');
     match instance.levels.shown_text() {
         Some(text) => out.extend_from_slice(text),
