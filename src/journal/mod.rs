@@ -26,6 +26,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::fnv::fnv1a;
 use crate::shard::Shard;
 use arena_games::engine::GameResult;
 
@@ -522,30 +523,41 @@ impl Journal {
 /// tournament's, is an error naming its line, after which the reader goes on with the next
 /// line (a reader that must not go on stops at the first error). A game is never given
 /// twice, even if a journal was concatenated by hand: the first record of an index counts.
+/// A later record of a game that differs from the first is an error too, given once the
+/// whole file is read: two results for one game are a forgery or a mix-up, never a game
+/// played again.
 #[derive(Debug)]
 pub struct JournalReader {
     lines: Lines,
     header: Header,
     expected: Expected,
     seen: SeenGames,
+    /// The records of games read before, to compare with their first once the file is read.
+    repeats: Vec<Repeat>,
+    /// Those that differ from their first record, once compared.
+    conflicts: Option<std::vec::IntoIter<JournalError>>,
     /// Past the last game, or past an error reading the file.
     finished: bool,
+}
+
+/// A record of a game read before.
+#[derive(Debug)]
+struct Repeat {
+    index: u64,
+    line: usize,
+    hash: u64,
+}
+
+/// What tells two records of a game apart.
+fn hash_of(game: &GameRecord) -> u64 {
+    // Serializing a record cannot fail (its maps have string keys).
+    fnv1a(&serde_json::to_vec(game).unwrap_or_default())
 }
 
 impl JournalReader {
     /// Opens the journal at `path` and reads its header.
     pub fn open(path: &Path) -> Result<JournalReader, JournalError> {
-        let file = File::open(path).map_err(|source| JournalError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let mut lines = Lines {
-            path: path.to_path_buf(),
-            reader: BufReader::new(file),
-            line: Vec::new(),
-            number: 0,
-            complete_bytes: 0,
-        };
+        let mut lines = Lines::open(path)?;
         let header = match lines.next()? {
             Some(Record::Header(header)) => header,
             Some(Record::Game(_)) => return Err(lines.out_of_place()),
@@ -561,6 +573,8 @@ impl JournalReader {
             header,
             expected,
             seen: SeenGames::default(),
+            repeats: Vec::new(),
+            conflicts: None,
             finished: false,
         })
     }
@@ -581,11 +595,61 @@ impl JournalReader {
                     if self.seen.insert(game.index, self.header.total_games) {
                         return Ok(Some(game));
                     }
+                    self.repeats.push(Repeat {
+                        index: game.index,
+                        line: self.lines.number,
+                        hash: hash_of(&game),
+                    });
                 }
                 Some(Record::Header(_)) => return Err(self.lines.out_of_place()),
                 None => return Ok(None),
             }
         }
+    }
+
+    /// The repeated games whose record differs from their first, each an error at its line.
+    /// The first records are found by reading the file again: only a journal with repeated
+    /// games pays for it, and nothing is kept per game meanwhile.
+    fn conflicts(&self) -> Vec<JournalError> {
+        if self.repeats.is_empty() {
+            return Vec::new();
+        }
+        let repeated: BTreeSet<u64> = self.repeats.iter().map(|repeat| repeat.index).collect();
+        let mut first: BTreeMap<u64, (usize, u64)> = BTreeMap::new();
+        let mut lines = match Lines::open(&self.lines.path) {
+            Ok(lines) => lines,
+            Err(error) => return vec![error],
+        };
+        loop {
+            match lines.next() {
+                Ok(Some(Record::Game(game)))
+                    if repeated.contains(&game.index)
+                        && !first.contains_key(&game.index)
+                        && self.expected.check(&game).is_ok() =>
+                {
+                    first.insert(game.index, (lines.number, hash_of(&game)));
+                }
+                Ok(Some(_)) => {}
+                Ok(None) => break,
+                Err(error @ JournalError::Io { .. }) => return vec![error],
+                // Already said in the first reading.
+                Err(_) => {}
+            }
+        }
+        self.repeats
+            .iter()
+            .filter_map(|repeat| {
+                let &(line, hash) = first.get(&repeat.index)?;
+                (hash != repeat.hash).then(|| JournalError::Invalid {
+                    path: self.lines.path.clone(),
+                    line: repeat.line,
+                    why: format!(
+                        "game {} is recorded again, with another result than at line {line}",
+                        repeat.index
+                    ),
+                })
+            })
+            .collect()
     }
 }
 
@@ -593,11 +657,21 @@ impl Iterator for JournalReader {
     type Item = Result<GameRecord, JournalError>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        if let Some(conflicts) = &mut self.conflicts {
+            return conflicts.next().map(Err);
+        }
         if self.finished {
             return None;
         }
         let next = self.next_game().transpose();
         self.finished = matches!(next, None | Some(Err(JournalError::Io { .. })));
+        if next.is_none() {
+            // The whole file is read: the repeated games can be compared with their first.
+            let mut conflicts = self.conflicts().into_iter();
+            let conflict = conflicts.next().map(Err);
+            self.conflicts = Some(conflicts);
+            return conflict;
+        }
         next
     }
 }
@@ -615,6 +689,21 @@ struct Lines {
 }
 
 impl Lines {
+    /// The lines of the file at `path`, from its first.
+    fn open(path: &Path) -> Result<Lines, JournalError> {
+        let file = File::open(path).map_err(|source| JournalError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok(Lines {
+            path: path.to_path_buf(),
+            reader: BufReader::new(file),
+            line: Vec::new(),
+            number: 0,
+            complete_bytes: 0,
+        })
+    }
+
     /// The longest line read (a header of 10,000 long names, a game of as many seats, fit
     /// many times over): a longer one is not read into memory.
     const MAX_LINE: u64 = 64 << 20;
@@ -1027,6 +1116,34 @@ mod tests {
         writer.append(&Record::Game(game(0))).unwrap();
         writer.append(&Record::Game(game(0))).unwrap();
         assert_eq!(Journal::read(&path).unwrap().games, vec![game(0)]);
+    }
+
+    #[test]
+    fn a_game_recorded_again_with_another_result_is_an_error_once_the_rest_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let mut writer = JournalWriter::create(&path, header()).unwrap();
+        // The same game, its win given to the other side.
+        let mut forged = game(0);
+        let outcome = [(0, GameResult::Loss), (1, GameResult::Win)];
+        for (seat, (score, result)) in forged.seats.iter_mut().zip(outcome) {
+            seat.score = score;
+            seat.result = Some(result);
+        }
+        for record in [game(0), forged, game(1), game(0)] {
+            writer.append(&Record::Game(record)).unwrap();
+        }
+        let read: Vec<_> = JournalReader::open(&path).unwrap().collect();
+        assert_eq!(read.len(), 3, "{read:?}");
+        assert_eq!(read[0].as_ref().unwrap(), &game(0));
+        assert_eq!(read[1].as_ref().unwrap(), &game(1));
+        // The forged line 3 is named; line 5, the same as the first, is not.
+        let error = read[2].as_ref().unwrap_err().to_string();
+        assert!(
+            error.ends_with(":3: game 0 is recorded again, with another result than at line 2"),
+            "{error}"
+        );
+        assert!(Journal::read(&path).is_err());
     }
 
     #[test]

@@ -59,6 +59,61 @@ fn standings_leave_out_forged_and_broken_lines_name_them_and_exit_2() {
     assert!(!String::from_utf8_lossy(&output.stdout).contains("ghost"));
 }
 
+/// A journal with a game recorded twice, as by `cat`: the same record again counts once and
+/// says nothing; a record of the same game with the result turned round is named, its first
+/// record counts, exit status 2, and a resume refuses the journal.
+#[test]
+fn a_game_recorded_again_with_another_result_is_named_and_the_first_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let honest = run_ok(
+        dir,
+        &repo().join(SMALL),
+        &["--out", "r", "--format", "json"],
+    );
+    let mut lines = journal_lines(dir, "r");
+    let standings = |dir: &Path| arena(dir, &["standings", "r/journal.jsonl", "--format", "json"]);
+    lines.extend(lines[1..].to_vec());
+    write_journal(dir, "r", &lines);
+    let again = standings(dir);
+    assert_eq!(again.status.code(), Some(0), "{again:?}");
+    assert_eq!(again.stdout, honest.stdout);
+
+    let won = (1..lines.len())
+        .find(|&line| {
+            let record: serde_json::Value = serde_json::from_str(&lines[line]).unwrap();
+            let seats = &record["data"]["seats"];
+            seats[0]["result"] != seats[1]["result"]
+        })
+        .expect("a game that one side won");
+    let mut turned: serde_json::Value = serde_json::from_str(&lines[won]).unwrap();
+    let seats = turned["data"]["seats"].as_array_mut().unwrap();
+    let (score, result) = (seats[0]["score"].clone(), seats[0]["result"].clone());
+    seats[0]["score"] = seats[1]["score"].clone();
+    seats[0]["result"] = seats[1]["result"].clone();
+    seats[1]["score"] = score;
+    seats[1]["result"] = result;
+    lines.push(turned.to_string());
+    write_journal(dir, "r", &lines);
+    let forged = standings(dir);
+    let stderr = String::from_utf8_lossy(&forged.stderr);
+    assert_eq!(forged.status.code(), Some(2), "{stderr}");
+    let named = format!(
+        "r/journal.jsonl:{}: game {} is recorded again, with another result than at line {}",
+        lines.len(),
+        turned["data"]["index"],
+        won + 1
+    );
+    assert!(stderr.contains(&named), "{stderr}");
+    assert_eq!(stderr.matches("recorded again").count(), 1, "{stderr}");
+    assert_eq!(forged.stdout, honest.stdout);
+
+    let file = repo().join(SMALL);
+    let resumed = arena(dir, &["run", file.to_str().unwrap(), "--resume", "r"]);
+    assert_eq!(resumed.status.code(), Some(2), "{resumed:?}");
+    assert!(String::from_utf8_lossy(&resumed.stderr).contains("recorded again"));
+}
+
 #[test]
 fn a_resume_of_a_forged_journal_is_refused_and_changes_no_byte() {
     let dir = tempfile::tempdir().unwrap();
