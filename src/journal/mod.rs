@@ -608,31 +608,28 @@ impl JournalReader {
     }
 
     /// The repeated games whose record differs from their first, each an error at its line.
-    /// The first records are found by reading the file again: only a journal with repeated
-    /// games pays for it, and nothing is kept per game meanwhile.
+    /// The first records are found by reading the file again, by the same rules as the first
+    /// time: only a journal with repeated games pays for it, and nothing is kept per game
+    /// meanwhile.
     fn conflicts(&self) -> Vec<JournalError> {
         if self.repeats.is_empty() {
             return Vec::new();
         }
         let repeated: BTreeSet<u64> = self.repeats.iter().map(|repeat| repeat.index).collect();
         let mut first: BTreeMap<u64, (usize, u64)> = BTreeMap::new();
-        let mut lines = match Lines::open(&self.lines.path) {
-            Ok(lines) => lines,
+        let mut again = match JournalReader::open(&self.lines.path) {
+            Ok(again) => again,
             Err(error) => return vec![error],
         };
         loop {
-            match lines.next() {
-                Ok(Some(Record::Game(game)))
-                    if repeated.contains(&game.index)
-                        && !first.contains_key(&game.index)
-                        && self.expected.check(&game).is_ok() =>
-                {
-                    first.insert(game.index, (lines.number, hash_of(&game)));
+            match again.next_game() {
+                Ok(Some(game)) if repeated.contains(&game.index) => {
+                    first.insert(game.index, (again.lines.number, hash_of(&game)));
                 }
                 Ok(Some(_)) => {}
                 Ok(None) => break,
                 Err(error @ JournalError::Io { .. }) => return vec![error],
-                // Already said in the first reading.
+                // Said in the first reading.
                 Err(_) => {}
             }
         }
