@@ -220,13 +220,13 @@ impl Progress {
             .iter()
             .map(|(name, tally)| tally.standing(name, self.scoring))
             .collect();
-        let finished_games = |count: fn(&Standing) -> u64| standings.iter().map(count).sum::<u64>();
-        let finished_games = [
-            finished_games(|s| s.timeouts),
-            finished_games(|s| s.crashes),
-            finished_games(|s| s.invalid_replies),
+        let total = |count: fn(&Standing) -> u64| standings.iter().map(count).sum::<u64>();
+        // The finished games' from their records, then what the running ones counted so far.
+        let mut failures = [
+            total(|s| s.timeouts),
+            total(|s| s.crashes),
+            total(|s| s.invalid_replies),
         ];
-        let mut failures = finished_games;
         for ((shown, counted), done) in failures
             .iter_mut()
             .zip(answered.failures)
