@@ -493,6 +493,7 @@ mod tests {
         shared_main_class: "api.Shared",
         package: "bots",
         imports: "import api.Base;",
+        template: ("Bot.java", "package bots; class Bot extends api.Base {}"),
     };
 
     #[test]

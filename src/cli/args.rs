@@ -81,7 +81,7 @@ pub enum Command {
     /// Write a minimal bot for a game that reads its input, parses it and answers legally:
     /// a starting point for a new entry.
     #[command(
-        after_help = "Examples:\n  arena new petri --lang python my-petri-bot\n  arena new slime --lang rust slime-bot && cd slime-bot && cargo build --release\n\nThe folder may exist but must not hold the files to be written."
+        after_help = "Examples:\n  arena new petri --lang python my-petri-bot\n  arena new slime --lang rust slime-bot && cd slime-bot && cargo build --release\n  arena new alienwar --lang java my-alien\n\nThe folder may exist but must not hold the files to be written."
     )]
     New(NewArgs),
     /// Write the results page of a results folder, finished or still running: one HTML file
@@ -378,6 +378,9 @@ pub enum Lang {
     Javascript,
     /// Rust, standard library only: `Cargo.toml` and `src/main.rs`.
     Rust,
+    /// Java, for a game with a Java host (alienwar): a class of the original challenge's API,
+    /// such as `MyAlien.java`, which arena compiles and runs through the host.
+    Java,
 }
 
 /// Parses `--jobs`: a count up to [`MAX_JOBS`].

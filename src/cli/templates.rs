@@ -1,7 +1,8 @@
 //! `arena new`: minimal bots that read their game's input, parse it and answer legally, in
-//! Python, JavaScript or Rust, embedded in the binary from `templates/<game>/` (each game's
-//! registry entry names its own). Each is a starting point, not a strategy; the tests check
-//! every one with `arena check`.
+//! Python, JavaScript or Rust, and for a game with a Java host (AlienWar) a Java class of the
+//! host's API, embedded in the binary from `templates/<game>/` (each game's registry entry
+//! names its own). Each is a starting point, not a strategy; the tests check every one with
+//! `arena check`.
 
 use std::path::{Path, PathBuf};
 
@@ -15,31 +16,49 @@ use arena_games::GameKind;
 /// The Cargo manifest of every Rust template.
 const CARGO_TOML: &str = include_str!("../../templates/rust/Cargo.toml");
 
-/// The files of a template: paths relative to the bot's folder, and their text.
-pub fn files(game: GameKind, lang: Lang) -> Vec<(&'static str, &'static str)> {
+/// The files of a template: paths relative to the bot's folder, and their text. Java only
+/// where the game has a Java host: its bots are classes of the host's API, not programs.
+pub fn files(game: GameKind, lang: Lang) -> Result<Vec<(&'static str, &'static str)>, Error> {
     let templates = game.templates();
-    match lang {
+    Ok(match lang {
         Lang::Python => vec![("bot.py", templates.python)],
         Lang::Javascript => vec![("bot.js", templates.javascript)],
         Lang::Rust => vec![("Cargo.toml", CARGO_TOML), ("src/main.rs", templates.rust)],
-    }
+        Lang::Java => match game.java_host() {
+            Some(host) => vec![host.template],
+            None => {
+                return Err(Error::Usage(format!(
+                    "no Java template for {game}: only a game with a Java host (alienwar) \
+                     has one. A Java bot of {game} is a program like any other, reading \
+                     its requests on stdin (`command = \"java Bot.java\"`; see the README \
+                     on `memory_mb` for a JVM's options); start from another --lang"
+                )));
+            }
+        },
+    })
 }
 
-/// The command that runs a template written to `dir` (after building it, for Rust). Python
-/// by its real path, without site packages (`-S -I`; the templates need only the standard
-/// library): it starts in about 10 ms, where a `python3` found through a version manager's
-/// shim can take 150 ms, and a one-shot game starts the bot on every turn.
-pub fn command(lang: Lang, dir: &Path) -> Vec<String> {
+/// The arguments of `arena check` for a template written to `dir` (after building it, for
+/// Rust): `-- <command>`, or `--java <source>` for a Java class. Python by its real path,
+/// without site packages (`-S -I`; the templates need only the standard library): it starts
+/// in about 10 ms, where a `python3` found through a version manager's shim can take 150 ms,
+/// and a one-shot game starts the bot on every turn.
+fn check_args(game: GameKind, lang: Lang, dir: &Path) -> Vec<String> {
     let path = |file: &str| dir.join(file).display().to_string();
+    let command = |words: Vec<String>| [vec!["--".to_owned()], words].concat();
     match lang {
-        Lang::Python => vec![
+        Lang::Python => command(vec![
             "/usr/bin/python3".into(),
             "-S".into(),
             "-I".into(),
             path("bot.py"),
-        ],
-        Lang::Javascript => vec!["node".into(), path("bot.js")],
-        Lang::Rust => vec![path("target/release/bot")],
+        ]),
+        Lang::Javascript => command(vec!["node".into(), path("bot.js")]),
+        Lang::Rust => command(vec![path("target/release/bot")]),
+        Lang::Java => {
+            let source = game.java_host().map_or("", |host| host.template.0);
+            vec!["--java".into(), path(source)]
+        }
     }
 }
 
@@ -52,7 +71,7 @@ pub fn write(game: GameKind, lang: Lang, dir: &Path) -> Result<Vec<PathBuf>, Err
             escape_control(&dir.display().to_string())
         )));
     }
-    let files = files(game, lang);
+    let files = files(game, lang)?;
     let taken: Vec<String> = files
         .iter()
         .map(|(name, _)| dir.join(name))
@@ -80,7 +99,7 @@ pub fn write(game: GameKind, lang: Lang, dir: &Path) -> Result<Vec<PathBuf>, Err
 
 /// What to do after `arena new`: build (Rust), then check the bot.
 pub fn next_steps(game: GameKind, lang: Lang, dir: &Path) -> String {
-    let words: Vec<String> = command(lang, dir)
+    let words: Vec<String> = check_args(game, lang, dir)
         .iter()
         .map(|word| shlex::try_quote(word).map_or_else(|_| word.clone(), |q| q.into_owned()))
         .map(|word| escape_control(&word).into_owned())
@@ -90,7 +109,7 @@ pub fn next_steps(game: GameKind, lang: Lang, dir: &Path) -> String {
             "build it:  cargo build --release --manifest-path {}\n",
             escape_control(&dir.join("Cargo.toml").display().to_string())
         ),
-        Lang::Python | Lang::Javascript => String::new(),
+        Lang::Python | Lang::Javascript | Lang::Java => String::new(),
     };
     let why = match lang {
         Lang::Python => {
@@ -98,10 +117,16 @@ pub fn next_steps(game: GameKind, lang: Lang, dir: &Path) -> String {
              manager's shim such as pyenv's takes up to 250 ms, on every turn of a one-shot \
              game)\n"
         }
-        Lang::Javascript | Lang::Rust => "",
+        Lang::Javascript | Lang::Rust | Lang::Java => "",
+    };
+    let entry = match lang {
+        Lang::Java => format!("its `java` source (see games/{game}.md, \"Java aliens\")"),
+        Lang::Python | Lang::Javascript | Lang::Rust => {
+            format!("its `command` (see games/{game}.md)")
+        }
     };
     format!(
-        "{build}check it:  arena check {game} -- {}\n{why}then add it to a tournament file as its `command` (see games/{game}.md)\n",
+        "{build}check it:  arena check {game} {}\n{why}then add it to a tournament file as {entry}\n",
         words.join(" ")
     )
 }

@@ -555,6 +555,34 @@ fn check_compiles_a_java_alien_through_the_host_and_checks_it() {
     assert_eq!(both.status.code(), Some(2), "{both:?}");
 }
 
+#[test]
+fn the_java_template_is_an_alien_that_passes_the_check_and_only_alienwar_has_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = arena_cached(dir.path(), &["new", "alienwar", "--lang", "java", "mine"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.starts_with("wrote mine/MyAlien.java\n"), "{stdout}");
+    let check = "check it:  arena check alienwar --java mine/MyAlien.java\n";
+    assert!(stdout.contains(check), "{stdout}");
+    assert!(stdout.contains("as its `java` source"), "{stdout}");
+
+    let checked = arena_cached(
+        dir.path(),
+        &["check", "alienwar", "--java", "mine/MyAlien.java"],
+    );
+    let report = String::from_utf8_lossy(&checked.stdout);
+    assert_eq!(checked.status.code(), Some(0), "{report}");
+    assert!(report.ends_with("6 of 6 replies valid\n"), "{report}");
+
+    // A game without a Java host: a usage error that says what to do, and nothing written.
+    let other = arena_cached(dir.path(), &["new", "petri", "--lang", "java", "theirs"]);
+    let stderr = String::from_utf8_lossy(&other.stderr);
+    assert_eq!(other.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("no Java template for petri"), "{stderr}");
+    assert!(stderr.contains("`command = \"java Bot.java\"`"), "{stderr}");
+    assert!(!dir.path().join("theirs").exists());
+}
+
 /// A move as the alien's helper class says; two aliens name their helpers alike.
 const HELPED: &str = "return Helper.MOVE;";
 

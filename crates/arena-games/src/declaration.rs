@@ -108,6 +108,9 @@ pub struct JavaHost {
     /// What a source put into the package also imports (written on its first line, so
     /// javac's line numbers stay those of the file).
     pub imports: &'static str,
+    /// The minimal bot of the host's API that `arena new --lang java` writes: its file name
+    /// (the class's) and text, from `templates/<game>/`.
+    pub template: (&'static str, &'static str),
 }
 
 /// A game's minimal bots (`templates/<game>/`, read by `templates!`), one source per language;

@@ -35,4 +35,8 @@ pub const JAVA_HOST: JavaHost = JavaHost {
     shared_main_class: "planet.SharedHost",
     package: "alien",
     imports: "import planet.Move;",
+    template: (
+        "MyAlien.java",
+        include_str!("../../../../templates/alienwar/MyAlien.java"),
+    ),
 };
