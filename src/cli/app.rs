@@ -143,7 +143,9 @@ fn new_command(args: &NewArgs) -> Result<u8, Error> {
         let path = path.display().to_string();
         text.push_str(&format!("wrote {}\n", escape_control(&path)));
     }
-    text.push_str(&templates::next_steps(args.game, args.lang, &args.dir));
+    text.push_str(&templates::next_steps(
+        args.game, args.lang, &args.dir, &written,
+    ));
     write_stdout(&text)?;
     Ok(EXIT_OK)
 }

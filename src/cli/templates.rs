@@ -39,11 +39,11 @@ pub fn files(game: GameKind, lang: Lang) -> Result<Vec<(&'static str, &'static s
 }
 
 /// The arguments of `arena check` for a template written to `dir` (after building it, for
-/// Rust): `-- <command>`, or `--java <source>` for a Java class. Python by its real path,
-/// without site packages (`-S -I`; the templates need only the standard library): it starts
-/// in about 10 ms, where a `python3` found through a version manager's shim can take 150 ms,
-/// and a one-shot game starts the bot on every turn.
-fn check_args(game: GameKind, lang: Lang, dir: &Path) -> Vec<String> {
+/// Rust): `-- <command>`, or `--java <source>` for each Java source `written`. Python by its
+/// real path, without site packages (`-S -I`; the templates need only the standard
+/// library): it starts in about 10 ms, where a `python3` found through a version manager's
+/// shim can take 150 ms, and a one-shot game starts the bot on every turn.
+fn check_args(lang: Lang, dir: &Path, written: &[PathBuf]) -> Vec<String> {
     let path = |file: &str| dir.join(file).display().to_string();
     let command = |words: Vec<String>| [vec!["--".to_owned()], words].concat();
     match lang {
@@ -55,10 +55,10 @@ fn check_args(game: GameKind, lang: Lang, dir: &Path) -> Vec<String> {
         ]),
         Lang::Javascript => command(vec!["node".into(), path("bot.js")]),
         Lang::Rust => command(vec![path("target/release/bot")]),
-        Lang::Java => {
-            let source = game.java_host().map_or("", |host| host.template.0);
-            vec!["--java".into(), path(source)]
-        }
+        Lang::Java => written
+            .iter()
+            .flat_map(|source| ["--java".to_owned(), source.display().to_string()])
+            .collect(),
     }
 }
 
@@ -97,9 +97,9 @@ pub fn write(game: GameKind, lang: Lang, dir: &Path) -> Result<Vec<PathBuf>, Err
     Ok(written)
 }
 
-/// What to do after `arena new`: build (Rust), then check the bot.
-pub fn next_steps(game: GameKind, lang: Lang, dir: &Path) -> String {
-    let words: Vec<String> = check_args(game, lang, dir)
+/// What to do after `arena new` wrote `written` into `dir`: build (Rust), then check the bot.
+pub fn next_steps(game: GameKind, lang: Lang, dir: &Path, written: &[PathBuf]) -> String {
+    let words: Vec<String> = check_args(lang, dir, written)
         .iter()
         .map(|word| shlex::try_quote(word).map_or_else(|_| word.clone(), |q| q.into_owned()))
         .map(|word| escape_control(&word).into_owned())
