@@ -10,7 +10,7 @@ use crate::bots::{
     BotProgram, CallEnv, CallStatus, Exit, JavaBuild, JavaHostRuntime, RunnerFault, Waiting,
 };
 use crate::config::{JavaHostMode, Tournament};
-use arena_games::decimal::push_int;
+use arena_games::decimal::push_word_line;
 use arena_games::engine::{Answer, Phase};
 
 /// The JVM shared by a game's Java bots, started on the first request to any of them.
@@ -106,12 +106,7 @@ impl SharedHost {
         };
         let mut request = Vec::with_capacity(batch_len(&batch));
         for (seat, _, bytes) in &batch {
-            request.extend_from_slice(b"SEAT ");
-            push_int(
-                &mut request,
-                i64::try_from(seat.env.seat).unwrap_or(i64::MAX),
-            );
-            request.push(b'\n');
+            push_word_line(&mut request, "SEAT", seat.env.seat);
             request.extend_from_slice(bytes);
         }
         let results = session

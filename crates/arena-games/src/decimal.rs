@@ -1,6 +1,6 @@
 //! Numbers written into requests. Requests are mostly numbers, and `write!` costs several
 //! times as much per number as this (a quarter of the runner's time in a large AlienWar game);
-//! the runner writes the shared Java host's `SEAT` lines with it too.
+//! the runner writes the shared Java host's `SEAT` lines with it too ([`push_word_line`]).
 
 /// The most bytes of a number written by [`push_int`]: the sign and 19 digits of `i64::MIN`.
 const INT_BYTES: usize = 20;
@@ -23,6 +23,16 @@ pub fn push_int(out: &mut Vec<u8>, value: i64) {
 fn push_long_int(out: &mut Vec<u8>, value: i64) {
     let (digits, start) = digits_of(value);
     out.extend_from_slice(&digits[start..]);
+}
+
+/// Appends the line `<word> <count>`: a request's header (`MOVE 12`), the shared Java host's
+/// `SEAT 3`. Inline, as [`push_int`] is: a header goes before every request.
+#[inline]
+pub fn push_word_line(out: &mut Vec<u8>, word: &str, count: usize) {
+    out.extend_from_slice(word.as_bytes());
+    out.push(b' ');
+    push_int(out, i64::try_from(count).unwrap_or(i64::MAX));
+    out.push(b'\n');
 }
 
 /// Appends `numbers` separated by spaces.
@@ -89,7 +99,7 @@ fn digits_of(value: i64) -> ([u8; INT_BYTES], usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::{KEPT_BYTES, Kept, push_int, push_numbers};
+    use super::{KEPT_BYTES, Kept, push_int, push_numbers, push_word_line};
 
     #[test]
     fn numbers_render_in_full_with_their_sign_after_what_was_there() {
@@ -110,6 +120,14 @@ mod tests {
         let mut none = Vec::new();
         push_numbers(&mut none, &[]);
         assert!(none.is_empty());
+    }
+
+    #[test]
+    fn a_word_line_is_the_word_a_space_the_count_and_a_newline() {
+        let mut out = b"x\n".to_vec();
+        push_word_line(&mut out, "SEAT", 3);
+        push_word_line(&mut out, "MOVE", 4321);
+        assert_eq!(out, b"x\nSEAT 3\nMOVE 4321\n");
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use super::planet::Instance;
 use super::rules::Move;
-use crate::decimal::{push_int, push_numbers};
+use crate::decimal::{push_int, push_numbers, push_word_line};
 
 /// Written to every species' process when the game ends.
 pub const FAREWELL: &[u8] = b"END\n";
@@ -18,10 +18,7 @@ pub fn encode_create(count: usize, side: usize) -> Vec<u8> {
 
 /// The header of a request about `count` instances: `MOVE <count>` or `FIGHT <count>`.
 pub fn write_header(out: &mut Vec<u8>, word: &str, count: usize) {
-    out.extend_from_slice(word.as_bytes());
-    out.push(b' ');
-    push_int(out, i64::try_from(count).unwrap_or(i64::MAX));
-    out.push(b'\n');
+    push_word_line(out, word, count);
 }
 
 /// What an instance's getters report: `<id> <hp> <life> <strength> <defense> <vision>
