@@ -36,6 +36,14 @@ const BOARDS: &[(&str, [&str; 8], usize)] = &[
         1,
     ),
     (
+        "walled in: player 1's two cells have no empty cell within reach; only a merge is legal",
+        [
+            "11222222", "22222222", "33333333", "3333....", "44444444", "44444444", "........",
+            "........",
+        ],
+        0,
+    ),
+    (
         "end-game: two empty cells left, player 4 to move",
         [
             "11111222", "11111222", "11.11222", "33311222", "33334444", "3333444.", "33334444",
@@ -87,8 +95,17 @@ mod tests {
         assert!(early(b"0 0 1 1\n").is_valid());
         assert!(matches!(early(b"0 0 1 1"), Verdict::Unparsed(_)), "strict");
         assert!(matches!(early(b"0 7 1 6\n"), Verdict::Illegal(..)));
+        // Walled in, a bot that knows only spreads and jumps passes: a mistake, since the
+        // merge is legal.
+        let walled = &plan.probes[3].judge;
+        assert!(walled(b"0 0 0 1\n").is_valid());
+        assert!(matches!(walled(b""), Verdict::Unparsed(_)));
+        assert!(
+            matches!(walled(b"0 1 3 4\n"), Verdict::Illegal(..)),
+            "too far"
+        );
         // The end-game's empty cells are (2, 2) and (5, 7).
-        let end = &plan.probes[3].judge;
+        let end = &plan.probes[4].judge;
         assert!(end(b"4 7 5 7\n").is_valid());
         assert!(end(b"4 4 2 2\n").is_valid());
         assert!(matches!(end(b"4 7 2 2\n"), Verdict::Illegal(..)), "too far");
