@@ -6,6 +6,7 @@
 use std::collections::VecDeque;
 use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use tokio::io::{AsyncRead, AsyncReadExt};
 
@@ -76,27 +77,65 @@ impl Capped {
 pub(crate) struct Tail {
     bytes: VecDeque<u8>,
     cap: usize,
+    /// How many bytes the stream has produced, kept or not.
+    seen: u64,
     /// The stream ended.
     pub(crate) ended: bool,
 }
+
+/// A [`Tail`] filled by a task that drains the stream, and looked at by the stream's owner
+/// meanwhile.
+pub(crate) type SharedTail = Arc<Mutex<Tail>>;
 
 impl Tail {
     pub(crate) fn new(cap: usize) -> Tail {
         Tail {
             bytes: VecDeque::new(),
             cap,
+            seen: 0,
             ended: false,
         }
     }
 
     /// Reads to the end through the event loop. Cancel-safe: what was read is kept.
-    pub(crate) async fn read_all(&mut self, mut reader: impl AsyncRead + Unpin) {
-        let mut chunk = Vec::with_capacity(CHUNK);
-        while !self.ended {
-            chunk.clear();
-            let read = reader.read_buf(&mut chunk).await;
-            self.keep(read, &chunk);
+    pub(crate) async fn read_all(&mut self, reader: impl AsyncRead + Unpin) {
+        if !self.ended {
+            each_read(reader, |read, chunk| {
+                self.keep(read, chunk);
+                !self.ended
+            })
+            .await;
         }
+    }
+
+    /// Reads what `fd` holds now, outside the event loop, without waiting for more.
+    pub(crate) fn read_now(&mut self, fd: BorrowedFd<'_>) {
+        let mut chunk = [0; CHUNK];
+        while !self.ended {
+            match read_chunk(fd, &mut chunk) {
+                Err(error) if error.kind() == io::ErrorKind::WouldBlock => return,
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                read => {
+                    let count = *read.as_ref().unwrap_or(&0);
+                    self.keep(read, &chunk[..count]);
+                }
+            }
+        }
+    }
+
+    /// How many bytes the stream has produced so far.
+    pub(crate) fn seen(&self) -> u64 {
+        self.seen
+    }
+
+    /// What the stream produced after its first `seen` bytes, as far as the cap kept it.
+    pub(crate) fn after(&self, seen: u64) -> Vec<u8> {
+        let new = usize::try_from(self.seen.saturating_sub(seen)).unwrap_or(usize::MAX);
+        let kept = self.bytes.len();
+        self.bytes
+            .range(kept.saturating_sub(new)..)
+            .copied()
+            .collect()
     }
 
     /// Takes note of one read of `chunk`.
@@ -104,6 +143,7 @@ impl Tail {
         match read {
             Ok(0) | Err(_) => self.ended = true,
             Ok(_) => {
+                self.seen += chunk.len() as u64;
                 let keep = &chunk[chunk.len().saturating_sub(self.cap)..];
                 let excess = (self.bytes.len() + keep.len()).saturating_sub(self.cap);
                 self.bytes.drain(..excess);
@@ -117,11 +157,31 @@ impl Tail {
     }
 }
 
-/// Reads `reader` to its end and keeps only its last `cap` bytes.
-pub(crate) async fn drain_tail(reader: impl AsyncRead + Unpin, cap: usize) -> Vec<u8> {
-    let mut tail = Tail::new(cap);
-    tail.read_all(reader).await;
-    tail.into_bytes()
+/// Reads `reader` to its end into `tail`, which its owner may look at meanwhile.
+pub(crate) async fn drain_into(reader: impl AsyncRead + Unpin, tail: SharedTail) {
+    each_read(reader, |read, chunk| {
+        let mut tail = tail.lock().unwrap_or_else(PoisonError::into_inner);
+        tail.keep(read, chunk);
+        !tail.ended
+    })
+    .await;
+}
+
+/// Reads `reader` through the event loop and hands each read to `keep`, until it says to
+/// stop. A read is handed over in the poll that made it, so a caller that is cancelled
+/// loses nothing that was read.
+async fn each_read(
+    mut reader: impl AsyncRead + Unpin,
+    mut keep: impl FnMut(io::Result<usize>, &[u8]) -> bool,
+) {
+    let mut chunk = Vec::with_capacity(CHUNK);
+    loop {
+        chunk.clear();
+        let read = reader.read_buf(&mut chunk).await;
+        if !keep(read, &chunk) {
+            return;
+        }
+    }
 }
 
 /// One `read` of at most [`CHUNK`] bytes from `fd` appended to `buffer`, outside the event
@@ -181,10 +241,40 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn drain_tail_keeps_the_last_bytes() {
+    async fn a_drained_tail_keeps_the_last_bytes_and_counts_them_all() {
         let input: Vec<u8> = (0..20_000u32).map(|i| (i % 251) as u8).collect();
-        let tail = drain_tail(&input[..], 100).await;
-        assert_eq!(tail, &input[input.len() - 100..]);
+        let tail = Arc::new(Mutex::new(Tail::new(100)));
+        drain_into(&input[..], tail.clone()).await;
+        let tail = tail.lock().unwrap();
+        assert!(tail.ended);
+        assert_eq!(tail.seen(), 20_000);
+        assert_eq!(tail.after(0), &input[input.len() - 100..]);
+        assert_eq!(tail.after(19_990), &input[19_990..], "the last ten bytes");
+        assert_eq!(tail.after(20_000), b"");
+    }
+
+    /// What a pipe holds now is read at once, without waiting for its end.
+    #[test]
+    fn read_now_takes_what_the_pipe_holds_and_after_says_what_came_since() {
+        use std::io::Write;
+        let (read, write) = crate::sandbox::pipe().unwrap();
+        crate::sandbox::set_nonblocking(std::os::fd::AsFd::as_fd(&read)).unwrap();
+        let mut write = std::fs::File::from(write);
+        let mut tail = Tail::new(8);
+        write.write_all(b"first\n").unwrap();
+        tail.read_now(std::os::fd::AsFd::as_fd(&read));
+        let seen = tail.seen();
+        assert_eq!(
+            (tail.after(0), seen, tail.ended),
+            (b"first\n".to_vec(), 6, false)
+        );
+        write.write_all(b"second\n").unwrap();
+        tail.read_now(std::os::fd::AsFd::as_fd(&read));
+        assert_eq!(tail.after(seen), b"second\n", "only what came since");
+        assert_eq!(tail.after(0), b"\nsecond\n", "as far as the cap keeps it");
+        drop(write);
+        tail.read_now(std::os::fd::AsFd::as_fd(&read));
+        assert!(tail.ended);
     }
 
     /// Reads straight from the pipe and through the event loop add to the same capture.

@@ -1,7 +1,8 @@
 //! Persistent sessions: one long-lived process per bot per game, one line per request.
 
-use std::os::fd::AsFd;
+use std::os::fd::{AsFd, OwnedFd};
 use std::pin::{Pin, pin};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use tokio::io::AsyncWriteExt;
@@ -11,7 +12,7 @@ use tokio::time::{Instant, timeout, timeout_at};
 
 use super::blocking::SESSION_WAIT;
 use super::call::{CallResult, CallStatus, Exit, Waiting};
-use super::capture::drain_tail;
+use super::capture::{SharedTail, Tail, drain_into};
 use super::process::{Killer, Lifetime, Place, Waiter, receiver, sender, write_now};
 use super::program::{BotProgram, CallEnv, Limits};
 use super::replies::{Line, Replies};
@@ -30,8 +31,15 @@ pub struct Session {
     killer: Killer,
     stdin: Option<pipe::Sender>,
     stdout: Replies,
-    /// Drains stderr for the session's life; taken when the session ends.
-    stderr: Option<JoinHandle<Vec<u8>>>,
+    /// The end of what the process wrote to stderr, which `drain` reads for the session's
+    /// life (a bot must never block on a full stderr pipe).
+    stderr: SharedTail,
+    /// Taken when the session ends.
+    drain: Option<JoinHandle<()>>,
+    /// The stderr pipe once more, to take what is in it now ([`Session::stderr_written`]).
+    stderr_pipe: OwnedFd,
+    /// How much of stderr [`Session::stderr_written`] has returned.
+    stderr_returned: u64,
 }
 
 /// A reply from a session that is still running.
@@ -59,16 +67,18 @@ impl Session {
     ) -> std::io::Result<Session> {
         let process = place.start(bot, env, Lifetime::Session).await?;
         let stdout = Replies::new(receiver(process.stdout)?, process.stderr.as_fd());
-        let stderr = Some(tokio::spawn(drain_tail(
-            receiver(process.stderr)?,
-            limits.max_stderr_bytes,
-        )));
+        let stderr_pipe = process.stderr.try_clone()?;
+        let stderr = Arc::new(Mutex::new(Tail::new(limits.max_stderr_bytes)));
+        let drain = tokio::spawn(drain_into(receiver(process.stderr)?, stderr.clone()));
         Ok(Session {
             waiter: process.handle.waiter,
             killer: process.handle.killer,
             stdin: process.stdin.map(sender).transpose()?,
             stdout,
             stderr,
+            drain: Some(drain),
+            stderr_pipe,
+            stderr_returned: 0,
         })
     }
 
@@ -255,13 +265,28 @@ impl Session {
 
     /// The last bytes the ended session wrote to stderr.
     async fn stderr_tail(&mut self) -> Vec<u8> {
-        match self.stderr.take() {
-            Some(drain) => match timeout(EXIT_GRACE, drain).await {
-                Ok(Ok(tail)) => tail,
-                _ => Vec::new(),
-            },
-            None => Vec::new(),
+        if let Some(drain) = self.drain.take() {
+            let _ = timeout(EXIT_GRACE, drain).await;
         }
+        self.stderr_kept().after(0)
+    }
+
+    /// What the process wrote to stderr since the last call, as far as the cap keeps it:
+    /// for `arena check`, which shows it beside an invalid reply. Whatever the bot wrote
+    /// before its reply is in the pipe or drained by now (the drain keeps each read in the
+    /// poll that made it, and this thread runs it), so it is all here.
+    pub fn stderr_written(&mut self) -> Vec<u8> {
+        let mut kept = self.stderr_kept();
+        kept.read_now(self.stderr_pipe.as_fd());
+        let written = kept.after(self.stderr_returned);
+        let seen = kept.seen();
+        drop(kept);
+        self.stderr_returned = seen;
+        written
+    }
+
+    fn stderr_kept(&self) -> std::sync::MutexGuard<'_, Tail> {
+        self.stderr.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 

@@ -91,13 +91,20 @@ pub async fn check_bot(
         }
         let probe = plan.probes.swap_remove(answers.len());
         let limit = Limit::of(probe.phase, timeouts.request, timeouts.setup);
-        let result = connection
+        let mut result = connection
             .send(program, &env, &probe.input, limit, limits, Waiting::Alone)
             .await;
         let verdict = match result.status {
             CallStatus::Replied { .. } => Some((probe.judge)(&result.output)),
             _ => None,
         };
+        // Taken after every request, so that each shows only its own: beside an invalid reply
+        // it often says why (an exception the bot caught and printed, the Java host's report
+        // of an alien's failure). A request that failed has the session's whole tail already.
+        let written = connection.session_stderr();
+        if result.stderr.is_empty() && !verdict.as_ref().is_some_and(Verdict::is_valid) {
+            result.stderr = written;
+        }
         answers.push(match verdict {
             Some(_) => Answer::Reply(result.output.clone()),
             None => Answer::NoReply,

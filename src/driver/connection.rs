@@ -119,6 +119,15 @@ impl Connection {
         }
     }
 
+    /// What the persistent process, if it runs, wrote to stderr since the last call (see
+    /// [`Session::stderr_written`]).
+    pub(crate) fn session_stderr(&mut self) -> Vec<u8> {
+        match &mut self.session {
+            Persistent::Running(session) => session.stderr_written(),
+            Persistent::NotStarted | Persistent::Failed => Vec::new(),
+        }
+    }
+
     /// The time a request to the persistent process has under `limit`: the first one also
     /// waits for the process to start.
     pub(crate) fn session_limit(&self, limit: Limit) -> Duration {

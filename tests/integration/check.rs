@@ -141,6 +141,39 @@ fn an_alien_is_checked_on_one_persistent_process_and_garbage_fails() {
 }
 
 #[test]
+fn a_persistent_bots_stderr_shows_beside_each_invalid_reply_and_only_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    // A species that says on stderr what it answers: CREATE well, everything else badly.
+    let species = "import sys\n\
+                   for header in sys.stdin:\n\
+                   \x20   word, count = header.split()[:2]\n\
+                   \x20   for _ in range(0 if word == 'CREATE' else int(count)):\n\
+                   \x20       sys.stdin.readline()\n\
+                   \x20   print('answering', word, file=sys.stderr, flush=True)\n\
+                   \x20   good = word == 'CREATE'\n\
+                   \x20   print(' '.join(['1,1,1,1,1' if good else '?'] * int(count)), flush=True)\n";
+    let (output, text) = check(
+        dir.path(),
+        "alienwar",
+        &[],
+        &["/usr/bin/python3", "-S", "-I", "-c", species],
+    );
+    assert_eq!(output.status.code(), Some(3), "{text}");
+    let blocks: Vec<&str> = text.split("\n\n").collect();
+    let creation = blocks.iter().find(|b| b.starts_with("1. ")).unwrap();
+    assert!(creation.ends_with("=> valid"), "{creation}");
+    assert!(
+        !creation.contains("stderr"),
+        "a valid reply's stderr is not shown: {creation}"
+    );
+    let moves = blocks.iter().find(|b| b.starts_with("2. ")).unwrap();
+    assert!(
+        moves.contains("   stderr (end):\n     | answering MOVE\n   => INVALID"),
+        "only what it wrote while answering: {moves}"
+    );
+}
+
+#[test]
 fn a_java_alien_is_checked_through_its_host_compiled_by_hand() {
     let dir = tempfile::tempdir().unwrap();
     let host = repo().join("hosts/alienwar-java");

@@ -556,6 +556,54 @@ fn check_compiles_a_java_alien_through_the_host_and_checks_it() {
 }
 
 #[test]
+fn check_shows_why_a_java_aliens_code_failed_beside_each_invalid_reply() {
+    let dir = tempfile::tempdir().unwrap();
+    aliens_in(dir.path(), &[]);
+    let output = arena_cached(
+        dir.path(),
+        &["check", "alienwar", "--java", "aliens/Thrower.java"],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(3), "{stdout}");
+    let probe = |number: &str| {
+        (stdout.split("\n\n"))
+            .find(|block| block.starts_with(number))
+            .unwrap_or_else(|| panic!("no probe {number}: {stdout}"))
+    };
+    // The exception and the alien's own frames, as many as three times a call.
+    let creation = probe("1. ");
+    assert!(
+        creation.contains(
+            "     | alien.Thrower, instance 1, creation: java.lang.IllegalStateException\n\
+             \x20    |     at alien.Thrower.setAbilityPoints(Thrower.java:6)\n"
+        ),
+        "{creation}"
+    );
+    assert_eq!(creation.matches(", creation: ").count(), 3, "{creation}");
+    assert!(
+        creation.contains("| alien.Thrower: later failures in creation not reported"),
+        "{creation}"
+    );
+    // Each probe shows what was written while it was answered, and only that.
+    let moves = probe("2. ");
+    assert!(
+        moves.contains(
+            ", move: java.lang.ArrayIndexOutOfBoundsException\n\
+             \x20    |     at alien.Thrower.move(Thrower.java:9)\n"
+        ),
+        "{moves}"
+    );
+    assert!(!moves.contains("creation"), "{moves}");
+    let fights = probe("5. ");
+    assert!(
+        fights.contains(", wantToFight: java.lang.ArithmeticException\n"),
+        "{fights}"
+    );
+    // The host's own frames, through which it called the alien, are not the alien's.
+    assert!(!stdout.contains("at planet."), "{stdout}");
+}
+
+#[test]
 fn the_java_template_is_an_alien_that_passes_the_check_and_only_alienwar_has_one() {
     let dir = tempfile::tempdir().unwrap();
     let output = arena_cached(dir.path(), &["new", "alienwar", "--lang", "java", "mine"]);

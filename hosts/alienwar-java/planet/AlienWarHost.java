@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -174,11 +175,19 @@ public final class AlienWarHost {
      * shared by them as in the original controller.
      */
     static final class Species {
+        /** How many failures of each call into a species are reported on stderr. */
+        private static final int REPORTED = 3;
+        /** How many frames of a failure's stack trace are reported. */
+        private static final int FRAMES = 8;
         private final String className;
         private final ClassLoader loader;
         /** The alien's class, once an instance was made. */
         private Class<?> alien;
         private final List<Instance> instances = new ArrayList<>();
+        /** What of the alien's code can fail, as failures are reported and counted. */
+        private static final String[] CALLS = {"creation", "move", "wantToFight"};
+        /** Failures so far of each of {@link #CALLS}. */
+        private final int[] failures = new int[CALLS.length];
 
         /**
          * The instances of {@code className}, loaded by {@code loader}. {@code seat} (a
@@ -209,6 +218,7 @@ public final class AlienWarHost {
                 instances.add(instance);
                 return true;
             } catch (Throwable failure) {
+                report(0, instances.size(), failure);
                 instances.add(null);
                 return false;
             }
@@ -226,8 +236,13 @@ public final class AlienWarHost {
             }
             try {
                 Enum<?> move = instance.move(view);
-                return move == null ? -1 : move.ordinal();
+                if (move == null) {
+                    report(1, id, "returned null");
+                    return -1;
+                }
+                return move.ordinal();
             } catch (Throwable failure) {
+                report(1, id, failure);
                 return -1;
             }
         }
@@ -241,7 +256,45 @@ public final class AlienWarHost {
             try {
                 return instance.wantToFight(enemy) ? 1 : 0;
             } catch (Throwable failure) {
+                report(2, id, failure);
                 return -1;
+            }
+        }
+
+        /**
+         * Says on stderr why the alien's code failed, where a tournament keeps it and
+         * {@code arena check} shows it: the exception and the top of its stack, which is the
+         * alien's own code. Only the first {@link #REPORTED} failures of each of {@link #CALLS},
+         * so that an alien failing in every call does not flood it.
+         */
+        private void report(int call, int id, Throwable failure) {
+            // A constructor's exception comes wrapped by the reflection that called it.
+            Throwable cause = failure instanceof InvocationTargetException
+                    && failure.getCause() != null ? failure.getCause() : failure;
+            StringBuilder why = new StringBuilder(cause.toString());
+            StackTraceElement[] frames = cause.getStackTrace();
+            for (int k = 0; k < frames.length && k < FRAMES && !isCaller(frames[k]); k++) {
+                why.append("\n    at ").append(frames[k]);
+            }
+            report(call, id, why.toString());
+        }
+
+        /** Whether {@code frame} is the host's call of the alien, not the alien's code. */
+        private static boolean isCaller(StackTraceElement frame) {
+            String name = frame.getClassName();
+            return name.startsWith("planet.AlienWarHost") || name.equals("planet.Specie")
+                    || name.startsWith("jdk.internal.reflect.")
+                    || name.startsWith("java.lang.reflect.");
+        }
+
+        private void report(int call, int id, String why) {
+            failures[call]++;
+            String what = CALLS[call];
+            if (failures[call] <= REPORTED) {
+                System.err.println(className + ", instance " + id + ", " + what + ": " + why);
+            }
+            if (failures[call] == REPORTED) {
+                System.err.println(className + ": later failures in " + what + " not reported");
             }
         }
 
