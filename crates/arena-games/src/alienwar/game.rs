@@ -116,7 +116,7 @@ impl AlienWar {
             };
             let (points, unusable) = protocol::parse_words(reply, count, protocol::parse_points);
             let reason = "not one word of five decimals per instance";
-            self.rejections.reject(seat, seat, 0, unusable, reason);
+            reject(&mut self.rejections, [seat, seat], 0, unusable, reason);
             let mut illegal = 0;
             for (id, points) in points.into_iter().enumerate() {
                 match points {
@@ -150,6 +150,21 @@ impl AlienWar {
             self.options.dead_resident_reward,
         )
     }
+}
+
+/// Counts the `unusable` words of `seat`'s reply, answer `answer` of the ask, at `turn`:
+/// the bot's own failures (`!`) apart, so that the journal tells an alien whose code throws
+/// from a bot that gets the protocol wrong (`reason`).
+fn reject(
+    rejections: &mut Rejections,
+    [seat, answer]: [usize; 2],
+    turn: u32,
+    unusable: protocol::Unusable,
+    reason: &'static str,
+) {
+    let failed = "`!`, the alien's code failed";
+    rejections.reject(seat, answer, turn, unusable.failed, failed);
+    rejections.reject(seat, answer, turn, unusable.other, reason);
 }
 
 /// Starts a round: the prey move at once, each seat with living instances gets one
@@ -405,7 +420,7 @@ impl Game for AlienWar {
                     let (words, unusable) =
                         protocol::parse_words(reply, instances.len(), protocol::parse_move);
                     let reason = "not one of the nine moves per instance";
-                    self.rejections.reject(seat, index, turn, unusable, reason);
+                    reject(&mut self.rejections, [seat, index], turn, unusable, reason);
                     for (i, word) in instances.into_iter().zip(words) {
                         moves[i] = word.unwrap_or(Move::Stay);
                     }
@@ -436,7 +451,7 @@ impl Game for AlienWar {
                         instances[i].species
                     };
                     let reason = "not one Y or N per question";
-                    self.rejections.reject(seat, index, turn, unusable, reason);
+                    reject(&mut self.rejections, [seat, index], turn, unusable, reason);
                     for ((m, newcomer), word) in questions.into_iter().zip(words) {
                         fights[m][usize::from(!newcomer)] = word.unwrap_or(true);
                     }

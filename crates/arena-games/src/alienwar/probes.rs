@@ -254,18 +254,22 @@ fn judge_words<T>(
     show: impl Fn(&T) -> String,
 ) -> Verdict {
     let (answers, unusable) = protocol::parse_words(reply, count, &parse);
-    if unusable == 0 {
+    if unusable.total() == 0 {
         let words: Vec<String> = answers.iter().flatten().map(show).collect();
         return Verdict::Legal(words.join(" "));
     }
-    let given = reply
+    let given: Vec<&[u8]> = reply
         .split(u8::is_ascii_whitespace)
         .filter(|word| !word.is_empty())
-        .count();
+        .collect();
+    let words = given.len();
     Verdict::Unparsed(match answers.iter().position(Option::is_none) {
-        Some(index) if index < given => format!("word {} is not {what}", index + 1),
-        Some(_) => format!("{given} words for {count} instances"),
-        None => format!("{given} words for {count} instances (too many)"),
+        Some(index) if given.get(index) == Some(&protocol::FAILED) => {
+            format!("word {} is `!`: the alien's code failed", index + 1)
+        }
+        Some(index) if index < words => format!("word {} is not {what}", index + 1),
+        Some(_) => format!("{words} words for {count} instances"),
+        None => format!("{words} words for {count} instances (too many)"),
     })
 }
 
@@ -307,6 +311,10 @@ mod tests {
         assert_eq!(
             judge(&plan, 0, b"1,1,1,1,1"),
             Verdict::Unparsed("1 words for 100 instances".into())
+        );
+        assert_eq!(
+            judge(&plan, 0, b"1,1,1,1,1 !"),
+            Verdict::Unparsed("word 2 is `!`: the alien's code failed".into())
         );
     }
 

@@ -62,6 +62,25 @@ pub fn write_fight_line(out: &mut Vec<u8>, instance: &Instance, sees: [i32; 4]) 
     out.push(b'\n');
 }
 
+/// The word with which a bot asks for the default answer: the Java host's answer for an
+/// alien whose code failed (an exception, or a `null` move).
+pub const FAILED: &[u8] = b"!";
+
+/// How many answers of a reply were unusable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unusable {
+    /// Answered [`FAILED`]: the bot's own code failed, and it said so.
+    pub failed: u32,
+    /// Every other bad or missing word, and surplus words once in all.
+    pub other: u32,
+}
+
+impl Unusable {
+    pub fn total(self) -> u32 {
+        self.failed + self.other
+    }
+}
+
 /// The words of a reply, one per instance of the request: each read by `parse`, `None`
 /// where a word is missing or unreadable. Also returns how many answers were unusable: each
 /// bad or missing word counts once, and surplus words once in all.
@@ -69,13 +88,22 @@ pub fn parse_words<T>(
     reply: &[u8],
     count: usize,
     parse: impl Fn(&[u8]) -> Option<T>,
-) -> (Vec<Option<T>>, u32) {
+) -> (Vec<Option<T>>, Unusable) {
     let mut words = reply
         .split(u8::is_ascii_whitespace)
         .filter(|word| !word.is_empty());
-    let answers: Vec<Option<T>> = (0..count).map(|_| words.next().and_then(&parse)).collect();
+    let mut failed = 0;
+    let answers: Vec<Option<T>> = (0..count)
+        .map(|_| {
+            let word = words.next()?;
+            let answer = parse(word);
+            failed += u32::from(answer.is_none() && word == FAILED);
+            answer
+        })
+        .collect();
     let unusable = answers.iter().filter(|a| a.is_none()).count() as u32;
-    (answers, unusable + u32::from(words.next().is_some()))
+    let other = unusable - failed + u32::from(words.next().is_some());
+    (answers, Unusable { failed, other })
 }
 
 /// Five ability points `life,strength,defense,vision,cleverness` as decimals (`f32`, e.g.

@@ -595,16 +595,19 @@ fn the_byte_exact_vectors_in_games_alienwar_hold() {
                     "create" => {
                         let (answers, invalid) = parse_words(reply, count, parse_points);
                         let show = |p: &[f32; 5]| p.map(|v| v.to_string()).join(",");
-                        (render(&answers, show), invalid)
+                        (render(&answers, show), invalid.total())
                     }
                     "move" => {
                         let (answers, invalid) = parse_words(reply, count, parse_move);
-                        (render(&answers, |m: &Move| m.name().to_owned()), invalid)
+                        (
+                            render(&answers, |m: &Move| m.name().to_owned()),
+                            invalid.total(),
+                        )
                     }
                     "fight" => {
                         let (answers, invalid) = parse_words(reply, count, parse_fight);
                         let show = |&f: &bool| if f { "Y" } else { "N" }.to_owned();
-                        (render(&answers, show), invalid)
+                        (render(&answers, show), invalid.total())
                     }
                     other => panic!("unknown reply kind {other}"),
                 });
@@ -744,6 +747,52 @@ fn illegal_allocations_and_garbage_take_the_originals_defaults_and_are_counted()
         "no reply is the driver's count, not the game's"
     );
     assert_eq!(one.score, 0, "no instance was created");
+}
+
+#[test]
+fn an_aliens_own_failures_are_counted_apart_from_protocol_mistakes() {
+    let (words, unusable) = parse_words(b"STAY ! UP", 4, parse_move);
+    assert_eq!(words, [Some(Move::Stay), None, None, None]);
+    assert_eq!(
+        unusable,
+        protocol::Unusable {
+            failed: 1,
+            other: 2
+        },
+        "`!` failed; UP and the missing word are mistakes"
+    );
+    assert_eq!(
+        parse_words(b"! ! Y", 2, parse_fight).1.total(),
+        3,
+        "one surplus"
+    );
+
+    let mut game = AlienWar::new(&small(1, 4), 1, 1).unwrap();
+    let mut reasons = std::collections::BTreeMap::new();
+    for _ in 0..10 {
+        let Step::Ask(queries) = game.poll() else {
+            break;
+        };
+        let answers: Vec<Answer> = (queries.iter())
+            .map(|query| match request_kind(query).0.as_str() {
+                "CREATE" => Answer::Reply(b"1,1,1,1,1 ! ! banana".to_vec()),
+                _ => Answer::Reply(b"! UP".to_vec()),
+            })
+            .collect();
+        game.handle_answers(&answers);
+        for rejection in game.take_rejections() {
+            *reasons.entry(rejection.reason).or_insert(0) += rejection.count;
+        }
+    }
+    assert_eq!(
+        reasons.into_iter().collect::<Vec<_>>(),
+        [
+            ("`!`, the alien's code failed", 2 + 1),
+            ("not one of the nine moves per instance", 1),
+            ("not one word of five decimals per instance", 1)
+        ],
+        "one instance was created; its move was `!`, and UP one word too many"
+    );
 }
 
 #[test]
