@@ -319,7 +319,9 @@ pub struct MatchArgs {
     #[arg(value_parser = game_kind())]
     pub game: GameKind,
     /// A bot: its name, `=`, and its command line (split like a tournament file's `command`
-    /// string, run in the current folder). Give one per bot, as many as the game needs.
+    /// string, run in the current folder), or, for a game with a Java host (alienwar), its
+    /// Java source files (`mine=MyAlien.java`: a command of only `.java` files is a file's
+    /// `java` list). Give one per bot, as many as the game needs.
     #[arg(long = "bot", value_name = "NAME=COMMAND", required = true, value_parser = crate::quick_match::parse_bot)]
     pub bots: Vec<crate::quick_match::MatchBot>,
     /// Games per pairing (or runs) [default: the game's, as in a tournament file].

@@ -14,17 +14,31 @@ pub const MATCH_FILE: &str = "match.toml";
 pub struct MatchBot {
     /// The bot's name on the leaderboard.
     pub name: String,
-    /// Its command line, split like a tournament file's `command` string.
-    pub command: String,
+    pub program: MatchProgram,
+}
+
+/// How a match's bot runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MatchProgram {
+    /// A command line, split like a tournament file's `command` string.
+    Command(String),
+    /// Java sources (the first names the class), a tournament file's `java`: a command of
+    /// nothing but `.java` files, which no command line could mean.
+    Java(Vec<String>),
 }
 
 /// Parses `NAME=COMMAND` (the name ends at the first `=`).
 pub fn parse_bot(text: &str) -> Result<MatchBot, String> {
     match text.split_once('=') {
         Some((name, command)) if !name.trim().is_empty() && !command.trim().is_empty() => {
+            let sources = shlex::split(command)
+                .filter(|words| words.iter().all(|word| word.ends_with(".java")));
             Ok(MatchBot {
                 name: name.trim().to_owned(),
-                command: command.to_owned(),
+                program: sources.map_or_else(
+                    || MatchProgram::Command(command.to_owned()),
+                    MatchProgram::Java,
+                ),
             })
         }
         _ => Err(format!(
@@ -60,10 +74,19 @@ pub fn tournament_text(
         text += &format!("seed = {seed}\n");
     }
     for bot in bots {
+        let program = match &bot.program {
+            MatchProgram::Command(command) => format!("command = {}", quote(command)),
+            // A file's sources are relative to the file, which is not where they were named.
+            MatchProgram::Java(sources) => {
+                let paths = (sources.iter())
+                    .map(|source| quote(&dir.join(source).to_string_lossy()))
+                    .collect::<Vec<_>>();
+                format!("java = [{}]", paths.join(", "))
+            }
+        };
         text += &format!(
-            "\n[[bots]]\nname = {}\ncommand = {}\ndir = {}\n",
+            "\n[[bots]]\nname = {}\n{program}\ndir = {}\n",
             quote(&bot.name),
-            quote(&bot.command),
             quote(&dir.to_string_lossy())
         );
     }
@@ -79,10 +102,37 @@ mod tests {
     fn a_bot_is_a_name_and_a_command() {
         let bot = parse_bot("v2=python3 -c 'print(1)' a=b").unwrap();
         assert_eq!(bot.name, "v2");
-        assert_eq!(bot.command, "python3 -c 'print(1)' a=b");
+        assert_eq!(
+            bot.program,
+            MatchProgram::Command("python3 -c 'print(1)' a=b".into())
+        );
         for bad in ["nameless", "=cmd", "name=", " = "] {
             assert!(parse_bot(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_command_of_only_java_sources_is_a_java_bot_and_any_other_is_a_command() {
+        let bot = parse_bot("mine='my aliens/Mine.java' Helper.java").unwrap();
+        let sources = ["my aliens/Mine.java", "Helper.java"].map(String::from);
+        assert_eq!(bot.program, MatchProgram::Java(sources.to_vec()));
+        for command in ["java Mine.java", "Mine.java --fast", "./bot.javascript"] {
+            let program = parse_bot(&format!("b={command}")).unwrap().program;
+            assert_eq!(program, MatchProgram::Command(command.into()));
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let text = tournament_text(GameKind::AlienWar, &[bot], dir.path(), None, None);
+        let file = dir.path().join(MATCH_FILE);
+        let tournament = Tournament::from_toml_str(&text, &file);
+        let expected = format!("java = [{:?}, ", dir.path().join("my aliens/Mine.java"));
+        assert!(text.contains(&expected), "{text}");
+        // The sources do not exist: the file names the first where a tournament file would.
+        let problems = tournament.unwrap_err().problems;
+        assert!(
+            problems[0].message.contains("Mine.java"),
+            "{:?}",
+            problems[0].message
+        );
     }
 
     #[test]
@@ -91,11 +141,11 @@ mod tests {
         let bots = [
             MatchBot {
                 name: "quote \" and \\ back".into(),
-                command: "/bin/sh -c 'echo 5 6 1 LOOP'".into(),
+                program: MatchProgram::Command("/bin/sh -c 'echo 5 6 1 LOOP'".into()),
             },
             MatchBot {
                 name: "b".into(),
-                command: "/bin/true".into(),
+                program: MatchProgram::Command("/bin/true".into()),
             },
         ];
         let file = dir.path().join(MATCH_FILE);

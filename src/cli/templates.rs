@@ -119,14 +119,28 @@ pub fn next_steps(game: GameKind, lang: Lang, dir: &Path, written: &[PathBuf]) -
         }
         Lang::Javascript | Lang::Rust | Lang::Java => "",
     };
-    let entry = match lang {
-        Lang::Java => format!("its `java` source (see games/{game}.md, \"Java aliens\")"),
-        Lang::Python | Lang::Javascript | Lang::Rust => {
-            format!("its `command` (see games/{game}.md)")
+    let (entry, play) = match lang {
+        // One alien plays a game against the prey: a match needs no other bot.
+        Lang::Java => {
+            let sources = written.iter().map(|source| source.display().to_string());
+            let sources = sources.collect::<Vec<_>>().join(" ");
+            let sources = shlex::try_quote(&sources).map_or_else(|_| sources.clone(), Into::into);
+            (
+                format!("its `java` source (see games/{game}.md, \"Java aliens\")"),
+                format!(
+                    "play it:   arena match {game} --bot mine={}\n",
+                    escape_control(&sources)
+                ),
+            )
         }
+        Lang::Python | Lang::Javascript | Lang::Rust => (
+            format!("its `command` (see games/{game}.md)"),
+            String::new(),
+        ),
     };
     format!(
-        "{build}check it:  arena check {game} {}\n{why}then add it to a tournament file as {entry}\n",
+        "{build}check it:  arena check {game} {}\n{why}{play}then add it to a tournament file as \
+         {entry}\n",
         words.join(" ")
     )
 }

@@ -622,6 +622,28 @@ fn the_java_template_is_an_alien_that_passes_the_check_and_only_alienwar_has_one
     assert_eq!(checked.status.code(), Some(0), "{report}");
     assert!(report.ends_with("6 of 6 replies valid\n"), "{report}");
 
+    // The match it suggests, a game of it against the prey, played as printed.
+    let play = "play it:   arena match alienwar --bot mine=mine/MyAlien.java\n";
+    assert!(stdout.contains(play), "{stdout}");
+    let args = [
+        "match",
+        "alienwar",
+        "--bot",
+        "mine=mine/MyAlien.java",
+        "--games",
+        "1",
+    ];
+    let played = arena_cached(
+        dir.path(),
+        &[&args[..], &["--out", "m", "--strict"]].concat(),
+    );
+    let table = String::from_utf8_lossy(&played.stdout);
+    assert_eq!(played.status.code(), Some(0), "{table}");
+    assert!(table.contains(" mine "), "{table}");
+    let kept = std::fs::read_to_string(dir.path().join("m/match.toml")).unwrap();
+    let source = dir.path().join("mine/MyAlien.java");
+    assert!(kept.contains(&format!("java = [{source:?}]")), "{kept}");
+
     // A game without a Java host: a usage error that says what to do, and nothing written.
     let other = arena_cached(dir.path(), &["new", "petri", "--lang", "java", "theirs"]);
     let stderr = String::from_utf8_lossy(&other.stderr);
