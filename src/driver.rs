@@ -163,6 +163,16 @@ pub async fn play(
             }
         }
     };
+    // A bot's invalid replies were replies, so no request of it kept its stderr; what its
+    // process wrote says why as often as a crash's stderr does.
+    for (seat, result) in seats.iter_mut().zip(&outcome.seats) {
+        if result.invalid_replies > 0 && seat.last_stderr.is_empty() && !seat.in_host {
+            seat.last_stderr = seat.connection.session_stderr();
+        }
+    }
+    if let Some(host) = host.as_mut() {
+        host.hand_out_reports(&mut seats);
+    }
     let replay = recorder.map(|recorder| recorder.finish(&outcome));
     let farewell = game.session_farewell();
     let closing = seats

@@ -7,7 +7,7 @@ use tokio::sync::Semaphore;
 use super::connection::{Connection, Limit, not_sent};
 use super::{Seat, record};
 use crate::bots::{
-    BotProgram, CallEnv, CallStatus, Exit, JavaBuild, JavaHostRuntime, RunnerFault, Waiting,
+    BotProgram, CallEnv, CallStatus, Exit, JavaBuild, JavaHostRuntime, Limits, RunnerFault, Waiting,
 };
 use crate::config::{JavaHostMode, Tournament};
 use arena_games::decimal::push_word_line;
@@ -17,6 +17,8 @@ use arena_games::engine::{Answer, Phase};
 pub(super) struct SharedHost {
     program: BotProgram,
     env: CallEnv,
+    /// The tournament's, with room in the stderr kept for every bot it serves.
+    limits: Limits,
     /// The JVM's box, with every bot in it, and the JVM's process.
     pub(super) connection: Connection,
 }
@@ -56,11 +58,38 @@ impl SharedHost {
         for &(seat, _) in &members {
             seats[seat].in_host = true;
         }
+        let limits = Limits {
+            max_stderr_bytes: tournament
+                .limits
+                .max_stderr_bytes
+                .saturating_mul(members.len()),
+            ..tournament.limits
+        };
         Some(SharedHost {
             program,
             env,
+            limits,
             connection: Connection::default(),
         })
+    }
+
+    /// At the game's end, gives each bot served here whose requests kept no stderr the
+    /// host's first report of its alien's failure, if there is one: what the run's summary
+    /// shows of a bot that failed often (the JVM's stderr is all its bots' at once).
+    pub(super) fn hand_out_reports(&mut self, seats: &mut [Seat<'_>]) {
+        let stderr = self.connection.session_stderr();
+        for seat in seats.iter_mut().filter(|seat| seat.in_host) {
+            let class = seat
+                .bot
+                .java
+                .as_ref()
+                .map(|build| build.class_name.as_str());
+            if let Some(report) = class.and_then(|class| first_report(&stderr, class)) {
+                if seat.last_stderr.is_empty() {
+                    seat.last_stderr = report;
+                }
+            }
+        }
     }
 
     /// Makes the JVM's box before the first request needs it (see [`Connection::prepare`]).
@@ -90,7 +119,7 @@ impl SharedHost {
         let phase = if setup { Phase::Setup } else { Phase::Play };
         let limit = Limit::of(phase, tournament.timeout, tournament.setup_timeout);
         let limit = self.connection.session_limit(limit);
-        let limits = &tournament.limits;
+        let limits = &self.limits;
         let session = match self
             .connection
             .session(&self.program, &self.env, limits)
@@ -136,6 +165,22 @@ impl SharedHost {
     }
 }
 
+/// The Java host's first report in `stderr` of a failure of `class`'s code: its line
+/// (`<class>, instance <id>, <call>: <exception>`) and the stack lines under it
+/// (`planet.AlienWarHost.Species.report` writes them).
+fn first_report(stderr: &[u8], class: &str) -> Option<Vec<u8>> {
+    let text = String::from_utf8_lossy(stderr);
+    let start = format!("{class}, instance ");
+    let mut lines = text.lines().skip_while(|line| !line.starts_with(&start));
+    let mut report = lines.next()?.to_owned();
+    for line in lines.take_while(|line| line.starts_with("    at ")) {
+        report.push('\n');
+        report.push_str(line);
+    }
+    report.push('\n');
+    Some(report.into_bytes())
+}
+
 /// The bytes of `batch` as one exchange, `SEAT` lines included: the request is reserved
 /// once (a round's batch is hundreds of kilobytes).
 fn batch_len(batch: &[(&mut Seat<'_>, Phase, &[u8])]) -> usize {
@@ -161,4 +206,26 @@ fn shared_sandbox<'a>(
         spec.max_processes = spec.max_processes.max(other.max_processes);
     }
     Some(std::sync::Arc::new(spec))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_report;
+
+    #[test]
+    fn an_aliens_first_report_is_its_line_and_the_stack_under_it() {
+        let stderr =
+            b"alien.AB, instance 0, move: java.lang.Error\n    at alien.AB.move(AB.java:3)\n\
+                       alien.A, instance 2, move: returned null\n\
+                       printed by an alien\n\
+                       alien.A, instance 7, wantToFight: java.lang.Error\n    at x\n";
+        let report = first_report(stderr, "alien.A").unwrap();
+        assert_eq!(report, b"alien.A, instance 2, move: returned null\n");
+        let report = first_report(stderr, "alien.AB").unwrap();
+        assert_eq!(
+            String::from_utf8(report).unwrap(),
+            "alien.AB, instance 0, move: java.lang.Error\n    at alien.AB.move(AB.java:3)\n"
+        );
+        assert_eq!(first_report(stderr, "alien.B"), None);
+    }
 }

@@ -126,6 +126,44 @@ fn a_bot_crashing_in_every_request_is_named_with_its_last_stderr_line_even_with_
 }
 
 #[test]
+fn a_persistent_bot_with_invalid_replies_is_named_with_the_end_of_its_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    // A LOOP bot that says on stderr why it attacks with strength 9, a one-shot one that
+    // says it too: the one-shot bot's stderr went with its process.
+    let bot = |mode: &str| {
+        format!(
+            "[\"/bin/sh\", \"-c\", 'read -r l; echo 4 4 4 {mode}; while read -r l; do \
+             if [ -z \"$l\" ]; then echo \"strength 9, since $0\" >&2; echo ATTACK N 9; fi; done', \
+             \"{mode}\"]"
+        )
+    };
+    let text = format!(
+        "game = \"petri\"\ngames = 1\n[options]\nwidth = 5\nheight = 3\nturns = 3\n\
+         [[bots]]\nname = \"looping\"\ncommand = {}\n\
+         [[bots]]\nname = \"once\"\ncommand = {}\n",
+        bot("LOOP"),
+        bot(""),
+    );
+    write_toml(dir.path(), "t.toml", &text);
+    let output = arena(dir.path(), &["run", "t.toml", "--out", "r"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let warning = format!(
+        "warning: bot looping had 3 failures in its 5 requests in 1 game: 0 timeouts, 0 crashes, \
+         3 invalid replies ({STRENGTH}: 3); last stderr:\n{}",
+        "    strength 9, since LOOP\n".repeat(3)
+    );
+    assert!(stderr.contains(&warning), "{stderr}");
+    let once = stderr
+        .split("warning: ")
+        .find(|w| w.starts_with("bot once had"));
+    assert!(
+        once.is_some_and(|warning| warning.trim_end().ends_with("; no stderr kept")),
+        "the one-shot bot: {stderr}"
+    );
+}
+
+#[test]
 fn log_io_writes_each_bots_requests_and_replies_per_game() {
     let dir = tempfile::tempdir().unwrap();
     invalid_every_turn(dir.path());

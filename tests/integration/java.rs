@@ -556,6 +556,31 @@ fn check_compiles_a_java_alien_through_the_host_and_checks_it() {
 }
 
 #[test]
+fn a_run_names_a_java_alien_that_failed_often_with_the_hosts_report_of_its_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    aliens_in(dir.path(), &[]);
+    write_toml(dir.path(), "t.toml", TOURNAMENT);
+    let output = arena_cached(dir.path(), &["run", "t.toml", "--out", "r"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    // The shared JVM's stderr is both aliens': Thrower is given its own first report.
+    assert!(stderr.contains("invalid replies (`!`, the alien's code failed: "));
+    let warning = stderr
+        .split("warning: ")
+        .find(|warning| warning.starts_with("bot Thrower had"))
+        .unwrap_or_else(|| panic!("no warning for Thrower: {stderr}"));
+    assert!(
+        warning.contains(
+            "); last stderr:\n    alien.Thrower, instance 1, creation: \
+             java.lang.IllegalStateException\n        at \
+             alien.Thrower.setAbilityPoints(Thrower.java:6)\n"
+        ),
+        "{warning}"
+    );
+    assert!(!stderr.contains("bot Nomad"), "{stderr}");
+}
+
+#[test]
 fn check_shows_why_a_java_aliens_code_failed_beside_each_invalid_reply() {
     let dir = tempfile::tempdir().unwrap();
     aliens_in(dir.path(), &[]);
