@@ -89,20 +89,21 @@ pub fn parse_words<T>(
     count: usize,
     parse: impl Fn(&[u8]) -> Option<T>,
 ) -> (Vec<Option<T>>, Unusable) {
-    let mut words = reply
-        .split(u8::is_ascii_whitespace)
-        .filter(|word| !word.is_empty());
-    let mut failed = 0;
-    let answers: Vec<Option<T>> = (0..count)
-        .map(|_| {
-            let word = words.next()?;
-            let answer = parse(word);
-            failed += u32::from(answer.is_none() && word == FAILED);
-            answer
-        })
-        .collect();
+    let words = || {
+        reply
+            .split(u8::is_ascii_whitespace)
+            .filter(|word| !word.is_empty())
+    };
+    let mut given = words();
+    let answers: Vec<Option<T>> = (0..count).map(|_| given.next().and_then(&parse)).collect();
+    let surplus = u32::from(given.next().is_some());
     let unusable = answers.iter().filter(|a| a.is_none()).count() as u32;
-    let other = unusable - failed + u32::from(words.next().is_some());
+    // No answer parses from `!`; a reply of good words, the usual, is not read again.
+    let failed = match unusable {
+        0 => 0,
+        _ => words().take(count).filter(|&word| word == FAILED).count() as u32,
+    };
+    let other = unusable - failed + surplus;
     (answers, Unusable { failed, other })
 }
 
