@@ -60,7 +60,14 @@ struct SeatFailures {
     timeouts: u32,
     crashes: u32,
     oversized: u32,
+    /// A process of it ended of a signal that stops runs
+    /// ([`crate::bots::Exit::by_stop_signal`]).
+    stop_signalled: bool,
 }
+
+/// How long a game whose bot ended of a stop signal waits before it counts as played: long
+/// enough for the runner's own signal to stop the run first, when that is what happened.
+const STOP_GRACE: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// What a game keeps besides its result.
 #[derive(Debug, Clone, Copy, Default)]
@@ -163,6 +170,12 @@ pub async fn play(
             }
         }
     };
+    // Whatever stops a run may signal all its processes at once, and a bot that died of it
+    // first ended this game early: while the game waits here, the run's stop drops it (the
+    // lane races every game against the stop) instead of its record keeping the crash.
+    if seats.iter().any(|seat| seat.tally.stop_signalled) {
+        tokio::time::sleep(STOP_GRACE).await;
+    }
     // A bot's invalid replies were replies, so no request of it kept its stderr; what its
     // process wrote says why as often as a crash's stderr does.
     for (seat, result) in seats.iter_mut().zip(&outcome.seats) {
@@ -387,6 +400,9 @@ fn record(
 ) -> Result<Answer, RunnerFault> {
     let tally = &mut seat.tally;
     tally.requests += 1;
+    if let CallStatus::Replied { exit } | CallStatus::Died { exit } = result.status {
+        tally.stop_signalled |= exit.by_stop_signal();
+    }
     let (answer, failure) = match result.status {
         CallStatus::Replied { exit } => {
             let ended = exit.crashed_after_reply(persistent);

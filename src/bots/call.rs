@@ -109,6 +109,18 @@ impl Exit {
         }
     }
 
+    /// Whether the process ended of a signal that stops runs (`TERM`, `INT`, `HUP`), or
+    /// exited as programs that catch one do (status 128 + its number): whatever is stopping
+    /// the whole run may have sent it, to every process at once.
+    pub fn by_stop_signal(self) -> bool {
+        const STOPS: [i32; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
+        match self {
+            Exit::Signal(signal) => STOPS.contains(&signal),
+            Exit::Code(code) => STOPS.iter().any(|&signal| code == 128 + signal),
+            Exit::Running | Exit::Success | Exit::Stopped | Exit::Unknown => false,
+        }
+    }
+
     /// Whether the process ended abnormally (a crash, as far as the results are concerned).
     pub fn is_abnormal(self) -> bool {
         matches!(
@@ -128,5 +140,32 @@ impl fmt::Display for Exit {
             Exit::Stopped => f.write_str("still running, so stopped by arena"),
             Exit::Unknown => f.write_str("unknown exit status"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Exit;
+
+    #[test]
+    fn a_stop_signal_is_term_int_or_hup_or_the_exit_status_of_a_program_that_caught_one() {
+        let stopped = [
+            Exit::Signal(libc::SIGTERM),
+            Exit::Signal(libc::SIGINT),
+            Exit::Signal(libc::SIGHUP),
+            Exit::Code(143),
+            Exit::Code(130),
+        ];
+        assert!(stopped.iter().all(|exit| exit.by_stop_signal()));
+        let others = [
+            Exit::Signal(libc::SIGKILL),
+            Exit::Signal(libc::SIGSEGV),
+            Exit::Code(1),
+            Exit::Code(137),
+            Exit::Stopped,
+            Exit::Success,
+            Exit::Running,
+        ];
+        assert!(others.iter().all(|exit| !exit.by_stop_signal()));
     }
 }

@@ -24,6 +24,7 @@ const CONTROL: RawFd = 3;
 
 /// Runs the box helper; returns its exit status. Only `main` calls this, first thing.
 pub fn serve() -> i32 {
+    ignore_stop_signals();
     let mut buffer = vec![0u8; MAX_MESSAGE];
     let spec: BoxSpec = match wire::receive(CONTROL, &mut buffer) {
         Ok(Some((spec, _))) => spec,
@@ -35,6 +36,19 @@ pub fn serve() -> i32 {
             let _ = wire::send(CONTROL, &FromBox::Failed(error.to_string()), &[]);
             1
         }
+    }
+}
+
+/// Ignores the signals that stop a run (`TERM`, `INT`, `HUP`), here and so in every bot the
+/// box starts (an ignored signal stays ignored across `exec`). Whatever stops a run may send
+/// them to all of its processes at once (a cluster's job cancel, a service manager's stop):
+/// a box or bot that died of one before the runner heard its own would end its game early,
+/// with crashes that a finished game would then record. The runner ends boxes and bots
+/// itself, with `SIGKILL`.
+fn ignore_stop_signals() {
+    for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+        // SAFETY: setting a signal's disposition to ignore; no handler runs.
+        unsafe { libc::signal(signal, libc::SIG_IGN) };
     }
 }
 

@@ -311,6 +311,70 @@ fn ctrl_c_sigterm_and_sighup_stop_kill_the_bots_and_print_the_resume_command() {
 }
 
 #[test]
+fn a_stop_that_reaches_the_bots_first_records_no_game_they_ended() {
+    // As a cluster's job cancel or a service manager's stop may: SIGTERM to every process
+    // of the run, the bots a moment before arena. A game whose bots died of it ended early,
+    // with crashes that are the stop's, not the bots'.
+    let script = repo().join("tests/bots/loop.sh").display().to_string();
+    for extra in [&[][..], &["--no-sandbox"][..]] {
+        let dir = tempfile::tempdir().unwrap();
+        let tag = crate::support::Tag::new(dir.path());
+        let bot = |mode: &str| {
+            let words = ["/bin/sh", &script, mode].map(String::from);
+            format!("{:?}", tag.command(&words))
+        };
+        let text = format!(
+            "game = \"petri\"\ngames = 200\n[options]\nturns = 50\n\
+             [[bots]]\nname = \"a\"\ncommand = {}\n\
+             [[bots]]\nname = \"b\"\ncommand = {}\n",
+            bot("nap"),
+            bot("rest")
+        );
+        write_toml(dir.path(), "t.toml", &text);
+        let child = crate::support::arena_command()
+            .args(["run", "t.toml", "--out", "cut", "--jobs", "2"])
+            .args(extra)
+            .current_dir(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let journal = dir.path().join("cut/journal.jsonl");
+        let games = || {
+            let text = std::fs::read_to_string(&journal).unwrap_or_default();
+            text.lines()
+                .filter(|line| line.contains("\"type\":\"game\""))
+                .count()
+        };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while (games() < 1 || tag.processes().len() < 4) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        for pid in tag.processes() {
+            // SAFETY: plain kill(2) of a bot this test's run started.
+            unsafe { libc::kill(pid, libc::SIGTERM) };
+        }
+        std::thread::sleep(Duration::from_millis(2));
+        // SAFETY: plain kill(2) of our own child.
+        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(143), "{extra:?}: {stderr}");
+        assert!(tag.survivors().is_empty(), "bots left running");
+        let text = std::fs::read_to_string(&journal).unwrap();
+        assert!(games() >= 1, "{text}");
+        for line in text.lines().skip(1) {
+            let game: serde_json::Value = serde_json::from_str(line).unwrap();
+            let seats = game["data"]["seats"].as_array().unwrap();
+            assert!(
+                seats.iter().all(|seat| seat["crashes"] == 0),
+                "{extra:?}: a game the stop cut short was recorded: {line}"
+            );
+        }
+    }
+}
+
+#[test]
 fn a_second_signal_still_kills_every_bot_and_keeps_the_journal() {
     let dir = tempfile::tempdir().unwrap();
     let output = stop_a_slow_run(
