@@ -19,12 +19,16 @@ pub(crate) fn invalid_every_turn(dir: &Path) -> PathBuf {
              else echo {action}; fi']"
         )
     };
+    small_petri(dir, [("bad", bot("ATTACK N 9")), ("rests", bot("REST"))])
+}
+
+/// `dir/t.toml`: one Petri game of two bots, (name, TOML command) each, 3 turns each on a
+/// small dish.
+fn small_petri(dir: &Path, [(a, a_command), (b, b_command)]: [(&str, String); 2]) -> PathBuf {
     let text = format!(
         "game = \"petri\"\ngames = 1\n[options]\nwidth = 5\nheight = 3\nturns = 3\n\
-         [[bots]]\nname = \"bad\"\ncommand = {}\n\
-         [[bots]]\nname = \"rests\"\ncommand = {}\n",
-        bot("ATTACK N 9"),
-        bot("REST"),
+         [[bots]]\nname = \"{a}\"\ncommand = {a_command}\n\
+         [[bots]]\nname = \"{b}\"\ncommand = {b_command}\n",
     );
     write_toml(dir, "t.toml", &text)
 }
@@ -137,14 +141,7 @@ fn a_persistent_bot_with_invalid_replies_is_named_with_the_end_of_its_stderr() {
              \"{mode}\"]"
         )
     };
-    let text = format!(
-        "game = \"petri\"\ngames = 1\n[options]\nwidth = 5\nheight = 3\nturns = 3\n\
-         [[bots]]\nname = \"looping\"\ncommand = {}\n\
-         [[bots]]\nname = \"once\"\ncommand = {}\n",
-        bot("LOOP"),
-        bot(""),
-    );
-    write_toml(dir.path(), "t.toml", &text);
+    small_petri(dir.path(), [("looping", bot("LOOP")), ("once", bot(""))]);
     let output = arena(dir.path(), &["run", "t.toml", "--out", "r"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
