@@ -186,7 +186,7 @@ public final class AlienWarHost {
         private final List<Instance> instances = new ArrayList<>();
         /** What of the alien's code can fail, as failures are reported and counted. */
         private static final String[] CALLS = {"creation", "move", "wantToFight"};
-        /** Failures so far of each of {@link #CALLS}. */
+        /** Failures so far of each of {@link #CALLS}, counted up to {@link #REPORTED}. */
         private final int[] failures = new int[CALLS.length];
 
         /**
@@ -268,6 +268,9 @@ public final class AlienWarHost {
          * so that an alien failing in every call does not flood it.
          */
         private void report(int call, int id, Throwable failure) {
+            if (!reportable(call)) {
+                return;
+            }
             // A constructor's exception comes wrapped by the reflection that called it.
             Throwable cause = failure instanceof InvocationTargetException
                     && failure.getCause() != null ? failure.getCause() : failure;
@@ -276,7 +279,7 @@ public final class AlienWarHost {
             for (int k = 0; k < frames.length && k < FRAMES && !isCaller(frames[k]); k++) {
                 why.append("\n    at ").append(frames[k]);
             }
-            report(call, id, why.toString());
+            print(call, id, why.toString());
         }
 
         /** Whether {@code frame} is the host's call of the alien, not the alien's code. */
@@ -288,11 +291,27 @@ public final class AlienWarHost {
         }
 
         private void report(int call, int id, String why) {
-            failures[call]++;
-            String what = CALLS[call];
-            if (failures[call] <= REPORTED) {
-                System.err.println(className + ", instance " + id + ", " + what + ": " + why);
+            if (reportable(call)) {
+                print(call, id, why);
             }
+        }
+
+        /**
+         * Counts a failure of {@code call} while it is one of the first {@link #REPORTED}, and
+         * says whether it is: the text of a failure is made only for those (an alien can fail
+         * in every call, and a stack's text costs more than the call).
+         */
+        private boolean reportable(int call) {
+            if (failures[call] == REPORTED) {
+                return false;
+            }
+            failures[call]++;
+            return true;
+        }
+
+        private void print(int call, int id, String why) {
+            String what = CALLS[call];
+            System.err.println(className + ", instance " + id + ", " + what + ": " + why);
             if (failures[call] == REPORTED) {
                 System.err.println(className + ": later failures in " + what + " not reported");
             }
