@@ -14,6 +14,10 @@ use tokio::signal::unix::{SignalKind, signal};
 use crate::cancel::{Cancel, Canceller, Stop, cancellation};
 use crate::errors::Error;
 
+/// The signals that stop a run, the ones watched here. What stops a run may send them to all
+/// of its processes at once, bots included (a cluster's job cancel, a service manager's stop).
+pub const STOP_SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
 /// The signal watcher of one run; see the module's documentation.
 #[derive(Debug)]
 pub struct Signals {

@@ -113,10 +113,10 @@ impl Exit {
     /// exited as programs that catch one do (status 128 + its number): whatever is stopping
     /// the whole run may have sent it, to every process at once.
     pub fn by_stop_signal(self) -> bool {
-        const STOPS: [i32; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
+        use crate::signals::STOP_SIGNALS;
         match self {
-            Exit::Signal(signal) => STOPS.contains(&signal),
-            Exit::Code(code) => STOPS.iter().any(|&signal| code == 128 + signal),
+            Exit::Signal(signal) => STOP_SIGNALS.contains(&signal),
+            Exit::Code(code) => STOP_SIGNALS.iter().any(|&signal| code == 128 + signal),
             Exit::Running | Exit::Success | Exit::Stopped | Exit::Unknown => false,
         }
     }

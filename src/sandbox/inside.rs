@@ -39,14 +39,13 @@ pub fn serve() -> i32 {
     }
 }
 
-/// Ignores the signals that stop a run (`TERM`, `INT`, `HUP`), here and so in every bot the
-/// box starts (an ignored signal stays ignored across `exec`). Whatever stops a run may send
-/// them to all of its processes at once (a cluster's job cancel, a service manager's stop):
-/// a box or bot that died of one before the runner heard its own would end its game early,
-/// with crashes that a finished game would then record. The runner ends boxes and bots
-/// itself, with `SIGKILL`.
+/// Ignores the signals that stop a run ([`crate::signals::STOP_SIGNALS`]), here and so in
+/// every bot the box starts (an ignored signal stays ignored across `exec`): a box or bot
+/// that died of one before the runner heard its own would end its game early, with crashes
+/// that a finished game would then record. The runner ends boxes and bots itself, with
+/// `SIGKILL`.
 fn ignore_stop_signals() {
-    for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+    for signal in crate::signals::STOP_SIGNALS {
         // SAFETY: setting a signal's disposition to ignore; no handler runs.
         unsafe { libc::signal(signal, libc::SIG_IGN) };
     }
