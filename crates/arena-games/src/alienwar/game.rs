@@ -162,8 +162,7 @@ fn reject(
     unusable: protocol::Unusable,
     reason: &'static str,
 ) {
-    let failed = "`!`, the alien's code failed";
-    rejections.reject(seat, answer, turn, unusable.failed, failed);
+    rejections.reject(seat, answer, turn, unusable.failed, protocol::FAILED_MEANS);
     rejections.reject(seat, answer, turn, unusable.other, reason);
 }
 

@@ -265,7 +265,7 @@ fn judge_words<T>(
     let words = given.len();
     Verdict::Unparsed(match answers.iter().position(Option::is_none) {
         Some(index) if given.get(index) == Some(&protocol::FAILED) => {
-            format!("word {} is `!`: the alien's code failed", index + 1)
+            format!("word {}: {}", index + 1, protocol::FAILED_MEANS)
         }
         Some(index) if index < words => format!("word {} is not {what}", index + 1),
         Some(_) => format!("{words} words for {count} instances"),
@@ -314,7 +314,7 @@ mod tests {
         );
         assert_eq!(
             judge(&plan, 0, b"1,1,1,1,1 !"),
-            Verdict::Unparsed("word 2 is `!`: the alien's code failed".into())
+            Verdict::Unparsed("word 2: `!`, the alien's code failed".into())
         );
     }
 

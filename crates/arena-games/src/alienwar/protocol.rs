@@ -66,6 +66,9 @@ pub fn write_fight_line(out: &mut Vec<u8>, instance: &Instance, sees: [i32; 4]) 
 /// alien whose code failed (an exception, or a `null` move).
 pub const FAILED: &[u8] = b"!";
 
+/// What a [`FAILED`] answer means, as the journal and `arena check` say it.
+pub const FAILED_MEANS: &str = "`!`, the alien's code failed";
+
 /// How many answers of a reply were unusable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Unusable {
@@ -76,6 +79,7 @@ pub struct Unusable {
 }
 
 impl Unusable {
+    /// Every unusable answer, as the reply's invalid count.
     pub fn total(self) -> u32 {
         self.failed + self.other
     }
