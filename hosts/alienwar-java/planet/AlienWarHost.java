@@ -309,6 +309,10 @@ public final class AlienWarHost {
             return true;
         }
 
+        /**
+         * One report: a line "class, instance id, call: exception" and the stack's lines under
+         * it, each starting "    at ", as arena's driver reads it (src/driver/shared_host.rs).
+         */
         private void print(int call, int id, String why) {
             String what = CALLS[call];
             System.err.println(className + ", instance " + id + ", " + what + ": " + why);
