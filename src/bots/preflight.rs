@@ -13,7 +13,7 @@ use std::io::{ErrorKind, Read};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use super::program::BotProgram;
+use super::program::{BotProgram, ResourceLimits};
 
 /// The kernel reads at most this much of a script's first line (`BINPRM_BUF_SIZE`).
 const FIRST_LINE_BYTES: usize = 256;
@@ -35,7 +35,53 @@ pub fn problems<'a>(bots: impl IntoIterator<Item = (&'a str, &'a BotProgram)>) -
 
 /// Why the system cannot start `bot`'s program, if it cannot, in one line naming the file.
 pub fn problem(bot: &BotProgram) -> Option<String> {
-    program_problem(&bot.program, bot).or_else(|| script_argument_problem(bot))
+    program_problem(&bot.program, bot)
+        .or_else(|| script_argument_problem(bot))
+        .or_else(|| limit_problem(&bot.rlimits, runner_hard_limit))
+}
+
+/// A limit of the bot's above the same hard limit of the runner's own (`ulimit -Hv`, `-Ht`):
+/// a process cannot raise a hard limit it inherited, so no process of the bot's could be
+/// given it, and every start would fail as the bot's crash. `hard_limit` reads the
+/// runner's hard limit of a resource (`None`: unlimited).
+fn limit_problem(
+    limits: &ResourceLimits,
+    hard_limit: impl Fn(libc::__rlimit_resource_t) -> Option<u64>,
+) -> Option<String> {
+    const MIB: u64 = 1 << 20;
+    let too_high = |resource, wanted: u64| hard_limit(resource).filter(|&hard| wanted > hard);
+    if let Some(bytes) = limits.memory_bytes
+        && let Some(hard) = too_high(libc::RLIMIT_AS, bytes)
+    {
+        return Some(format!(
+            "its memory limit of {} MiB is above the address space arena itself runs under \
+             ({} MiB, `ulimit -Hv`), which no process arena starts can exceed: lower \
+             `memory_mb`, or raise the limit arena runs under",
+            bytes / MIB,
+            hard / MIB
+        ));
+    }
+    if let Some(seconds) = limits.cpu_seconds
+        && let Some(hard) = too_high(libc::RLIMIT_CPU, seconds + 1)
+    {
+        return Some(format!(
+            "its CPU limit of {seconds} s (and a hard limit a second above) is above the CPU \
+             time arena itself runs under ({hard} s, `ulimit -Ht`), which no process arena \
+             starts can exceed: lower `cpu_seconds`, or raise the limit arena runs under"
+        ));
+    }
+    None
+}
+
+/// The runner's own hard limit of `resource`, `None` if unlimited (or unreadable).
+fn runner_hard_limit(resource: libc::__rlimit_resource_t) -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes only the struct we pass.
+    let read = unsafe { libc::getrlimit(resource, &mut limit) } == 0;
+    (read && limit.rlim_max != libc::RLIM_INFINITY).then_some(limit.rlim_max)
 }
 
 /// The program itself: a file the kernel can execute, and its interpreter if it is a script.

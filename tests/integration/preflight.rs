@@ -201,3 +201,67 @@ fn a_run_or_a_check_of_a_bot_that_cannot_start_stops_before_the_first_game() {
     assert_eq!(check.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("its first line ends in CR LF"), "{stderr}");
 }
+
+/// Runs `arena ARGS` in `dir` under the shell's limits `ulimits` (e.g. `["-v 2000000"]`),
+/// which `ulimit` sets soft and hard.
+fn arena_under_ulimit(dir: &Path, ulimits: &[&str], args: &str) -> std::process::Output {
+    let limits: String = ulimits.iter().map(|l| format!("ulimit {l} && ")).collect();
+    let script = format!("{limits}exec \"$1\" {args}");
+    std::process::Command::new("/bin/sh")
+        .args(["-c", &script, "sh", env!("CARGO_BIN_EXE_arena")])
+        .env("XDG_CACHE_HOME", dir.join("cache"))
+        .env_remove("ARENA_LOG")
+        .current_dir(dir)
+        .output()
+        .expect("sh runs")
+}
+
+#[test]
+fn a_bot_limit_above_the_runners_own_is_refused_before_the_first_game() {
+    let dir = tempfile::tempdir().unwrap();
+    file(dir.path(), "rest", b"#!/bin/sh\necho 5 6 1\n", 0o755);
+    for (sandbox, field, ulimit, says) in [
+        (
+            "on",
+            "memory_mb = 3000",
+            "-v 2000000",
+            "memory limit of 3000 MiB",
+        ),
+        (
+            "none",
+            "memory_mb = 3000",
+            "-v 2000000",
+            "(1953 MiB, `ulimit -Hv`)",
+        ),
+        ("on", "cpu_seconds = 30", "-t 30", "(30 s, `ulimit -Ht`)"),
+    ] {
+        let text = format!(
+            "game = \"petri\"\nsandbox = \"{sandbox}\"\n{field}\n\
+             [[bots]]\nname = \"a\"\ncommand = \"./rest\"\n\
+             [[bots]]\nname = \"b\"\ncommand = \"./rest\"\n"
+        );
+        write_toml(dir.path(), "t.toml", &text);
+        let run = arena_under_ulimit(dir.path(), &[ulimit], "run t.toml --out out");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{sandbox} {field}: {stderr}");
+        assert!(stderr.contains("error: bot `a`: its "), "{stderr}");
+        assert!(stderr.contains(says), "{stderr}");
+        assert!(!dir.path().join("out").exists(), "nothing was created");
+    }
+    // Within the runner's limits the same file runs.
+    write_toml(
+        dir.path(),
+        "t.toml",
+        "game = \"petri\"\nmemory_mb = 1000\ncpu_seconds = 20\n\
+         [options]\nturns = 3\n\
+         [[bots]]\nname = \"a\"\ncommand = \"./rest\"\n\
+         [[bots]]\nname = \"b\"\ncommand = \"./rest\"\n",
+    );
+    let run = arena_under_ulimit(dir.path(), &["-v 2000000", "-t 30"], "run t.toml --out out");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    let check = arena_under_ulimit(dir.path(), &["-v 2000000"], "check petri -- ./rest");
+    let stderr = String::from_utf8_lossy(&check.stderr);
+    assert_eq!(check.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("memory limit of 4096 MiB"), "{stderr}");
+}
