@@ -611,7 +611,9 @@ pub fn bot_name_problem(name: &str) -> Option<String> {
 }
 
 /// What a bot reads: its folder, its program's folder (for a program in a `bin` folder, the
-/// whole installation around it: an interpreter in `<prefix>/bin` needs `<prefix>/lib`),
+/// whole installation around it: an interpreter in `<prefix>/bin` needs `<prefix>/lib`; for
+/// a version manager's `shims` folder, the manager around it: pyenv's `python3` shim runs
+/// `<root>/libexec/pyenv`, which runs `<root>/versions/<version>/bin/python3`),
 /// its compiled classes, and every existing absolute path its arguments name (each part of
 /// a `:`-separated class path too): the folder itself, or a file's folder.
 fn readable_folders(
@@ -622,7 +624,9 @@ fn readable_folders(
 ) -> Vec<PathBuf> {
     let mut folders = vec![dir.to_path_buf()];
     folders.extend(program.parent().map(|folder| match folder.file_name() {
-        Some(name) if name == "bin" => folder.parent().unwrap_or(folder).to_path_buf(),
+        Some(name) if name == "bin" || name == "shims" => {
+            folder.parent().unwrap_or(folder).to_path_buf()
+        }
         _ => folder.to_path_buf(),
     }));
     folders.extend(java.map(|build| build.classes.clone()));
@@ -902,6 +906,16 @@ mod tests {
             dir.path().to_path_buf(),
         ];
         assert_eq!(folders, expected);
+        // A version manager's shim reads the manager around it; another folder is itself.
+        let folders = readable_folders(
+            Path::new("/b"),
+            Path::new("/r/.pyenv/shims/python3"),
+            &[],
+            None,
+        );
+        assert_eq!(folders, [Path::new("/b"), Path::new("/r/.pyenv")]);
+        let folders = readable_folders(Path::new("/b"), Path::new("/opt/tools/python3"), &[], None);
+        assert_eq!(folders, [Path::new("/b"), Path::new("/opt/tools")]);
     }
 
     #[test]
