@@ -55,6 +55,18 @@ pub fn with_private_folders(
     Ok((tournament, folders))
 }
 
+/// Makes `folder` the sandbox user's when `arena` runs as root (it runs bots as nobody), so
+/// that a boxed bot can write its private folder.
+pub fn give_to_sandbox_user(folder: &Path) -> anyhow::Result<()> {
+    // SAFETY: geteuid cannot fail.
+    if unsafe { libc::geteuid() } == 0 {
+        let user = Some(crate::sandbox::NOBODY);
+        std::os::unix::fs::lchown(folder, user, user)
+            .with_context(|| format!("cannot give {} to the sandbox user", folder.display()))?;
+    }
+    Ok(())
+}
+
 /// A bot's name as a folder name: ASCII letters, digits, `-`, `_` and `.` are kept, anything
 /// else becomes `_` (so no `/`), and a name of dots only gets a leading `_` (so no `.` or
 /// `..`). Every character becomes one byte and a name has at most

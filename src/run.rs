@@ -21,7 +21,9 @@ use crate::cancel::{Cancel, Stop};
 use crate::config::Tournament;
 use crate::driver::{Played, Recording, play};
 use crate::errors::Error;
-use crate::folders::{CAP_BYTES, folder_bytes, restore, with_private_folders};
+use crate::folders::{
+    CAP_BYTES, folder_bytes, give_to_sandbox_user, restore, with_private_folders,
+};
 use crate::journal::{GameRecord, Header, JournalWriter, Record, Sandboxing};
 use crate::progress::{Answered, Progress, Reporter, Style};
 use crate::replay::Replay;
@@ -66,17 +68,6 @@ fn boxed_away_from_results(
         }
     }
     Ok(tournament)
-}
-
-/// Makes `folder` the sandbox user's when `arena` runs as root (it runs bots as nobody).
-fn give_to_sandbox_user(folder: &Path) -> Result<(), Error> {
-    // SAFETY: geteuid cannot fail.
-    if unsafe { libc::geteuid() } == 0 {
-        let user = Some(crate::sandbox::NOBODY);
-        std::os::unix::fs::lchown(folder, user, user)
-            .with_context(|| format!("cannot give {} to the sandbox user", folder.display()))?;
-    }
-    Ok(())
 }
 
 /// The index of the gauntlet's bot `name` among `names`, or why a gauntlet of it cannot be

@@ -214,11 +214,21 @@ fn describe_sandbox(sandbox: Option<(&Enforced, &BotProgram)>) -> String {
         "  writable:   /tmp and /dev/shm, private, {} MiB each, kept for one game",
         mib(TMP_BYTES)
     );
-    let _ = writeln!(
-        text,
-        "  read-only:  the rest of the file system, {} included",
-        program.dir.display()
-    );
+    if program.private_dir {
+        let _ = writeln!(
+            text,
+            "              its private folder {}, the current folder (made for this check, \
+             removed after it)",
+            program.dir.display()
+        );
+        let _ = writeln!(text, "  read-only:  the rest of the file system");
+    } else {
+        let _ = writeln!(
+            text,
+            "  read-only:  the rest of the file system, {} included",
+            program.dir.display()
+        );
+    }
     text
 }
 

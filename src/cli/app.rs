@@ -97,6 +97,25 @@ fn check_command(args: &CheckArgs) -> Result<u8, Error> {
     if let Some(why) = arena::bots::preflight::problem(&program) {
         return Err(Error::Usage(why));
     }
+    // A game that gives each bot a private folder (Cave Rangers) gets one for the check too,
+    // removed after it: the bot runs there as in a tournament, and may write there.
+    let private = if args.game.private_folders() {
+        let folder = tempfile::Builder::new()
+            .prefix("arena-check-")
+            .tempdir()
+            .context("cannot create the bot's private folder")?;
+        let folder_path = folder
+            .path()
+            .canonicalize()
+            .context("cannot locate the bot's private folder")?;
+        if !args.no_sandbox {
+            arena::folders::give_to_sandbox_user(&folder_path)?;
+        }
+        program = program.run_in(&folder_path);
+        Some(folder)
+    } else {
+        None
+    };
     let sandbox = if args.no_sandbox {
         program.sandbox = None;
         None
@@ -129,6 +148,7 @@ fn check_command(args: &CheckArgs) -> Result<u8, Error> {
         sandbox.as_ref().map(|enforced| (enforced, &program)),
         &reports,
     ))?;
+    drop(private);
     Ok(if reports.iter().all(ProbeReport::is_valid) {
         EXIT_OK
     } else {
