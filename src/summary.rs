@@ -8,6 +8,7 @@ use std::fmt::Write;
 
 use crate::report::{Leaderboard, Standing};
 use crate::text::{escape_control, plural};
+use arena_games::GameKind;
 
 /// How many of the last lines of a bot's stderr the summary shows.
 pub const STDERR_LINES: usize = 5;
@@ -41,12 +42,14 @@ pub fn failing_bots(board: &Leaderboard, stderr: &BTreeMap<String, Vec<u8>>) -> 
         .filter(|bot| !bot.built_in && worth_a_warning(bot))
         .collect();
     bots.sort_by(|a, b| a.name.cmp(&b.name));
+    let persistent = GameKind::from_name(&board.game).is_some_and(GameKind::persistent_processes);
     bots.into_iter()
-        .map(|bot| paragraph(bot, stderr.get(&bot.name)))
+        .map(|bot| paragraph(bot, stderr.get(&bot.name), persistent))
         .collect()
 }
 
-fn paragraph(bot: &Standing, stderr: Option<&Vec<u8>>) -> String {
+/// `persistent`: whether the game's bots may answer from one process kept for the game.
+fn paragraph(bot: &Standing, stderr: Option<&Vec<u8>>, persistent: bool) -> String {
     let Standing {
         name,
         games,
@@ -77,10 +80,13 @@ fn paragraph(bot: &Standing, stderr: Option<&Vec<u8>>) -> String {
         let _ = write!(text, " ({})", reasons.join("; "));
     }
     if failed_every_game(bot) && crashes != requests {
-        text.push_str(
-            "; a timeout or crash in every game (a persistent process is ended at its \
-             first, and the game's fallback answers the rest)",
-        );
+        text.push_str("; a timeout or crash in every game");
+        if persistent {
+            text.push_str(
+                " (a persistent process is ended at its first, and the game's fallback \
+                 answers the rest)",
+            );
+        }
     }
     let lines = stderr.map(|tail| last_lines(tail)).unwrap_or_default();
     if lines.is_empty() {
@@ -95,7 +101,9 @@ fn paragraph(bot: &Standing, stderr: Option<&Vec<u8>>) -> String {
 }
 
 /// The last [`STDERR_LINES`] non-blank lines of `tail`, as text with control characters
-/// escaped.
+/// escaped. When they begin inside a stack trace printed after its error (Node.js, Java:
+/// `at ...` lines), the error's own line comes first, then `…`: the frames alone would not
+/// say what failed.
 fn last_lines(tail: &[u8]) -> Vec<String> {
     let text = String::from_utf8_lossy(tail);
     let lines: Vec<&str> = text
@@ -103,8 +111,13 @@ fn last_lines(tail: &[u8]) -> Vec<String> {
         .map(str::trim_end)
         .filter(|line| !line.is_empty())
         .collect();
-    lines[lines.len().saturating_sub(STDERR_LINES)..]
-        .iter()
+    let start = lines.len().saturating_sub(STDERR_LINES);
+    let is_frame = |line: &&str| line.trim_start().starts_with("at ");
+    let error = (lines.get(start).is_some_and(is_frame))
+        .then(|| lines[..start].iter().rposition(|line| !is_frame(line)))
+        .flatten();
+    let cut = error.map(|at| [lines[at], "…"]);
+    (cut.iter().flatten().chain(&lines[start..]))
         .map(|line| escape_control(line).into_owned())
         .collect()
 }
@@ -147,6 +160,27 @@ mod tests {
     }
 
     #[test]
+    fn a_stack_trace_after_its_error_keeps_the_errors_line() {
+        let node = b"bot.js:3\n  throw new Error('boom');\n  ^\n\nError: boom at turn 3\n    at a (bot.js:3:9)\n    at b (node:internal/1)\n    at c (node:internal/2)\n    at d (node:internal/3)\n    at e (node:internal/4)\n\nNode.js v20.20.2\n";
+        assert_eq!(
+            last_lines(node),
+            [
+                "Error: boom at turn 3",
+                "…",
+                "    at b (node:internal/1)",
+                "    at c (node:internal/2)",
+                "    at d (node:internal/3)",
+                "    at e (node:internal/4)",
+                "Node.js v20.20.2",
+            ]
+        );
+        // A trace that ends with its error (Python) is cut as it is.
+        let python = b"Traceback (most recent call last):\n  File \"bot.py\", line 9\n    at()\n  File \"bot.py\", line 3\n    at()\nNameError: at\n";
+        assert_eq!(last_lines(python)[4], "NameError: at");
+        assert_eq!(last_lines(python).len(), STDERR_LINES);
+    }
+
+    #[test]
     fn bots_failing_often_or_crashing_in_every_game_are_named_with_their_stderr() {
         let games = [
             game(vec![
@@ -181,7 +215,15 @@ mod tests {
         for game in &games {
             board.add(game);
         }
-        let lines = failing_bots(&board.finish(), &stderr);
+        let board = board.finish();
+        let unlucky = board.leaderboard.iter().find(|bot| bot.name == "unlucky");
+        assert_eq!(
+            paragraph(unlucky.unwrap(), None, false),
+            "bot unlucky had 2 failures in its 20 requests in 2 games: 0 timeouts, 2 crashes, \
+             0 invalid replies; a timeout or crash in every game; no stderr kept",
+            "a one-shot game's bots are never told of persistent processes"
+        );
+        let lines = failing_bots(&board, &stderr);
         assert_eq!(
             lines,
             [

@@ -34,6 +34,10 @@ pub trait RegisteredGame: Game + fmt::Debug + Sized {
     /// folder carries state from game to game in index order and results do not depend on
     /// `jobs`.
     const PRIVATE_FOLDERS: bool = false;
+    /// Whether a bot may answer from one process kept for the whole game (Petri's LOOP mode,
+    /// AlienWar), which is not restarted after a timeout or crash: the game's fallback
+    /// answers for it from then on.
+    const PERSISTENT_PROCESSES: bool = false;
     /// The Java host that runs the original challenge's Java bots, for games whose originals
     /// were Java classes rather than programs.
     const JAVA_HOST: Option<&'static JavaHost> = None;

@@ -71,6 +71,13 @@ macro_rules! games {
                 }
             }
 
+            /// Whether a bot may answer from one process kept for the whole game.
+            pub fn persistent_processes(self) -> bool {
+                match self {
+                    $( GameKind::$variant => <$engine as RegisteredGame>::PERSISTENT_PROCESSES, )+
+                }
+            }
+
             /// The names of the players built into the engine, whatever the options.
             pub fn built_in_names(self) -> Vec<&'static str> {
                 match self {

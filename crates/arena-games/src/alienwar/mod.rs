@@ -36,6 +36,7 @@ impl RegisteredGame for AlienWar {
     const DEFAULT_GAMES: u32 = 10;
     const PAIRINGS: &'static [Pairing] = &[Pairing::FreeForAll];
     const JAVA_HOST: Option<&'static JavaHost> = Some(&JAVA_HOST);
+    const PERSISTENT_PROCESSES: bool = true;
     const TEMPLATES: Templates = templates!("alienwar");
 
     fn built_in_names() -> Vec<&'static str> {

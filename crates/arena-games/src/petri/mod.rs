@@ -28,6 +28,7 @@ impl RegisteredGame for Petri {
     const SCORING: Scoring = Scoring::Wins;
     const DEFAULT_GAMES: u32 = 100;
     const PAIRINGS: &'static [Pairing] = &[Pairing::HeadToHead];
+    const PERSISTENT_PROCESSES: bool = true;
     const TEMPLATES: Templates = templates!("petri");
 
     fn probes(answers: &[Answer]) -> Plan {
