@@ -136,16 +136,52 @@ impl fmt::Display for Exit {
             Exit::Running => f.write_str("still running"),
             Exit::Success => f.write_str("exit status 0"),
             Exit::Code(code) => write!(f, "exit status {code}"),
-            Exit::Signal(signal) => write!(f, "killed by signal {signal}"),
+            Exit::Signal(signal) => match signal_meaning(*signal) {
+                Some(meaning) => write!(f, "killed by signal {signal} ({meaning})"),
+                None => write!(f, "killed by signal {signal}"),
+            },
             Exit::Stopped => f.write_str("still running, so stopped by arena"),
             Exit::Unknown => f.write_str("unknown exit status"),
         }
     }
 }
 
+/// What the signals a bot commonly dies of mean, named as people look them up; the CPU
+/// limit's own says which limit it was.
+fn signal_meaning(signal: i32) -> Option<&'static str> {
+    Some(match signal {
+        libc::SIGXCPU => "SIGXCPU: its CPU time limit, `cpu_seconds`, was reached",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGSEGV => "SIGSEGV, a segmentation fault",
+        libc::SIGABRT => "SIGABRT, an abort",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE, an arithmetic error",
+        libc::SIGILL => "SIGILL, an illegal instruction",
+        libc::SIGTRAP => "SIGTRAP",
+        libc::SIGPIPE => "SIGPIPE, a write to a closed pipe",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGINT => "SIGINT",
+        libc::SIGHUP => "SIGHUP",
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::Exit;
+
+    #[test]
+    fn a_signal_is_named_and_the_cpu_limits_says_so() {
+        assert_eq!(
+            Exit::Signal(libc::SIGXCPU).to_string(),
+            "killed by signal 24 (SIGXCPU: its CPU time limit, `cpu_seconds`, was reached)"
+        );
+        assert_eq!(
+            Exit::Signal(libc::SIGSEGV).to_string(),
+            "killed by signal 11 (SIGSEGV, a segmentation fault)"
+        );
+        assert_eq!(Exit::Signal(64).to_string(), "killed by signal 64");
+    }
 
     #[test]
     fn a_stop_signal_is_term_int_or_hup_or_the_exit_status_of_a_program_that_caught_one() {
