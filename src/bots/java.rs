@@ -130,7 +130,9 @@ impl JavaHostRuntime for JavaHost {
             let scratch = cache_root
                 .join(CACHE_LAYOUT)
                 .join(format!("{key:016x}.tmp-{}", std::process::id()));
-            compile_into(&files, &folder, &scratch, cache_root)?;
+            compile_into(&files, &folder, &scratch, cache_root).map_err(|why| {
+                at_sources(&why, &scratch.join("src").join(self.package), sources)
+            })?;
         }
         mark_used(&folder);
         prune(&cache_root.join(CACHE_LAYOUT), &folder, SystemTime::now());
@@ -268,6 +270,17 @@ fn compile_into(
     });
     let _ = std::fs::remove_dir_all(scratch);
     result
+}
+
+/// javac's messages `why` about the copies of `sources` it compiled in `copies`, with each
+/// copy's path replaced by its source's: the copy is a scratch file, gone by the time the
+/// message is read. A copy's lines are its source's (a missing `package` is put on the
+/// first line, see [`with_package`]).
+fn at_sources(why: &str, copies: &Path, sources: &[PathBuf]) -> String {
+    sources.iter().fold(why.to_owned(), |why, source| {
+        let copy = copies.join(source.file_name().unwrap_or_default());
+        why.replace(&copy.display().to_string(), &source.display().to_string())
+    })
 }
 
 /// Records that the build in `folder` was used now. Best effort: a build whose mark cannot

@@ -193,13 +193,13 @@ fn match_command(args: MatchArgs, progress: progress::Style) -> Result<u8, Error
             .problems
             .iter()
             .map(|problem| match &problem.message {
-                message if *message == too_few => format!(
+                message if *message == too_few && problem.details.is_empty() => format!(
                     "arena match: {} needs at least {fewest} bots, {} given (one --bot \
                      NAME=COMMAND each)",
                     args.game,
                     args.bots.len()
                 ),
-                message => format!("arena match: {message}"),
+                _ => format!("arena match: {problem}"),
             })
             .collect();
         Error::Usage(problems.join("\n"))

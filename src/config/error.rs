@@ -24,6 +24,8 @@ pub struct Problem {
     pub column: usize,
     /// What is wrong, as a lowercase sentence fragment.
     pub message: String,
+    /// Lines shown under the message, each escaped like it: a compiler's messages.
+    pub details: Vec<String>,
 }
 
 impl Problem {
@@ -43,7 +45,28 @@ impl Problem {
             line,
             column,
             message: escape_control(&message.into()).into_owned(),
+            details: Vec::new(),
         }
+    }
+
+    /// The problem with `text`'s lines shown under its message (javac's messages, which
+    /// read as lines of their own, file and line first).
+    pub(crate) fn with_details(mut self, text: &str) -> Problem {
+        self.details = (text.lines())
+            .map(|line| escape_control(line).into_owned())
+            .collect();
+        self
+    }
+}
+
+/// The message, then each detail on a line of its own, indented.
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)?;
+        for detail in &self.details {
+            write!(f, "\n    {detail}")?;
+        }
+        Ok(())
     }
 }
 
@@ -75,7 +98,7 @@ impl fmt::Display for ConfigError {
             if problem.line > 0 {
                 write!(f, ":{}:{}", problem.line, problem.column)?;
             }
-            write!(f, ": {}", problem.message)?;
+            write!(f, ": {problem}")?;
         }
         Ok(())
     }

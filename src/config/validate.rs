@@ -466,8 +466,13 @@ fn check_bot(
     let (program, args, java) = match launch {
         Ok(launch) => launch,
         Err((span, why)) => {
-            let message = format!("{label}: {why}");
-            problems.push(Problem::at(source, Some(span), message));
+            // javac's messages are lines of their own, shown under the problem.
+            let (why, details) = match why.split_once('\n') {
+                Some((first, rest)) if raw.java.is_some() => (first, rest),
+                _ => (why.as_str(), ""),
+            };
+            let problem = Problem::at(source, Some(span), format!("{label}: {why}"));
+            problems.push(problem.with_details(details));
             return None;
         }
     };

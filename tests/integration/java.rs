@@ -151,7 +151,10 @@ fn a_java_compile_error_is_reported_with_javacs_message_before_any_game() {
         stderr.contains("t.toml:4:8: bot `Broken`: javac failed:"),
         "{stderr}"
     );
-    assert!(stderr.contains("Broken.java:2: error"), "{stderr}");
+    // On a line of its own, at the source the host wrote, not at the build's scratch copy.
+    let source = dir.path().canonicalize().unwrap().join("Broken.java");
+    let at_source = format!("\nerror:     {}:2: error", source.display());
+    assert!(stderr.contains(&at_source), "{stderr}");
     assert!(output.stdout.is_empty());
     assert!(
         !dir.path().join("arena-results").exists(),

@@ -305,6 +305,20 @@ mod tests {
     }
 
     #[test]
+    fn a_game_declares_persistent_processes_exactly_when_its_requests_can_go_to_one() {
+        use crate::engine::Input;
+        // Petri's bots choose a persistent process in their setup reply (`LOOP`).
+        let setups = [Vec::new(), vec![Answer::Reply(b"6 3 3 LOOP\n".to_vec())]];
+        for &kind in GameKind::ALL {
+            let session = setups.iter().any(|answers| {
+                (kind.probes(answers).probes.iter())
+                    .any(|probe| matches!(probe.input, Input::Session(_)))
+            });
+            assert_eq!(kind.persistent_processes(), session, "{kind}");
+        }
+    }
+
+    #[test]
     fn every_game_gives_a_reason_for_each_invalid_reply_it_counts() {
         for options in default_options() {
             let kind = options.kind();

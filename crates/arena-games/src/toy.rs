@@ -170,6 +170,7 @@ fn a_sixth_game_needs_only_its_registry_line() {
     assert_eq!(kind.scoring(), Scoring::Mean);
     assert_eq!(kind.default_timeout_ms(), None);
     assert!(!kind.private_folders() && kind.stat_columns().is_empty());
+    assert!(!kind.persistent_processes());
     assert_eq!(kind.templates().python, "print(7)\n");
     assert_eq!(kind.probes(&[]).probes.len(), 1);
     let mut options = kind.parse_options(&mut Defaults).expect("defaults parse");
