@@ -63,8 +63,15 @@ fn paragraph(bot: &Standing, stderr: Option<&Vec<u8>>, persistent: bool) -> Stri
         format!("bot {name} crashed in every one of its {requests} requests")
     } else {
         let games = plural(*games, "game", "games");
+        // A game that judges each instance's answer (AlienWar) can count more than one
+        // invalid reply per request.
+        let per_instance = if failed(bot) > *requests {
+            " (invalid replies counted per instance answered)"
+        } else {
+            ""
+        };
         format!(
-            "bot {name} had {} in its {requests} requests in {games}: {}, {}, {}",
+            "bot {name} had {}{per_instance} in its {requests} requests in {games}: {}, {}, {}",
             plural(failed(bot), "failure", "failures"),
             plural(*timeouts, "timeout", "timeouts"),
             plural(*crashes, "crash", "crashes"),
@@ -178,6 +185,22 @@ mod tests {
         let python = b"Traceback (most recent call last):\n  File \"bot.py\", line 9\n    at()\n  File \"bot.py\", line 3\n    at()\nNameError: at\n";
         assert_eq!(last_lines(python)[4], "NameError: at");
         assert_eq!(last_lines(python).len(), STDERR_LINES);
+    }
+
+    #[test]
+    fn failures_beyond_the_requests_are_said_to_be_counted_per_instance() {
+        let header = Header::new("alienwar", 1, 1, Vec::new(), 1, String::new());
+        let mut board = LeaderboardBuilder::new(Scoring::Mean, &[], header);
+        board.add(&game(vec![seat("lower", 3, 0, 40)]));
+        let lines = failing_bots(&board.finish(), &BTreeMap::new());
+        assert_eq!(
+            lines,
+            [
+                "bot lower had 40 failures (invalid replies counted per instance answered) in its \
+              3 requests in 1 game: 0 timeouts, 0 crashes, 40 invalid replies (bad move: 40); \
+              no stderr kept"
+            ]
+        );
     }
 
     #[test]

@@ -205,7 +205,10 @@
     for (const s of bots) {
       const failed = s.timeouts + s.crashes + s.invalid_replies;
       const tr = html("tr", { "data-name": s.name, class: failed > 0 ? "failing" : "" });
-      const share = s.requests > 0 ? (100 * failed / s.requests).toFixed(2) + "%" : "–";
+      // AlienWar judges each instance's answer, so its failures can outnumber its requests.
+      const share = s.requests === 0 ? "–"
+        : failed > s.requests ? (failed / s.requests).toFixed(2) + " per request"
+        : (100 * failed / s.requests).toFixed(2) + "%";
       [label(s), s.requests, s.timeouts, s.crashes, s.invalid_replies, share].forEach((cell, c) =>
         tr.appendChild(html("td", c === 0 ? { class: "name" } : {}, String(cell))));
       table.tBodies[0].appendChild(tr);
