@@ -144,7 +144,7 @@ impl Leaderboard {
 fn rating_columns(rating: Option<&Rating>) -> Vec<&'static str> {
     match rating {
         Some(Rating::Elo(_)) => vec!["elo", "elo 95%"],
-        Some(Rating::Skill(_)) => vec!["score 95%", "trueskill"],
+        Some(Rating::Skill(_)) => vec!["score 95%", "trueskill μ±σ"],
         None => Vec::new(),
     }
 }
