@@ -22,6 +22,7 @@ use crate::bots::{
     jvm_environment,
 };
 use crate::sandbox::{BoxSpec, DEFAULT_MAX_PROCESSES, MAX_PROCESSES};
+use crate::schedule::fixture_count;
 use crate::text::{escape_control, is_unsafe};
 use arena_games::{GameKind, GameOptions, OptionsParser};
 
@@ -234,9 +235,19 @@ impl Tournament {
         if first.bots.len() < min_bots {
             problems.push(Problem::at(
                 source,
-                Some(game_span),
+                Some(game_span.clone()),
                 too_few_bots(kind, min_bots, first.bots.len()),
             ));
+        }
+        let games = (first.games.as_ref()).map_or(kind.default_games(), |g| *g.get_ref());
+        if fixture_count(options.pairing(), first.bots.len(), games) == u64::MAX {
+            let span = first.games.as_ref().map_or(game_span, toml::Spanned::span);
+            let message = format!(
+                "{} bots and {games} games make more games than arena can count (2^64): \
+                 lower `games`",
+                first.bots.len()
+            );
+            problems.push(Problem::at(source, Some(span), message));
         }
         if !problems.is_empty() {
             return Err(fail(problems));

@@ -31,6 +31,7 @@ command = "/bin/sh -c true"
         ("duplicate names", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:6:8: duplicate bot name `a`"),
         ("too few bots", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:1:8: petri needs at least 2 bots"),
         ("zero games", format!("game = \"petri\"\ngames = 0\n{valid_bots}"), "t.toml:2:9: `games` must be at least 1"),
+        ("games beyond counting", format!("game = \"slime\"\ngames = 4294967295\n[options]\nrotate_seats = true\n{}", many_bots(1000)), "t.toml:2:9: 1000 bots and 4294967295 games make more games than arena can count (2^64): lower `games`"),
         ("java bot under 512 MiB", "game = \"alienwar\"\nmemory_mb = 300\n[[bots]]\nname = \"a\"\njava = [\"A.java\"]\n".into(), "t.toml:5:8: bot `a`: its `memory_mb` is 300, and a JVM needs at least 512 (0 for no limit)"),
         ("negative timeout", format!("game = \"petri\"\ntimeout_ms = -5\n{valid_bots}"), "t.toml:2:14:"),
         ("missing folder", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\ndir = \"nowhere\"\n[[bots]]\nname = \"b\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:5:7: bot `a`: `dir`"),
@@ -341,6 +342,13 @@ fn a_game_of_the_wrong_type_is_not_also_missing() {
 
 /// Checks the file `text` in a temporary folder: exit status 2, exactly one line per
 /// expected problem, in order, each starting with its expected text, and no game started.
+/// `count` `[[bots]]` tables of a program that does nothing.
+fn many_bots(count: usize) -> String {
+    (0..count)
+        .map(|i| format!("[[bots]]\nname = \"b{i}\"\ncommand = \"/bin/sh -c true\"\n"))
+        .collect()
+}
+
 fn assert_problems(text: &str, expected: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
     write_toml(dir.path(), "t.toml", text);
