@@ -5,12 +5,27 @@
 //! what `--reuse` needs.
 
 /// Which bots to keep: those named in `only` (all if it is empty), less those in `exclude`.
+/// Each holds the arguments as given: comma-separated names, or one name that holds a comma.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Selection {
     /// The bots to keep; empty: all.
     pub only: Vec<String>,
     /// The bots to leave out.
     pub exclude: Vec<String>,
+}
+
+/// The names `arguments` give among `names`: an argument that is a name (spaces around it
+/// trimmed, as a tournament file's names are) is that name, even with a comma in it; any
+/// other is a comma-separated list of names.
+fn named<'a>(arguments: &'a [String], names: &[String]) -> Vec<&'a str> {
+    let is_name = |word: &str| names.iter().any(|name| name == word);
+    arguments
+        .iter()
+        .flat_map(|argument| match argument.trim() {
+            whole if is_name(whole) => vec![whole],
+            list => list.split(',').map(str::trim).collect(),
+        })
+        .collect()
 }
 
 impl Selection {
@@ -22,34 +37,35 @@ impl Selection {
     /// The positions in `names` of the bots kept, in their order; an error names a bot that
     /// is not among `names`.
     pub fn apply(&self, names: &[String]) -> Result<Vec<usize>, String> {
-        if let Some(unknown) = self
-            .only
-            .iter()
-            .chain(&self.exclude)
-            .find(|name| !names.contains(name))
+        let only = named(&self.only, names);
+        let exclude = named(&self.exclude, names);
+        if let Some(unknown) =
+            (only.iter().chain(&exclude)).find(|&&word| !names.iter().any(|name| name == word))
         {
             return Err(format!(
                 "there is no bot `{}` (the bots: {})",
-                unknown.escape_debug(),
+                crate::text::escape_control(unknown),
                 names.join(", ")
             ));
         }
         Ok((0..names.len())
-            .filter(|&i| self.only.is_empty() || self.only.contains(&names[i]))
-            .filter(|&i| !self.exclude.contains(&names[i]))
+            .filter(|&i| only.is_empty() || only.contains(&names[i].as_str()))
+            .filter(|&i| !exclude.contains(&names[i].as_str()))
             .collect())
     }
 
-    /// The selection as command-line words, for the command that resumes a run.
+    /// The selection as command-line words for a POSIX shell, as given, each argument
+    /// quoted where it needs it: for the command that resumes a run.
     pub fn words(&self) -> Vec<String> {
-        let mut words = Vec::new();
-        if !self.only.is_empty() {
-            words.push(format!("--bots {}", self.only.join(",")));
-        }
-        if !self.exclude.is_empty() {
-            words.push(format!("--exclude {}", self.exclude.join(",")));
-        }
-        words
+        let quoted = |word: &String| {
+            shlex::try_quote(word).map_or_else(|_| word.clone(), |quoted| quoted.into_owned())
+        };
+        let only = self
+            .only
+            .iter()
+            .map(|word| format!("--bots {}", quoted(word)));
+        let exclude = (self.exclude.iter()).map(|word| format!("--exclude {}", quoted(word)));
+        only.chain(exclude).collect()
     }
 }
 
@@ -67,11 +83,37 @@ mod tests {
         assert!(all.is_all());
         assert_eq!(all.apply(&names()), Ok(vec![0, 1, 2, 3]));
         let some = Selection {
-            only: vec!["d".into(), "b".into(), "a".into()],
+            only: vec!["d,b".into(), "a".into()],
             exclude: vec!["b".into()],
         };
         assert_eq!(some.apply(&names()), Ok(vec![0, 3]));
-        assert_eq!(some.words(), ["--bots d,b,a", "--exclude b"]);
+        assert_eq!(some.words(), ["--bots 'd,b'", "--bots a", "--exclude b"]);
+    }
+
+    #[test]
+    fn a_name_with_a_comma_or_spaces_is_given_whole_and_lists_are_trimmed() {
+        let names = ["=js, bot|x", "hunter", "grower"]
+            .map(String::from)
+            .to_vec();
+        let some = Selection {
+            only: vec!["hunter, grower".into(), " =js, bot|x".into()],
+            exclude: Vec::new(),
+        };
+        assert_eq!(some.apply(&names), Ok(vec![0, 1, 2]));
+        assert_eq!(
+            some.words(),
+            ["--bots 'hunter, grower'", "--bots ' =js, bot|x'"]
+        );
+        let wrong = Selection {
+            only: vec!["hunter,\u{1b}[2J".into()],
+            exclude: Vec::new(),
+        };
+        assert!(
+            wrong
+                .apply(&names)
+                .unwrap_err()
+                .starts_with("there is no bot `\\x1b[2J`")
+        );
     }
 
     #[test]

@@ -115,11 +115,12 @@ pub enum Command {
 /// `--bots` and `--exclude`, for `run` and `standings`.
 #[derive(Debug, Clone, Default, Args)]
 pub struct SelectionArgs {
-    /// Only these bots (names from the tournament file, comma-separated).
-    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    /// Only these bots (names from the tournament file, comma-separated; repeatable; a name
+    /// that holds a comma is given alone, as one --bots)
+    #[arg(long, value_name = "NAMES")]
     pub bots: Vec<String>,
-    /// All bots but these (comma-separated).
-    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    /// All bots but these (comma-separated; repeatable, like --bots)
+    #[arg(long, value_name = "NAMES")]
     pub exclude: Vec<String>,
 }
 
