@@ -521,7 +521,8 @@ impl Journal {
 /// describes (see [`check`]). A last line without its newline is a write cut short by a
 /// crash and ends the games; any other unreadable line, and any game that is not one of the
 /// tournament's, is an error naming its line, after which the reader goes on with the next
-/// line (a reader that must not go on stops at the first error). A game is never given
+/// line (a reader that must not go on stops at the first error), except after a line too
+/// long to be a journal's, which ends the games too (see [`Lines::next`]). A game is never given
 /// twice, even if a journal was concatenated by hand: the first record of an index counts.
 /// A later record of a game that differs from the first is an error too, given once the
 /// whole file is read: two results for one game are a forgery or a mix-up, never a game
@@ -558,14 +559,26 @@ impl JournalReader {
     /// Opens the journal at `path` and reads its header.
     pub fn open(path: &Path) -> Result<JournalReader, JournalError> {
         let mut lines = Lines::open(path)?;
-        let header = match lines.next()? {
-            Some(Record::Header(header)) => header,
-            Some(Record::Game(_)) => return Err(lines.out_of_place()),
-            None => {
+        let header = match lines.next() {
+            Ok(Some(Record::Header(header))) => header,
+            Ok(Some(Record::Game(game))) => {
+                return Err(lines.invalid(format!(
+                    "the first line must be the journal's header, but it is game {} (is the \
+                     header missing, or the file not an arena journal?)",
+                    game.index
+                )));
+            }
+            Ok(None) => {
                 return Err(JournalError::NoHeader {
                     path: path.to_path_buf(),
                 });
             }
+            Err(JournalError::Corrupt { message, .. }) => {
+                return Err(lines.corrupt(format!(
+                    "{message} (the first line must be the journal's header)"
+                )));
+            }
+            Err(error) => return Err(error),
         };
         let expected = Expected::of(&header).map_err(|why| lines.invalid(why))?;
         Ok(JournalReader {
@@ -601,7 +614,13 @@ impl JournalReader {
                         hash: hash_of(&game),
                     });
                 }
-                Some(Record::Header(_)) => return Err(self.lines.out_of_place()),
+                Some(Record::Header(_)) => {
+                    return Err(self.lines.invalid(
+                        "a second header: only the first line is the journal's header \
+                         (journals joined by hand? `arena merge` joins shards)"
+                            .into(),
+                    ));
+                }
                 None => return Ok(None),
             }
         }
@@ -683,6 +702,8 @@ struct Lines {
     number: usize,
     /// The bytes of the lines read that end in a newline: where a torn last line starts.
     complete_bytes: u64,
+    /// Past a line over [`Lines::MAX_LINE`]: the rest of the file is not read.
+    abandoned: bool,
 }
 
 impl Lines {
@@ -698,6 +719,7 @@ impl Lines {
             line: Vec::new(),
             number: 0,
             complete_bytes: 0,
+            abandoned: false,
         })
     }
 
@@ -705,27 +727,33 @@ impl Lines {
     /// many times over): a longer one is not read into memory.
     const MAX_LINE: u64 = 64 << 20;
 
-    /// The next record; `None` at the end of the file or at a torn last line.
+    /// The next record; `None` at the end of the file, at a torn last line, and after a line
+    /// over [`Lines::MAX_LINE`]. Such a line ends the reading: finding where it ends would
+    /// mean reading on without bound (`/dev/zero` has no end, a file of gigabytes without a
+    /// newline takes seconds), and a file with one is no journal an `arena` wrote.
     fn next(&mut self) -> Result<Option<Record>, JournalError> {
+        if self.abandoned {
+            return Ok(None);
+        }
         self.line.clear();
         self.number += 1;
-        let path = self.path.clone();
-        let io_error = |source| JournalError::Io { path, source };
         let read = (&mut self.reader)
             .take(Self::MAX_LINE)
-            .read_until(b'\n', &mut self.line);
-        let read = match read {
-            Ok(read) => read,
-            Err(source) => return Err(io_error(source)),
-        };
+            .read_until(b'\n', &mut self.line)
+            .map_err(|source| JournalError::Io {
+                path: self.path.clone(),
+                source,
+            })?;
         if self.line.last() != Some(&b'\n') {
             if (read as u64) < Self::MAX_LINE {
                 return Ok(None);
             }
-            // Skip the rest of the line; the next call reads the line after it.
-            let rest = self.skip_line().map_err(io_error)?;
-            self.complete_bytes += read as u64 + rest;
-            return Err(self.corrupt(format!("longer than {} bytes", Self::MAX_LINE)));
+            self.abandoned = true;
+            return Err(self.corrupt(format!(
+                "a line of more than {} MiB, far longer than a journal's lines; the rest of \
+                 the file is not read",
+                Self::MAX_LINE >> 20
+            )));
         }
         self.complete_bytes += read as u64;
         let text = std::str::from_utf8(&self.line)
@@ -733,26 +761,6 @@ impl Lines {
         serde_json::from_str(text.trim_end())
             .map(Some)
             .map_err(|error| self.corrupt(error.to_string()))
-    }
-
-    /// Reads up to and including the next newline without keeping it; returns its bytes.
-    fn skip_line(&mut self) -> io::Result<u64> {
-        let mut skipped = 0;
-        loop {
-            let buffer = self.reader.fill_buf()?;
-            if buffer.is_empty() {
-                return Ok(skipped);
-            }
-            let (used, done) = match buffer.iter().position(|&b| b == b'\n') {
-                Some(end) => (end + 1, true),
-                None => (buffer.len(), false),
-            };
-            self.reader.consume(used);
-            skipped += used as u64;
-            if done {
-                return Ok(skipped);
-            }
-        }
     }
 
     /// The error of the last line read, not a journal record.
@@ -771,12 +779,6 @@ impl Lines {
             line: self.number,
             why,
         }
-    }
-
-    /// The error of a record where it cannot be: a header after the first line, a game
-    /// before the header.
-    fn out_of_place(&self) -> JournalError {
-        self.corrupt("record out of place".into())
     }
 }
 
@@ -1152,5 +1154,72 @@ mod tests {
             Journal::read(&path),
             Err(JournalError::NoHeader { .. })
         ));
+    }
+
+    #[test]
+    fn a_header_missing_or_out_of_place_is_said_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        std::fs::write(&path, line(&game(0)) + "\n").unwrap();
+        let error = Journal::read(&path).unwrap_err().to_string();
+        assert!(
+            error.ends_with(
+                ":1: the first line must be the journal's header, but it is game 0 \
+                 (is the header missing, or the file not an arena journal?)"
+            ),
+            "{error}"
+        );
+        std::fs::write(&path, "not json\n").unwrap();
+        let error = Journal::read(&path).unwrap_err().to_string();
+        assert!(
+            error.contains(":1: not a journal record: ")
+                && error.ends_with("(the first line must be the journal's header)"),
+            "{error}"
+        );
+        let header = serde_json::to_string(&Record::Header(header())).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let path = journal_with(dir.path(), &[line(&game(0)), header]);
+        let error = Journal::read(&path).unwrap_err().to_string();
+        assert!(
+            error.contains(":3: a second header: only the first line is the journal's header"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_line_over_the_cap_ends_the_reading_at_once() {
+        use std::os::unix::fs::FileExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = journal_with(dir.path(), &[]);
+        // A hole of zeros longer than a line may be, then a game: the reader neither reads
+        // through the zeros to find the newline nor gives the game after it.
+        let file = OpenOptions::new().write(true).open(&path).unwrap();
+        let after = file.metadata().unwrap().len() + Lines::MAX_LINE + 1;
+        let rest = format!("\n{}\n", line(&game(0)));
+        file.write_all_at(rest.as_bytes(), after).unwrap();
+        let read: Vec<_> = JournalReader::open(&path).unwrap().collect();
+        assert_eq!(read.len(), 1, "{read:?}");
+        let error = read[0].as_ref().unwrap_err().to_string();
+        assert!(
+            error.contains(":2: not a journal record: a line of more than 64 MiB")
+                && error.contains("the rest of the file is not read"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn an_endless_file_is_refused_at_once() {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = sender.send(Journal::read(Path::new("/dev/zero")).map(|_| ()));
+        });
+        let read = receiver
+            .recv_timeout(Duration::from_secs(60))
+            .expect("reading /dev/zero ends");
+        let error = read.unwrap_err().to_string();
+        assert!(
+            error.starts_with("/dev/zero:1: not a journal record: a line of more than 64 MiB"),
+            "{error}"
+        );
     }
 }

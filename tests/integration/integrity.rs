@@ -201,3 +201,41 @@ fn a_results_folder_serves_one_run_at_a_time() {
     let stderr = String::from_utf8_lossy(&again.stderr);
     assert!(stderr.contains("belongs to another tournament"), "{stderr}");
 }
+
+/// `arena` in `dir` with `args`, killed if it has not ended after `limit`: `None` then.
+fn arena_within(dir: &Path, args: &[&str], limit: Duration) -> Option<std::process::Output> {
+    let mut child = crate::support::arena_command()
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + limit;
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Some(child.wait_with_output().unwrap())
+}
+
+#[test]
+fn standings_of_an_endless_file_end_at_once_with_its_first_line_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = arena_within(
+        dir.path(),
+        &["standings", "/dev/zero"],
+        Duration::from_secs(30),
+    )
+    .expect("standings of /dev/zero ends");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("/dev/zero:1: not a journal record: a line of more than 64 MiB"),
+        "{stderr}"
+    );
+}
