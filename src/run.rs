@@ -181,6 +181,7 @@ pub fn run_tournament(
             tournament.bots.len(),
         )),
         rules: Some(rules_digest(tournament)),
+        bounds: Some(tournament.options.bounds(pairing.seats(names.len()))),
         ..Header::new(
             kind.name(),
             tournament.seed,

@@ -28,6 +28,7 @@ use thiserror::Error;
 
 use crate::fnv::fnv1a;
 use crate::shard::Shard;
+use arena_games::Bounds;
 use arena_games::engine::GameResult;
 
 mod check;
@@ -87,6 +88,11 @@ pub struct Header {
     /// [`crate::reuse::rules_digest`]): what `--reuse` requires to be unchanged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<String>,
+    /// What one game with the tournament's options can give a seat (its scores, the invalid
+    /// replies of one request), which the games are checked against; absent in journals
+    /// older than it, whose games are checked against what any options can give.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<Bounds>,
 }
 
 /// Whether a tournament's bots run in sandboxes (`sandbox` in the tournament file).
@@ -125,7 +131,7 @@ impl std::fmt::Display for Sandboxing {
 impl Header {
     /// The header of a whole run by this `arena` of `bots` at `game` (its `games` per pairing
     /// or runs, `total_games` in all), with none of the optional parts: no shard, gauntlet,
-    /// test, sandbox or rules record. A run sets those it has.
+    /// test, sandbox, rules or bounds record. A run sets those it has.
     pub fn new(
         game: &str,
         seed: u64,
@@ -148,6 +154,7 @@ impl Header {
             sprt: None,
             sandbox: None,
             rules: None,
+            bounds: None,
         }
     }
 
@@ -890,6 +897,17 @@ mod tests {
         let mut overfailed = game(1);
         overfailed.seats[1].timeouts = 2;
         overfailed.seats[1].crashes = 2;
+        // The tester's edit: more invalid replies than requests.
+        let mut overinvalid = game(1);
+        overinvalid.seats[0].invalid_replies = 100;
+        overinvalid.seats[0].invalid_reasons = BTreeMap::from([("x".to_owned(), 100)]);
+        // A timed-out request has no reply to reject.
+        let mut timed_out_and_invalid = game(0);
+        timed_out_and_invalid.seats[1].timeouts = 2;
+        timed_out_and_invalid.seats[1].invalid_replies = 2;
+        timed_out_and_invalid.seats[1].invalid_reasons = BTreeMap::from([("x".to_owned(), 2)]);
+        let mut unreasoned = game(0);
+        unreasoned.seats[0].invalid_reasons = BTreeMap::from([("x".to_owned(), 2)]);
         let cases = [
             (
                 both_won,
@@ -902,6 +920,19 @@ mod tests {
             (
                 overfailed,
                 "game 1 gives `a` more timeouts and crashes than requests",
+            ),
+            (
+                overinvalid,
+                "game 1 gives `b` 100 invalid replies in 3 requests, 0 of them timed out (a \
+                 request that did not time out gives one)",
+            ),
+            (
+                timed_out_and_invalid,
+                "game 0 gives `b` 2 invalid replies in 3 requests, 2 of them timed out",
+            ),
+            (
+                unreasoned,
+                "game 0 gives `a` 1 invalid reply, but its reasons for them add up to 2",
             ),
             (
                 foreign,
@@ -923,6 +954,127 @@ mod tests {
             let error = Journal::read(&path).unwrap_err().to_string();
             let at = format!("{}:3: ", path.display());
             assert!(error.starts_with(&at) && error.contains(why), "{error}");
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_crash_after_a_reply_shares_its_request_with_the_replys_rejection() {
+        // A one-shot bot that printed garbage and exited 1, three times.
+        let mut game = game(0);
+        game.seats[0].crashes = 3;
+        game.seats[0].invalid_replies = 3;
+        game.seats[0].invalid_reasons = BTreeMap::from([("x".to_owned(), 3)]);
+        let dir = tempfile::tempdir().unwrap();
+        let path = journal_with(dir.path(), &[line(&game)]);
+        assert_eq!(Journal::read(&path).unwrap().games, vec![game]);
+    }
+
+    /// An Egg Hunt journal of bots `a` and `b`, one run, whose header records `bounds`, with
+    /// the run's game scoring `scores`.
+    fn eggs_journal(dir: &Path, bounds: Option<Bounds>, scores: [i64; 2]) -> PathBuf {
+        let path = dir.join("journal.jsonl");
+        let _ = std::fs::remove_file(&path);
+        let bots = vec!["a".to_owned(), "b".to_owned()];
+        let header = Header {
+            bounds,
+            ..Header::new("eggs", 1, 1, bots.clone(), 1, "d".into())
+        };
+        let mut writer = JournalWriter::create(&path, header).unwrap();
+        let fixture = crate::schedule::Schedule::new(Pairing::FreeForAll, &bots, 1, 1)
+            .fixture(0)
+            .unwrap();
+        let seats = bots.iter().zip(scores).map(|(bot, score)| {
+            SeatRecord {
+                result: None,
+                invalid_replies: 0,
+                invalid_reasons: BTreeMap::new(),
+                ..game(0).seats[0].clone()
+            }
+            .with(bot, score)
+        });
+        let record = GameRecord {
+            seed: fixture.seed,
+            seats: seats.collect(),
+            ..game(0)
+        };
+        writer.append(&Record::Game(record)).unwrap();
+        path
+    }
+
+    impl SeatRecord {
+        fn with(self, bot: &str, score: i64) -> SeatRecord {
+            SeatRecord {
+                bot: bot.into(),
+                score,
+                ..self
+            }
+        }
+    }
+
+    #[test]
+    fn a_score_no_game_gives_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let three_eggs = Some(Bounds::up_to(3));
+        for scores in [[3, 0], [1, 2]] {
+            let path = eggs_journal(dir.path(), three_eggs, scores);
+            assert!(Journal::read(&path).is_ok(), "{scores:?}");
+        }
+        for (bounds, score) in [
+            (three_eggs, 1000),
+            (three_eggs, -1),
+            (three_eggs, i64::MAX),
+            // Without bounds in its header, what any options give.
+            (None, -1),
+        ] {
+            let path = eggs_journal(dir.path(), bounds, [score, 0]);
+            let error = Journal::read(&path).unwrap_err().to_string();
+            let (low, high) = bounds.map_or((0, i64::MAX), |b| (b.min_score, b.max_score));
+            let why = format!(
+                ":2: game 0 gives `a` a score of {score}, but a seat of this tournament's games \
+                 scores from {low} to {high}"
+            );
+            assert!(error.ends_with(&why), "{error}");
+        }
+        let path = eggs_journal(dir.path(), None, [i64::MAX, i64::MAX]);
+        assert!(
+            Journal::read(&path).is_ok(),
+            "a map may hold any number of eggs"
+        );
+    }
+
+    #[test]
+    fn a_header_claiming_bounds_beyond_the_games_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        for (bounds, why) in [
+            (
+                Bounds::up_to(5),
+                "the header's bounds cannot be petri's: its scores run from 0 to 5, but the \
+                 game's from 0 to 1 whatever its options",
+            ),
+            (
+                Bounds {
+                    invalid_per_request: 2,
+                    ..Bounds::up_to(1)
+                },
+                "a request counts up to 2 invalid replies, but the game's at most 1",
+            ),
+            (
+                Bounds {
+                    min_score: 1,
+                    ..Bounds::up_to(0)
+                },
+                "its scores run from 1 down to 0",
+            ),
+        ] {
+            let header = Header {
+                bounds: Some(bounds),
+                ..header()
+            };
+            JournalWriter::create(&path, header).unwrap();
+            let error = Journal::read(&path).unwrap_err().to_string();
+            assert!(error.contains(":1: ") && error.contains(why), "{error}");
             std::fs::remove_file(&path).unwrap();
         }
     }

@@ -17,7 +17,7 @@ mod tests;
 pub use game::Petri;
 pub use options::{PetriOptions, RuleSet};
 
-use crate::declaration::{Pairing, RegisteredGame, Scoring, Templates, templates};
+use crate::declaration::{Bounds, Pairing, RegisteredGame, Scoring, Templates, templates};
 use crate::engine::{Answer, SetupError};
 use crate::probe::Plan;
 
@@ -29,6 +29,7 @@ impl RegisteredGame for Petri {
     const DEFAULT_GAMES: u32 = 100;
     const PAIRINGS: &'static [Pairing] = &[Pairing::HeadToHead];
     const TEMPLATES: Templates = templates!("petri");
+    const WIDEST_BOUNDS: Bounds = options::BOUNDS;
 
     fn probes(answers: &[Answer]) -> Plan {
         probes::probes(answers)
