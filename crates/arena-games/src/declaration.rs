@@ -259,8 +259,9 @@ impl Scoring {
         }
     }
 
-    /// The number a bot is ranked by, from the sum of its per-game scores over `games`.
-    pub fn ranking_score(self, total: i64, games: u32) -> f64 {
+    /// The number a bot is ranked by, from the sum of its per-game scores over `games`. The
+    /// sum is an `i128`, which `u32::MAX` games of any `i64` score cannot overflow.
+    pub fn ranking_score(self, total: i128, games: u32) -> f64 {
         match self {
             Scoring::Wins => total as f64,
             Scoring::Mean if games == 0 => 0.0,
