@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use crate::config::{Bot, Tournament};
 use crate::errors::Error;
 use crate::fnv::Fnv;
-use crate::journal::{GameRecord, JournalReader};
+use crate::journal::{GameRecord, HEADER_START, JOURNAL_FILE, JournalReader};
 use crate::merge::journal_path;
 
 /// The most files of a bot's folder whose contents are hashed; the names and sizes of any
@@ -66,8 +66,8 @@ pub fn bot_digests(bots: &[Bot]) -> Vec<String> {
 /// The digest of what decides a bot's play: its program's path, its arguments, environment
 /// and limits, whether it runs in a sandbox (and with a network), its compiled Java classes,
 /// and `folder`, the [`folder_digest`] of its folder. Not hashed: the program itself when it
-/// lies outside the folder (an interpreter such as `/usr/bin/python3`), and anything the bot
-/// reads from elsewhere. Bots that share a folder share its part of the digest: a change to
+/// lies outside the folder (an interpreter such as `/usr/bin/python3`), anything the bot
+/// reads from elsewhere, and arena's results folders inside its folder. Bots that share a folder share its part of the digest: a change to
 /// any file there changes them all.
 fn bot_digest(bot: &Bot, folder: &str) -> String {
     let program = &bot.program;
@@ -93,6 +93,7 @@ fn bot_digest(bot: &Bot, folder: &str) -> String {
 
 /// The digest of the files under `dir`: their names and contents, up to [`MAX_FILES`] files
 /// and [`MAX_BYTES`] bytes; beyond, names and sizes; nothing past [`MAX_ENTRIES`] entries.
+/// Results folders of arena runs are left out (see [`is_results_folder`]).
 fn folder_digest(dir: &Path) -> String {
     let mut hash = Fnv::default();
     let mut budget = Budget {
@@ -128,6 +129,9 @@ fn hash_folder(hash: &mut Fnv, folder: &Path, relative: &Path, budget: &mut Budg
         let Ok(kind) = entry.file_type() else {
             continue;
         };
+        if kind.is_dir() && is_results_folder(&entry.path()) {
+            continue;
+        }
         let mut line = String::new();
         let _ = write!(line, "{}\0", name.display());
         hash.feed(line.as_bytes());
@@ -141,6 +145,20 @@ fn hash_folder(hash: &mut Fnv, folder: &Path, relative: &Path, budget: &mut Budg
             hash_file(hash, &entry.path(), budget);
         }
     }
+}
+
+/// Whether `folder` is the results folder of an arena run: it holds an arena journal. Such a
+/// folder is `arena`'s output, not part of a bot, and hidden from a boxed bot while its run
+/// plays; its journal, replays and private folders change with every game. Hashed, it would
+/// change the digest of every bot whose `dir` holds it (a tournament file without `dir`, run
+/// from its own folder) with every game: a resume would find the bots changed, a reuse would
+/// keep nothing. Told by the journal's first bytes, not only its name, so that a bot's own
+/// file of that name still counts.
+fn is_results_folder(folder: &Path) -> bool {
+    let mut start = [0; HEADER_START.len()];
+    std::fs::File::open(folder.join(JOURNAL_FILE))
+        .and_then(|mut journal| journal.read_exact(&mut start))
+        .is_ok_and(|()| start == HEADER_START)
 }
 
 /// Feeds a file's size and, within the budget, its contents.
@@ -284,6 +302,30 @@ mod tests {
         assert_ne!(after[0], before[0]);
         assert_ne!(after[1], before[1]);
         assert_eq!(after[2], before[2]);
+    }
+
+    #[test]
+    fn a_results_folder_in_a_bots_folder_is_no_part_of_its_digest() {
+        let folder = folder_with("a.py", "print('a')");
+        let bots = [bot("a", "a.py", folder.path())];
+        let before = bot_digests(&bots);
+        let results = folder.path().join("arena-results/run-1");
+        std::fs::create_dir_all(results.join("replays")).unwrap();
+        let header = r#"{"type":"header","data":{}}"#;
+        std::fs::write(results.join(JOURNAL_FILE), format!("{header}\n")).unwrap();
+        std::fs::write(results.join("replays/game-0.jsonl"), "{}").unwrap();
+        // The empty `arena-results` around it still counts: a folder made by hand.
+        let around = bot_digests(&bots);
+        std::fs::write(results.join(JOURNAL_FILE), format!("{header}\n{{}}\n")).unwrap();
+        assert_eq!(bot_digests(&bots), around);
+        assert_ne!(around, before);
+        // A bot's own file of that name is hashed like any other.
+        let own = folder.path().join("notes");
+        std::fs::create_dir(&own).unwrap();
+        std::fs::write(own.join(JOURNAL_FILE), "mine").unwrap();
+        let with_notes = bot_digests(&bots);
+        std::fs::write(own.join(JOURNAL_FILE), "mine, edited").unwrap();
+        assert_ne!(bot_digests(&bots), with_notes);
     }
 
     #[test]

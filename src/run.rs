@@ -193,17 +193,30 @@ pub fn run_tournament(
     };
     let mut progress = Progress::new(kind.scoring(), total);
     let mut sprt = options.sprt.clone().map(SprtTracker::new);
-    let (mut journal, mut finished) = match folder.start() {
-        Start::Fresh => (
-            JournalWriter::create(&journal_path, header)?,
-            BTreeSet::new(),
-        ),
-        Start::Resume => JournalWriter::resume(&journal_path, &header, |game| {
-            progress.record_earlier(game);
-            if let Some(sprt) = &mut sprt {
-                sprt.record(game.index, game.result_of(sprt.candidate()));
-            }
-        })?,
+    // Computed once the results folder holds its journal, in a fresh run as in a resume:
+    // a bot's `dir` that holds the results folder leaves it out of its digest only then.
+    let digests_now = || -> BTreeMap<String, String> {
+        (tournament.bots.iter())
+            .map(|bot| bot.name.clone())
+            .zip(bot_digests(&tournament.bots))
+            .collect()
+    };
+    let (mut journal, mut finished, digests) = match folder.start() {
+        Start::Fresh => {
+            let journal = JournalWriter::create(&journal_path, header)?;
+            (journal, BTreeSet::new(), digests_now())
+        }
+        Start::Resume => {
+            let digests = digests_now();
+            let (journal, finished) =
+                JournalWriter::resume(&journal_path, &header, &digests, |game| {
+                    progress.record_earlier(game);
+                    if let Some(sprt) = &mut sprt {
+                        sprt.record(game.index, game.result_of(sprt.candidate()));
+                    }
+                })?;
+            (journal, finished, digests)
+        }
     };
     // Only now: a refused resume creates nothing.
     if options.replays {
@@ -213,10 +226,6 @@ pub fn run_tournament(
     }
     let schedule = Schedule::new(pairing, &names, tournament.games, tournament.seed)
         .paired(options.sprt.is_some());
-    let digests: BTreeMap<String, String> = (tournament.bots.iter())
-        .map(|bot| bot.name.clone())
-        .zip(bot_digests(&tournament.bots))
-        .collect();
     let resumed = finished.len();
     let reusing = !options.reuse.is_empty();
     let reused = if !reusing {

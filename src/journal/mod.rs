@@ -32,14 +32,19 @@ use arena_games::Bounds;
 use arena_games::engine::GameResult;
 
 mod check;
+mod versions;
 
 use check::Expected;
+pub use versions::BotVersions;
 
 /// Bumped whenever a field changes meaning.
 pub const FORMAT_VERSION: u32 = 2;
 
 /// The journal's file name inside a results folder.
 pub const JOURNAL_FILE: &str = "journal.jsonl";
+
+/// How every journal starts: its header line's first bytes.
+pub const HEADER_START: &[u8] = br#"{"type":"header""#;
 
 /// One line of the journal.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -362,6 +367,23 @@ pub enum JournalError {
         /// The journal file.
         path: PathBuf,
     },
+    /// The journal's games were played with other versions of some bots than a resume would
+    /// play the rest with.
+    #[error(
+        "journal {} holds games of other versions of bots than this run's:\n{}\n\
+         A resume plays every game with the same bots: nothing was played, and the journal is \
+         as it was.\n(hint: to keep the games of the bots that did not change, start a new run \
+         with --reuse {})",
+        path.display(),
+        changes.join("\n"),
+        path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).display()
+    )]
+    BotsChanged {
+        /// The journal file.
+        path: PathBuf,
+        /// One line per changed bot.
+        changes: Vec<String>,
+    },
 }
 
 /// Appends records to a journal file, one line each, handed to the operating system at once
@@ -408,14 +430,17 @@ impl JournalWriter {
         Ok(writer)
     }
 
-    /// Reopens the journal at `path` to continue the run described by `expected`: refuses a
-    /// journal of another tournament or with any record that is not one of its games, cuts
-    /// off a last line torn by a crash (that game is played again) and returns the indexes of
-    /// the games already finished, handing each to `each` as it reads it (the journal is read
-    /// once). A refused journal is left as it was, byte for byte.
+    /// Reopens the journal at `path` to continue the run described by `expected`, whose bots
+    /// have the digests `bots` (by name): refuses a journal of another tournament, with any
+    /// record that is not one of its games, or with games of another version of a bot (see
+    /// [`BotVersions`]), cuts off a last line torn by a crash (that game is played again)
+    /// and returns the indexes of the games already finished, handing each to `each` as it
+    /// reads it (the journal is read once). A refused journal is left as it was, byte for
+    /// byte.
     pub fn resume(
         path: &Path,
         expected: &Header,
+        bots: &BTreeMap<String, String>,
         mut each: impl FnMut(&GameRecord),
     ) -> Result<(JournalWriter, BTreeSet<u64>), JournalError> {
         let mut reader = JournalReader::open(path).map_err(|error| match error {
@@ -432,15 +457,35 @@ impl JournalWriter {
                 why,
             });
         }
+        let mut versions = BotVersions::default();
         let done = reader
             .by_ref()
             .map(|game| {
                 game.map(|game| {
+                    versions.note(&game);
                     each(&game);
                     game.index
                 })
             })
             .collect::<Result<_, _>>()?;
+        let changes: Vec<String> = versions
+            .differing(bots)
+            .map(|(bot, then)| {
+                format!(
+                    "  - bot `{}`: its games there record digest {}, it is {} now (a file \
+                     under its `dir`, or its command, environment, limits or sandbox changed)",
+                    bot.escape_debug(),
+                    then.join(" and "),
+                    bots[bot]
+                )
+            })
+            .collect();
+        if !changes.is_empty() {
+            return Err(JournalError::BotsChanged {
+                path: path.to_path_buf(),
+                changes,
+            });
+        }
         let complete = reader.lines.complete_bytes;
         let io_error = |source| JournalError::Io {
             path: path.to_path_buf(),
@@ -1154,7 +1199,7 @@ mod tests {
         let mut file = OpenOptions::new().append(true).open(&path).unwrap();
         file.write_all(b"{\"type\":\"ga").unwrap();
         let before = std::fs::read(&path).unwrap();
-        let error = JournalWriter::resume(&path, &header(), |_| {}).unwrap_err();
+        let error = JournalWriter::resume(&path, &header(), &BTreeMap::new(), |_| {}).unwrap_err();
         assert!(
             matches!(error, JournalError::Invalid { line: 3, .. }),
             "{error}"
@@ -1163,8 +1208,42 @@ mod tests {
             seed: 5,
             ..header()
         };
-        assert!(JournalWriter::resume(&path, &other, |_| {}).is_err());
+        assert!(JournalWriter::resume(&path, &other, &BTreeMap::new(), |_| {}).is_err());
         assert_eq!(std::fs::read(&path).unwrap(), before);
+    }
+
+    #[test]
+    fn a_resume_with_a_changed_bot_is_refused_and_changes_no_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut played = game(0);
+        for seat in &mut played.seats {
+            seat.digest = Some(format!("{}1", seat.bot));
+        }
+        let path = journal_with(dir.path(), &[line(&played)]);
+        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+        file.write_all(b"{\"type\":\"ga").unwrap();
+        let before = std::fs::read(&path).unwrap();
+        let digests =
+            |b: &str| BTreeMap::from([("a", "a1"), ("b", b)].map(|(k, v)| (k.into(), v.into())));
+        let error = JournalWriter::resume(&path, &header(), &digests("b2"), |_| {})
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("\n  - bot `b`: its games there record digest b1, it is b2 now")
+                && !error.contains("bot `a`"),
+            "{error}"
+        );
+        let hint = format!("start a new run with --reuse {}", dir.path().display());
+        assert!(error.ends_with(&format!("{hint})")), "{error}");
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        assert!(JournalWriter::resume(&path, &header(), &digests("b1"), |_| {}).is_ok());
+    }
+
+    #[test]
+    fn a_journal_starts_with_its_header_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = journal_with(dir.path(), &[]);
+        assert!(std::fs::read(&path).unwrap().starts_with(HEADER_START));
     }
 
     #[test]
@@ -1215,7 +1294,8 @@ mod tests {
         writer.append(&Record::Game(game(1))).unwrap();
         let mut file = OpenOptions::new().append(true).open(&path).unwrap();
         file.write_all(b"{\"type\":\"game\",\"da").unwrap();
-        let (mut writer, done) = JournalWriter::resume(&path, &header(), |_| {}).unwrap();
+        let (mut writer, done) =
+            JournalWriter::resume(&path, &header(), &BTreeMap::new(), |_| {}).unwrap();
         assert_eq!(done, BTreeSet::from([1]));
         writer.append(&Record::Game(game(0))).unwrap();
         assert_eq!(Journal::read(&path).unwrap().games, vec![game(0), game(1)]);
@@ -1230,7 +1310,7 @@ mod tests {
             seed: 2,
             ..header()
         };
-        let error = JournalWriter::resume(&path, &other, |_| {}).unwrap_err();
+        let error = JournalWriter::resume(&path, &other, &BTreeMap::new(), |_| {}).unwrap_err();
         assert!(
             error
                 .to_string()
@@ -1242,7 +1322,7 @@ mod tests {
             ..header()
         };
         assert!(matches!(
-            JournalWriter::resume(&path, &other, |_| {}),
+            JournalWriter::resume(&path, &other, &BTreeMap::new(), |_| {}),
             Err(JournalError::Mismatch { .. })
         ));
         // A changed `timeout_ms` changes the rules' digest.
@@ -1250,7 +1330,7 @@ mod tests {
             rules: Some("other".into()),
             ..header()
         };
-        let error = JournalWriter::resume(&path, &other, |_| {}).unwrap_err();
+        let error = JournalWriter::resume(&path, &other, &BTreeMap::new(), |_| {}).unwrap_err();
         assert!(
             error
                 .to_string()

@@ -297,7 +297,7 @@ fn scores_no_game_of_the_tournament_gives_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
     let file = repo().join("tests/data/slime-small.toml");
-    run_ok(dir, &file, &["--out", "r", "--no-sandbox"]);
+    run_ok(dir, &file, &["--out", "r"]);
     let mut lines = journal_lines(dir, "r");
     assert!(
         lines[0].contains("\"bounds\":{\"min_score\":0,\"max_score\":36,"),
@@ -326,21 +326,10 @@ fn scores_no_game_of_the_tournament_gives_are_refused() {
 
     let file = file.to_str().unwrap();
     let before = std::fs::read(dir.join("r/journal.jsonl")).unwrap();
-    let resumed = arena(dir, &["run", file, "--resume", "r", "--no-sandbox"]);
+    let resumed = arena(dir, &["run", file, "--resume", "r"]);
     assert_eq!(resumed.status.code(), Some(2), "{resumed:?}");
     assert_eq!(std::fs::read(dir.join("r/journal.jsonl")).unwrap(), before);
-    let reused = arena(
-        dir,
-        &[
-            "run",
-            file,
-            "--reuse",
-            "r",
-            "--out",
-            "fresh",
-            "--no-sandbox",
-        ],
-    );
+    let reused = arena(dir, &["run", file, "--reuse", "r", "--out", "fresh"]);
     let stderr = String::from_utf8_lossy(&reused.stderr);
     assert_eq!(reused.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("r/journal.jsonl:2: game"), "{stderr}");
