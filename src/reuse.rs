@@ -8,7 +8,7 @@
 //! identity (see [`crate::schedule`]), so the same seed means the same master seed, bots,
 //! seats and round.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -16,8 +16,9 @@ use std::path::{Path, PathBuf};
 use crate::config::{Bot, Tournament};
 use crate::errors::Error;
 use crate::fnv::Fnv;
-use crate::journal::{GameRecord, HEADER_START, JOURNAL_FILE, JournalReader};
+use crate::journal::{BotVersions, GameRecord, HEADER_START, JOURNAL_FILE, JournalReader};
 use crate::merge::journal_path;
+use crate::text::plural;
 
 /// The most files of a bot's folder whose contents are hashed; the names and sizes of any
 /// others still count.
@@ -186,6 +187,10 @@ type Key = (u64, Vec<(String, String)>);
 #[derive(Debug, Default)]
 pub struct ReusePool {
     games: HashMap<Key, Reusable>,
+    /// The digests the gathered games record: which bots changed since.
+    versions: BotVersions,
+    /// Each source gathered and its master seed: another seed than the run's gives it no game.
+    seeds: Vec<(PathBuf, u64)>,
 }
 
 /// An earlier game, and the replay file it left, if any.
@@ -215,18 +220,54 @@ impl ReusePool {
                 );
                 continue;
             }
+            pool.seeds.push((source.clone(), reader.header().seed));
             let folder = journal.parent().unwrap_or(Path::new(".")).to_path_buf();
+            let mut undigested = 0_u64;
             for game in reader {
                 let game = game?;
-                let Some(key) = key_of(&game) else { continue };
+                pool.versions.note(&game);
+                let Some(key) = key_of(&game) else {
+                    undigested += 1;
+                    continue;
+                };
                 let replay = crate::results::replay_path(&folder, game.index);
                 pool.games.entry(key).or_insert(Reusable {
                     record: game,
                     replay: replay.is_file().then_some(replay),
                 });
             }
+            if undigested > 0 {
+                tracing::warn!(
+                    "--reuse {}: {} no digest of its bots (written before --reuse \
+                     existed); none of those is reused",
+                    source.display(),
+                    plural(undigested, "game records", "games record")
+                );
+            }
         }
         Ok(pool)
+    }
+
+    /// Says, a log line each, why games of the earlier runs are not this run's, whose bots
+    /// have `digests` (by name) and whose master seed is `seed`: a bot none of whose gathered
+    /// games records its digest now changed (its games are played again), an earlier run of
+    /// another seed has none of this run's games. Without it a host sees only "reused 0
+    /// games" and cannot tell why.
+    pub fn explain(&self, digests: &BTreeMap<String, String>, seed: u64) {
+        for bot in self.versions.changed(digests) {
+            tracing::info!(
+                "--reuse: bot `{}` changed since the earlier runs (a file under its `dir`, or \
+                 its command, environment, limits or sandbox): its games are played again",
+                bot.escape_debug()
+            );
+        }
+        for (source, theirs) in self.seeds.iter().filter(|(_, theirs)| *theirs != seed) {
+            tracing::warn!(
+                "--reuse {}: its seed is {theirs}, this run's is {seed}: none of its games is \
+                 one of this run's",
+                source.display()
+            );
+        }
     }
 
     /// The earlier game with `seed` whose bot seats are `seats` (names and digests in seat

@@ -231,6 +231,7 @@ pub fn run_tournament(
     let reused = if !reusing {
         0
     } else {
+        options.reuse.explain(&digests, tournament.seed);
         let mut earlier = Earlier {
             pool: &mut options.reuse,
             names: &names,
@@ -238,12 +239,26 @@ pub fn run_tournament(
             out,
             replays: options.replays,
             progress: &mut progress,
+            without_replay: 0,
         };
-        earlier.reuse(
+        let reused = earlier.reuse(
             schedule.fixtures().filter(in_shard),
             &mut journal,
             &mut finished,
-        )?
+        )?;
+        if earlier.without_replay > 0 {
+            tracing::info!(
+                "--reuse: {} of unchanged bots played again for {} (--replays; the earlier \
+                 runs kept none)",
+                plural(earlier.without_replay, "game", "games"),
+                if earlier.without_replay == 1 {
+                    "its replay"
+                } else {
+                    "their replays"
+                }
+            );
+        }
+        reused
     };
     let playing = total.saturating_sub(finished.len() as u64);
     if resumed > 0 {
@@ -572,6 +587,8 @@ struct Earlier<'a> {
     out: &'a Path,
     replays: bool,
     progress: &'a mut Progress,
+    /// Earlier games not taken because replays are kept and they have none.
+    without_replay: u64,
 }
 
 impl Earlier<'_> {
@@ -616,6 +633,7 @@ impl Earlier<'_> {
         };
         if self.replays {
             let Some(source) = &earlier.replay else {
+                self.without_replay += 1;
                 return Ok(None);
             };
             let mut replay = Replay::read(source)?;

@@ -57,6 +57,43 @@ fn a_changed_bot_replays_exactly_its_games() {
     assert_eq!(reused_and_played(&again.stderr), (2, 4));
     let journal = std::fs::read_to_string(dir.join("after/journal.jsonl")).unwrap();
     assert_eq!(journal.lines().count(), 1 + 6);
+    // Said at the default log level, one line for the changed bot only.
+    let log = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        log.contains("--reuse: bot `hunter` changed since the earlier runs")
+            && log.matches("changed since").count() == 1,
+        "{log}"
+    );
+}
+
+#[test]
+fn a_reuse_that_keeps_nothing_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let three = petri_in_own_folders(dir, "three.toml", THREE);
+    run_ok(dir, &three, &["--out", "before"]);
+    let log = |output: std::process::Output| String::from_utf8_lossy(&output.stderr).into_owned();
+    let reseeded = log(run_ok(
+        dir,
+        &three,
+        &["--out", "seed", "--reuse", "before", "--seed", "9"],
+    ));
+    assert!(
+        reseeded.contains("--reuse before: its seed is 2014, this run's is 9: none of its games"),
+        "{reseeded}"
+    );
+    let replays = log(run_ok(
+        dir,
+        &three,
+        &["--out", "replays", "--reuse", "before", "--replays"],
+    ));
+    assert!(
+        replays.contains(
+            "--reuse: 6 games of unchanged bots played again for their replays (--replays; \
+             the earlier runs kept none)"
+        ),
+        "{replays}"
+    );
 }
 
 #[test]
