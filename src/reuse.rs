@@ -68,7 +68,8 @@ pub fn bot_digests(bots: &[Bot]) -> Vec<String> {
 /// and limits, whether it runs in a sandbox (and with a network), its compiled Java classes,
 /// and `folder`, the [`folder_digest`] of its folder. Not hashed: the program itself when it
 /// lies outside the folder (an interpreter such as `/usr/bin/python3`), anything the bot
-/// reads from elsewhere, and arena's results folders inside its folder. Bots that share a folder share its part of the digest: a change to
+/// reads from elsewhere, and, inside its folder, Python's `__pycache__` folders and arena's
+/// results folders. Bots that share a folder share its part of the digest: a change to
 /// any file there changes them all.
 fn bot_digest(bot: &Bot, folder: &str) -> String {
     let program = &bot.program;
@@ -94,7 +95,8 @@ fn bot_digest(bot: &Bot, folder: &str) -> String {
 
 /// The digest of the files under `dir`: their names and contents, up to [`MAX_FILES`] files
 /// and [`MAX_BYTES`] bytes; beyond, names and sizes; nothing past [`MAX_ENTRIES`] entries.
-/// Results folders of arena runs are left out (see [`is_results_folder`]).
+/// Python's compiled caches and the results folders of arena runs are left out (see
+/// [`is_compiled_cache`] and [`is_results_folder`]).
 fn folder_digest(dir: &Path) -> String {
     let mut hash = Fnv::default();
     let mut budget = Budget {
@@ -130,7 +132,9 @@ fn hash_folder(hash: &mut Fnv, folder: &Path, relative: &Path, budget: &mut Budg
         let Ok(kind) = entry.file_type() else {
             continue;
         };
-        if kind.is_dir() && is_results_folder(&entry.path()) {
+        if kind.is_dir()
+            && (is_compiled_cache(&entry.file_name()) || is_results_folder(&entry.path()))
+        {
             continue;
         }
         let mut line = String::new();
@@ -146,6 +150,18 @@ fn hash_folder(hash: &mut Fnv, folder: &Path, relative: &Path, budget: &mut Budg
             hash_file(hash, &entry.path(), budget);
         }
     }
+}
+
+/// Whether a folder named `name` is Python's cache of compiled modules (`__pycache__`), which
+/// an unboxed bot's interpreter writes into its `dir` on its first import: hashed, it would
+/// change the bot's digest during its first run, and a resume or a reuse would find the bot
+/// changed. Leaving it out is safe: CPython reads `__pycache__/NAME.TAG.pyc` only for a
+/// module whose source `NAME.py` is there (PEP 3147), which is hashed, and recompiles it when
+/// it does not match that source's time and size; so what the bot runs follows from its
+/// sources. A lone `NAME.pyc` beside them is not left out: Python imports it when there is
+/// no source, as the code of a bot shipped without sources.
+fn is_compiled_cache(name: &std::ffi::OsStr) -> bool {
+    name == "__pycache__"
 }
 
 /// Whether `folder` is the results folder of an arena run: it holds an arena journal. Such a
@@ -367,6 +383,20 @@ mod tests {
         let with_notes = bot_digests(&bots);
         std::fs::write(own.join(JOURNAL_FILE), "mine, edited").unwrap();
         assert_ne!(bot_digests(&bots), with_notes);
+    }
+
+    #[test]
+    fn pythons_compiled_cache_is_no_part_of_a_digest_but_a_lone_compiled_module_is() {
+        let folder = folder_with("bot.py", "import lib");
+        std::fs::write(folder.path().join("lib.py"), "X = 1").unwrap();
+        let bots = [bot("a", "bot.py", folder.path())];
+        let before = bot_digests(&bots);
+        let cache = folder.path().join("__pycache__");
+        std::fs::create_dir(&cache).unwrap();
+        std::fs::write(cache.join("lib.cpython-311.pyc"), "compiled").unwrap();
+        assert_eq!(bot_digests(&bots), before);
+        std::fs::write(folder.path().join("other.pyc"), "compiled").unwrap();
+        assert_ne!(bot_digests(&bots), before);
     }
 
     #[test]

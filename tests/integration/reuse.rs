@@ -148,3 +148,25 @@ fn a_run_of_some_bots_plays_the_games_the_whole_tournament_has_among_them() {
     assert_eq!(alone.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&alone.stderr).contains("needs at least 2"));
 }
+
+/// The tester's case: an unboxed run's Python wrote `__pycache__` into each bot's folder
+/// (its bots import a module there), which once changed every digest: the next run reused
+/// no game, without saying why. The cache is no part of a digest.
+#[test]
+fn pythons_compiled_cache_written_by_a_run_changes_no_bot() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let three = petri_in_own_folders(dir, "three.toml", THREE);
+    run_ok(dir, &three, &["--out", "before", "--no-sandbox"]);
+    assert!(
+        dir.join("hunter/__pycache__").is_dir(),
+        "the bots import petrilib"
+    );
+    let again = run_ok(
+        dir,
+        &three,
+        &["--out", "after", "--reuse", "before", "--no-sandbox"],
+    );
+    assert_eq!(reused_and_played(&again.stderr), (6, 0));
+    assert!(!String::from_utf8_lossy(&again.stderr).contains("changed since"));
+}

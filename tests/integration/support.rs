@@ -191,14 +191,17 @@ pub fn chromium(profile: &Path, window: &str, args: &[String]) -> Output {
 }
 
 /// A Petri tournament of the sample bots named in `bots` (name, script), each in a folder of
-/// its own under `dir` (copied from `bots/petri/`, so a change to one touches no other).
+/// its own under `dir` (copied from `bots/petri/` with the module they import, so a change to
+/// one touches no other).
 pub fn petri_in_own_folders(dir: &Path, file: &str, bots: &[(&str, &str)]) -> std::path::PathBuf {
     let mut text = "game = \"petri\"\nseed = 2014\ngames = 2\n[options]\nturns = 30\n".to_owned();
     for (name, script) in bots {
         let folder = dir.join(name);
         if !folder.exists() {
             std::fs::create_dir(&folder).unwrap();
-            std::fs::copy(repo().join("bots/petri").join(script), folder.join(script)).unwrap();
+            for file in [script, "petrilib.py"] {
+                std::fs::copy(repo().join("bots/petri").join(file), folder.join(file)).unwrap();
+            }
         }
         text.push_str(&format!(
             "[[bots]]\nname = \"{name}\"\ncommand = \"/usr/bin/python3 -S -I {script}\"\n\
