@@ -184,9 +184,7 @@ impl Expected {
         }
         Ok(())
     }
-}
 
-impl Expected {
     /// Why `seat`'s requests cannot have given its failures, if they cannot (a sentence
     /// after "game N"). Each request ends one way: a timeout, a crash without a reply, a
     /// reply over the size cap (an invalid reply), or a reply, which the game may reject

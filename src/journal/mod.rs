@@ -6,13 +6,17 @@
 //! each further line is a `game`:
 //!
 //! ```text
-//! {"type":"header","data":{"format_version":2,"arena_version":"0.1.0","game":"petri","seed":1,"games":100,"bots":["a","b"],"total_games":100,"config_digest":"5f0c…","sandbox":"on","rules":"16fe…"}}
+//! {"type":"header","data":{"format_version":2,"arena_version":"0.1.0","game":"petri","seed":1,"games":100,"bots":["a","b"],"total_games":100,"config_digest":"5f0c…","sandbox":"on","rules":"16fe…","bounds":{"min_score":0,"max_score":1,"invalid_per_request":1}}}
 //! {"type":"game","data":{"index":0,"seed":123,"summary":"...","duration_ms":84,"seats":[{"bot":"a","score":1,"result":"win","requests":40,"timeouts":0,"crashes":0,"invalid_replies":0,"digest":"3ddd…"},{"bot":"b",...}]}}
 //! ```
 //!
 //! Games with figures beyond the score add them per seat as `"stats":{"gold":3,...}`, and a
 //! seat with invalid replies counts them by reason as
 //! `"invalid_reasons":{"the attack strength is not 1, 2 or 3":4}`.
+//!
+//! The header also records the tournament's `bounds` (see [`Bounds`]): the range of a seat's
+//! score and how many invalid replies one request can count, which every game is checked
+//! against.
 //!
 //! Game lines appear in completion order; readers order them by `index`. Players built into
 //! a game (AlienWar's prey) follow the bots' seats, marked `"built_in":true`.
