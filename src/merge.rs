@@ -1,6 +1,7 @@
 //! Joins the journals of a sharded run (`arena run --shard I/N`) into the journal of the
 //! whole tournament. Refuses anything but one complete journal per shard of one tournament:
-//! a duplicate, overlapping, missing or unfinished shard is an error, never a silent gap.
+//! a duplicate, overlapping, missing or unfinished shard is an error, never a silent gap, and
+//! so are shards that played another version of a bot (see [`BotVersions`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -8,7 +9,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use crate::journal::JOURNAL_FILE;
-use crate::journal::{Header, Journal, JournalError};
+use crate::journal::{BotVersions, Header, Journal, JournalError};
 use crate::shard::Shard;
 
 /// Why journals cannot be merged.
@@ -111,16 +112,13 @@ pub fn merge(journals: &[(PathBuf, Journal)]) -> Result<Journal, MergeError> {
                         count
                     },
                     paths.len(),
-                    paths
-                        .iter()
-                        .map(|p| p.display().to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    names(paths)
                 ));
             }
         }
         problems.extend(missing_shards(count, &by_shard));
     }
+    problems.extend(mixed_versions(journals));
     if !problems.is_empty() {
         return fail(problems);
     }
@@ -155,6 +153,49 @@ fn missing_shards<T>(count: u32, given: &BTreeMap<u32, T>) -> Option<String> {
     }
 }
 
+/// One problem per bot whose games in `journals` record more than one digest: a bot whose
+/// files or settings changed between the shards, which would join the games of two versions
+/// of it into one leaderboard.
+fn mixed_versions(journals: &[(PathBuf, Journal)]) -> Vec<String> {
+    let mut by_bot: BTreeMap<String, BTreeMap<String, Vec<&Path>>> = BTreeMap::new();
+    for (path, journal) in journals {
+        let mut versions = BotVersions::default();
+        journal.games.iter().for_each(|game| versions.note(game));
+        for (bot, digests) in versions.iter() {
+            let by_digest = by_bot.entry(bot.to_owned()).or_default();
+            for digest in digests {
+                by_digest.entry(digest.clone()).or_default().push(path);
+            }
+        }
+    }
+    by_bot
+        .into_iter()
+        .filter(|(_, by_digest)| by_digest.len() > 1)
+        .map(|(bot, by_digest)| {
+            let versions: Vec<String> = (by_digest.iter())
+                .map(|(digest, paths)| format!("digest {digest} ({})", names(paths)))
+                .collect();
+            format!(
+                "bot `{}` is not the same in every shard: {} (a file under its `dir`, or its \
+                 command, environment, limits or sandbox changed between them); play again, \
+                 with the bot as it is now, the shards that played another version of it \
+                 (`arena run FILE --shard I/N --reuse DIR --out NEW` keeps the games of the \
+                 bots that did not change)",
+                bot.escape_debug(),
+                versions.join("; ")
+            )
+        })
+        .collect()
+}
+
+/// Paths for a message: `a, b`.
+fn names(paths: &[&Path]) -> String {
+    (paths.iter())
+        .map(|path| path.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// How many numbers or names a message lists before it says how many more there are.
 const SHOWN: usize = 8;
 
@@ -176,7 +217,7 @@ fn shown_of(shown: &[String], more: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::journal::GameRecord;
+    use crate::journal::{GameRecord, SeatRecord};
 
     fn journal(shard: Option<(u32, u32)>, games: &[u64]) -> Journal {
         Journal {
@@ -262,6 +303,39 @@ mod tests {
         assert_eq!(
             problems(vec![journal(None, &[0, 1, 2, 3, 4])]),
             ["j0 is a whole run, not a shard"]
+        );
+    }
+
+    #[test]
+    fn shards_of_two_versions_of_a_bot_are_refused() {
+        let versioned = |shard, games: &[u64], digest: &str| {
+            let mut journal = journal(Some((shard, 2)), games);
+            for game in &mut journal.games {
+                game.seats = vec![SeatRecord {
+                    bot: "a".into(),
+                    score: 0,
+                    result: None,
+                    requests: 1,
+                    timeouts: 0,
+                    crashes: 0,
+                    invalid_replies: 0,
+                    invalid_reasons: BTreeMap::new(),
+                    built_in: false,
+                    stats: BTreeMap::new(),
+                    digest: Some(digest.to_owned()),
+                }];
+            }
+            journal
+        };
+        let same = [versioned(1, &[0, 2, 4], "d1"), versioned(2, &[1, 3], "d1")];
+        assert!(problems(same.to_vec()).is_empty());
+        let mut mixed = versioned(2, &[1, 3], "d1");
+        mixed.games[1].seats[0].digest = Some("d2".into());
+        let changed = problems(vec![versioned(1, &[0, 2, 4], "d1"), mixed]);
+        assert_eq!(changed.len(), 1, "{changed:?}");
+        assert!(
+            changed[0].starts_with("bot `a` is not the same in every shard: digest d1 (j0, j1); digest d2 (j1) (a file under its `dir`"),
+            "{changed:?}"
         );
     }
 

@@ -8,7 +8,7 @@
 //! identity (see [`crate::schedule`]), so the same seed means the same master seed, bots,
 //! seats and round.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -16,8 +16,9 @@ use std::path::{Path, PathBuf};
 use crate::config::{Bot, Tournament};
 use crate::errors::Error;
 use crate::fnv::Fnv;
-use crate::journal::{GameRecord, JournalReader};
+use crate::journal::{BotVersions, GameRecord, HEADER_START, JOURNAL_FILE, JournalReader};
 use crate::merge::journal_path;
+use crate::text::plural;
 
 /// The most files of a bot's folder whose contents are hashed; the names and sizes of any
 /// others still count.
@@ -66,8 +67,9 @@ pub fn bot_digests(bots: &[Bot]) -> Vec<String> {
 /// The digest of what decides a bot's play: its program's path, its arguments, environment
 /// and limits, whether it runs in a sandbox (and with a network), its compiled Java classes,
 /// and `folder`, the [`folder_digest`] of its folder. Not hashed: the program itself when it
-/// lies outside the folder (an interpreter such as `/usr/bin/python3`), and anything the bot
-/// reads from elsewhere. Bots that share a folder share its part of the digest: a change to
+/// lies outside the folder (an interpreter such as `/usr/bin/python3`), anything the bot
+/// reads from elsewhere, and, inside its folder, Python's `__pycache__` folders and arena's
+/// results folders. Bots that share a folder share its part of the digest: a change to
 /// any file there changes them all.
 fn bot_digest(bot: &Bot, folder: &str) -> String {
     let program = &bot.program;
@@ -93,6 +95,8 @@ fn bot_digest(bot: &Bot, folder: &str) -> String {
 
 /// The digest of the files under `dir`: their names and contents, up to [`MAX_FILES`] files
 /// and [`MAX_BYTES`] bytes; beyond, names and sizes; nothing past [`MAX_ENTRIES`] entries.
+/// Python's compiled caches and the results folders of arena runs are left out (see
+/// [`is_compiled_cache`] and [`is_results_folder`]).
 fn folder_digest(dir: &Path) -> String {
     let mut hash = Fnv::default();
     let mut budget = Budget {
@@ -128,6 +132,11 @@ fn hash_folder(hash: &mut Fnv, folder: &Path, relative: &Path, budget: &mut Budg
         let Ok(kind) = entry.file_type() else {
             continue;
         };
+        if kind.is_dir()
+            && (is_compiled_cache(&entry.file_name()) || is_results_folder(&entry.path()))
+        {
+            continue;
+        }
         let mut line = String::new();
         let _ = write!(line, "{}\0", name.display());
         hash.feed(line.as_bytes());
@@ -141,6 +150,32 @@ fn hash_folder(hash: &mut Fnv, folder: &Path, relative: &Path, budget: &mut Budg
             hash_file(hash, &entry.path(), budget);
         }
     }
+}
+
+/// Whether a folder named `name` is Python's cache of compiled modules (`__pycache__`), which
+/// an unboxed bot's interpreter writes into its `dir` on its first import: hashed, it would
+/// change the bot's digest during its first run, and a resume or a reuse would find the bot
+/// changed. Leaving it out is safe: CPython reads `__pycache__/NAME.TAG.pyc` only for a
+/// module whose source `NAME.py` is there (PEP 3147), which is hashed, and recompiles it when
+/// it does not match that source's time and size; so what the bot runs follows from its
+/// sources. A lone `NAME.pyc` beside them is not left out: Python imports it when there is
+/// no source, as the code of a bot shipped without sources.
+fn is_compiled_cache(name: &std::ffi::OsStr) -> bool {
+    name == "__pycache__"
+}
+
+/// Whether `folder` is the results folder of an arena run: it holds an arena journal. Such a
+/// folder is `arena`'s output, not part of a bot, and hidden from a boxed bot while its run
+/// plays; its journal, replays and private folders change with every game. Hashed, it would
+/// change the digest of every bot whose `dir` holds it (a tournament file without `dir`, run
+/// from its own folder) with every game: a resume would find the bots changed, a reuse would
+/// keep nothing. Told by the journal's first bytes, not only its name, so that a bot's own
+/// file of that name still counts.
+fn is_results_folder(folder: &Path) -> bool {
+    let mut start = [0; HEADER_START.len()];
+    std::fs::File::open(folder.join(JOURNAL_FILE))
+        .and_then(|mut journal| journal.read_exact(&mut start))
+        .is_ok_and(|()| start == HEADER_START)
 }
 
 /// Feeds a file's size and, within the budget, its contents.
@@ -168,6 +203,10 @@ type Key = (u64, Vec<(String, String)>);
 #[derive(Debug, Default)]
 pub struct ReusePool {
     games: HashMap<Key, Reusable>,
+    /// The digests the gathered games record: which bots changed since.
+    versions: BotVersions,
+    /// Each source gathered and its master seed: another seed than the run's gives it no game.
+    seeds: Vec<(PathBuf, u64)>,
 }
 
 /// An earlier game, and the replay file it left, if any.
@@ -197,18 +236,54 @@ impl ReusePool {
                 );
                 continue;
             }
+            pool.seeds.push((source.clone(), reader.header().seed));
             let folder = journal.parent().unwrap_or(Path::new(".")).to_path_buf();
+            let mut undigested = 0_u64;
             for game in reader {
                 let game = game?;
-                let Some(key) = key_of(&game) else { continue };
+                pool.versions.note(&game);
+                let Some(key) = key_of(&game) else {
+                    undigested += 1;
+                    continue;
+                };
                 let replay = crate::results::replay_path(&folder, game.index);
                 pool.games.entry(key).or_insert(Reusable {
                     record: game,
                     replay: replay.is_file().then_some(replay),
                 });
             }
+            if undigested > 0 {
+                tracing::warn!(
+                    "--reuse {}: {} no digest of its bots (written before --reuse \
+                     existed); none of those is reused",
+                    source.display(),
+                    plural(undigested, "game records", "games record")
+                );
+            }
         }
         Ok(pool)
+    }
+
+    /// Says, a log line each, why games of the earlier runs are not this run's, whose bots
+    /// have `digests` (by name) and whose master seed is `seed`: a bot none of whose gathered
+    /// games records its digest now changed (its games are played again), an earlier run of
+    /// another seed has none of this run's games. Without it a host sees only "reused 0
+    /// games" and cannot tell why.
+    pub fn explain(&self, digests: &BTreeMap<String, String>, seed: u64) {
+        for bot in self.versions.changed(digests) {
+            tracing::info!(
+                "--reuse: bot `{}` changed since the earlier runs (a file under its `dir`, or \
+                 its command, environment, limits or sandbox): its games are played again",
+                bot.escape_debug()
+            );
+        }
+        for (source, theirs) in self.seeds.iter().filter(|(_, theirs)| *theirs != seed) {
+            tracing::warn!(
+                "--reuse {}: its seed is {theirs}, this run's is {seed}: none of its games is \
+                 one of this run's",
+                source.display()
+            );
+        }
     }
 
     /// The earlier game with `seed` whose bot seats are `seats` (names and digests in seat
@@ -284,6 +359,44 @@ mod tests {
         assert_ne!(after[0], before[0]);
         assert_ne!(after[1], before[1]);
         assert_eq!(after[2], before[2]);
+    }
+
+    #[test]
+    fn a_results_folder_in_a_bots_folder_is_no_part_of_its_digest() {
+        let folder = folder_with("a.py", "print('a')");
+        let bots = [bot("a", "a.py", folder.path())];
+        let before = bot_digests(&bots);
+        let results = folder.path().join("arena-results/run-1");
+        std::fs::create_dir_all(results.join("replays")).unwrap();
+        let header = r#"{"type":"header","data":{}}"#;
+        std::fs::write(results.join(JOURNAL_FILE), format!("{header}\n")).unwrap();
+        std::fs::write(results.join("replays/game-0.jsonl"), "{}").unwrap();
+        // The empty `arena-results` around it still counts: a folder made by hand.
+        let around = bot_digests(&bots);
+        std::fs::write(results.join(JOURNAL_FILE), format!("{header}\n{{}}\n")).unwrap();
+        assert_eq!(bot_digests(&bots), around);
+        assert_ne!(around, before);
+        // A bot's own file of that name is hashed like any other.
+        let own = folder.path().join("notes");
+        std::fs::create_dir(&own).unwrap();
+        std::fs::write(own.join(JOURNAL_FILE), "mine").unwrap();
+        let with_notes = bot_digests(&bots);
+        std::fs::write(own.join(JOURNAL_FILE), "mine, edited").unwrap();
+        assert_ne!(bot_digests(&bots), with_notes);
+    }
+
+    #[test]
+    fn pythons_compiled_cache_is_no_part_of_a_digest_but_a_lone_compiled_module_is() {
+        let folder = folder_with("bot.py", "import lib");
+        std::fs::write(folder.path().join("lib.py"), "X = 1").unwrap();
+        let bots = [bot("a", "bot.py", folder.path())];
+        let before = bot_digests(&bots);
+        let cache = folder.path().join("__pycache__");
+        std::fs::create_dir(&cache).unwrap();
+        std::fs::write(cache.join("lib.cpython-311.pyc"), "compiled").unwrap();
+        assert_eq!(bot_digests(&bots), before);
+        std::fs::write(folder.path().join("other.pyc"), "compiled").unwrap();
+        assert_ne!(bot_digests(&bots), before);
     }
 
     #[test]

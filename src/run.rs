@@ -172,6 +172,7 @@ pub fn run_tournament(
             tournament.bots.len(),
         )),
         rules: Some(rules_digest(tournament)),
+        bounds: Some(tournament.options.bounds(pairing.seats(names.len()))),
         ..Header::new(
             kind.name(),
             tournament.seed,
@@ -183,17 +184,30 @@ pub fn run_tournament(
     };
     let mut progress = Progress::new(kind.scoring(), total);
     let mut sprt = options.sprt.clone().map(SprtTracker::new);
-    let (mut journal, mut finished) = match folder.start() {
-        Start::Fresh => (
-            JournalWriter::create(&journal_path, header)?,
-            BTreeSet::new(),
-        ),
-        Start::Resume => JournalWriter::resume(&journal_path, &header, |game| {
-            progress.record_earlier(game);
-            if let Some(sprt) = &mut sprt {
-                sprt.record(game.index, game.result_of(sprt.candidate()));
-            }
-        })?,
+    // Computed once the results folder holds its journal, in a fresh run as in a resume:
+    // a bot's `dir` that holds the results folder leaves it out of its digest only then.
+    let digests_now = || -> BTreeMap<String, String> {
+        (tournament.bots.iter())
+            .map(|bot| bot.name.clone())
+            .zip(bot_digests(&tournament.bots))
+            .collect()
+    };
+    let (mut journal, mut finished, digests) = match folder.start() {
+        Start::Fresh => {
+            let journal = JournalWriter::create(&journal_path, header)?;
+            (journal, BTreeSet::new(), digests_now())
+        }
+        Start::Resume => {
+            let digests = digests_now();
+            let (journal, finished) =
+                JournalWriter::resume(&journal_path, &header, &digests, |game| {
+                    progress.record_earlier(game);
+                    if let Some(sprt) = &mut sprt {
+                        sprt.record(game.index, game.result_of(sprt.candidate()));
+                    }
+                })?;
+            (journal, finished, digests)
+        }
     };
     // Only now: a refused resume creates nothing.
     if options.replays {
@@ -203,15 +217,12 @@ pub fn run_tournament(
     }
     let schedule = Schedule::new(pairing, &names, tournament.games, tournament.seed)
         .paired(options.sprt.is_some());
-    let digests: BTreeMap<String, String> = (tournament.bots.iter())
-        .map(|bot| bot.name.clone())
-        .zip(bot_digests(&tournament.bots))
-        .collect();
     let resumed = finished.len();
     let reusing = !options.reuse.is_empty();
     let reused = if !reusing {
         0
     } else {
+        options.reuse.explain(&digests, tournament.seed);
         let mut earlier = Earlier {
             pool: &mut options.reuse,
             names: &names,
@@ -219,12 +230,26 @@ pub fn run_tournament(
             out,
             replays: options.replays,
             progress: &mut progress,
+            without_replay: 0,
         };
-        earlier.reuse(
+        let reused = earlier.reuse(
             schedule.fixtures().filter(in_shard),
             &mut journal,
             &mut finished,
-        )?
+        )?;
+        if earlier.without_replay > 0 {
+            tracing::info!(
+                "--reuse: {} of unchanged bots played again for {} (--replays; the earlier \
+                 runs kept none)",
+                plural(earlier.without_replay, "game", "games"),
+                if earlier.without_replay == 1 {
+                    "its replay"
+                } else {
+                    "their replays"
+                }
+            );
+        }
+        reused
     };
     let playing = total.saturating_sub(finished.len() as u64);
     if resumed > 0 {
@@ -553,6 +578,8 @@ struct Earlier<'a> {
     out: &'a Path,
     replays: bool,
     progress: &'a mut Progress,
+    /// Earlier games not taken because replays are kept and they have none.
+    without_replay: u64,
 }
 
 impl Earlier<'_> {
@@ -597,6 +624,7 @@ impl Earlier<'_> {
         };
         if self.replays {
             let Some(source) = &earlier.replay else {
+                self.without_replay += 1;
                 return Ok(None);
             };
             let mut replay = Replay::read(source)?;

@@ -4,16 +4,19 @@
 //! may name them), and every game must be one of the
 //! schedule's: its index in range (and in the journal's shard), its seed the derived one, its
 //! seats that fixture's bots in order, then only the game's own built-in players; and its
-//! outcome one the game can give (no game won by both sides, no request failed twice).
+//! outcome one the game can give: no game won by both sides, no score outside the bounds of
+//! the header (or, without them, of the game whatever its options), no request failed twice
+//! or rejected more often than a reply can be, invalid replies that add up to their reasons.
 
 use std::collections::BTreeSet;
 
 use crate::config::bot_name_problem;
 use crate::schedule::{Schedule, fixture_count};
 use crate::shard::Shard;
-use arena_games::{GameKind, Pairing, Scoring};
+use crate::text::plural;
+use arena_games::{Bounds, GameKind, Pairing, Scoring};
 
-use super::{FORMAT_VERSION, GameRecord, Header};
+use super::{FORMAT_VERSION, GameRecord, Header, SeatRecord};
 
 /// The schedule a journal's header describes, to check its games against.
 #[derive(Debug, Clone)]
@@ -30,6 +33,7 @@ pub(super) struct Expected {
     paired: bool,
     built_in_names: Vec<&'static str>,
     scoring: Scoring,
+    bounds: Bounds,
 }
 
 impl Expected {
@@ -71,7 +75,16 @@ impl Expected {
                 },
             )?),
         };
+        let widest = kind.widest_bounds();
+        let bounds = header.bounds.unwrap_or(widest);
+        if let Some(why) = beyond(&bounds, &widest) {
+            return Err(format!(
+                "the header's bounds cannot be {}'s: {why}",
+                kind.name()
+            ));
+        }
         Ok(Expected {
+            bounds,
             pairing,
             gauntlet,
             paired: header.sprt.is_some(),
@@ -94,7 +107,7 @@ impl Expected {
             .ok_or_else(|| {
                 format!(
                     "game {index} does not exist: the tournament has {}",
-                    crate::text::plural(self.total, "game", "games")
+                    plural(self.total, "game", "games")
                 )
             })?;
         if let Some(shard) = self.shard
@@ -134,20 +147,29 @@ impl Expected {
                 names(&scheduled)
             ));
         }
-        if let Some(seat) = game.seats.iter().find(|seat| {
-            u64::from(seat.timeouts) + u64::from(seat.crashes) > u64::from(seat.requests)
-        }) {
-            return Err(format!(
-                "game {index} gives `{}` more timeouts and crashes than requests (a request \
-                 fails at most once)",
-                seat.bot.escape_debug()
-            ));
+        if let Some(why) = game
+            .seats
+            .iter()
+            .find_map(|seat| self.impossible_tally(seat))
+        {
+            return Err(format!("game {index} {why}"));
         }
         let outcome: Vec<_> = (game.seats.iter())
             .map(|seat| (seat.score, seat.result))
             .collect();
         if let Some(why) = self.scoring.impossible(&outcome[..seated.len()]) {
             return Err(format!("game {index} cannot have ended so: {why}"));
+        }
+        let scores = self.bounds.min_score..=self.bounds.max_score;
+        if let Some(seat) = game.seats.iter().find(|seat| !scores.contains(&seat.score)) {
+            return Err(format!(
+                "game {index} gives `{}` a score of {}, but a seat of this tournament's games \
+                 scores from {} to {}",
+                seat.bot.escape_debug(),
+                seat.score,
+                scores.start(),
+                scores.end()
+            ));
         }
         let mut seen = BTreeSet::new();
         for seat in &game.seats[seated.len()..] {
@@ -161,6 +183,73 @@ impl Expected {
             }
         }
         Ok(())
+    }
+
+    /// Why `seat`'s requests cannot have given its failures, if they cannot (a sentence
+    /// after "game N"). Each request ends one way: a timeout, a crash without a reply, a
+    /// reply over the size cap (an invalid reply), or a reply, which the game may reject
+    /// (at most [`Bounds::invalid_per_request`] times) and after which the process may
+    /// still crash. So timeouts and crashes fit in the requests, and so do the invalid
+    /// replies in those not timed out; a crash may share its request with an invalid reply.
+    fn impossible_tally(&self, seat: &SeatRecord) -> Option<String> {
+        let name = seat.bot.escape_debug();
+        let [requests, timeouts, crashes, invalid] = [
+            seat.requests,
+            seat.timeouts,
+            seat.crashes,
+            seat.invalid_replies,
+        ]
+        .map(u64::from);
+        if timeouts + crashes > requests {
+            return Some(format!(
+                "gives `{name}` more timeouts and crashes than requests (a request fails at \
+                 most once)"
+            ));
+        }
+        let per_request = u64::from(self.bounds.invalid_per_request);
+        if invalid > (requests - timeouts) * per_request {
+            let most = match per_request {
+                1 => "one".to_owned(),
+                n => format!("at most {n}"),
+            };
+            return Some(format!(
+                "gives `{name}` {} in {}, {timeouts} of them timed out (a request that did not \
+                 time out gives {most})",
+                plural(invalid, "invalid reply", "invalid replies"),
+                plural(requests, "request", "requests"),
+            ));
+        }
+        let reasons: u64 = seat.invalid_reasons.values().copied().map(u64::from).sum();
+        if !seat.invalid_reasons.is_empty() && reasons != invalid {
+            return Some(format!(
+                "gives `{name}` {}, but its reasons for them add up to {reasons}",
+                plural(invalid, "invalid reply", "invalid replies"),
+            ));
+        }
+        None
+    }
+}
+
+/// Why a journal's header may not claim `claimed` for a game whose `widest` bounds, whatever
+/// its options, are those; `None` if it may.
+fn beyond(claimed: &Bounds, widest: &Bounds) -> Option<String> {
+    if claimed.min_score > claimed.max_score {
+        Some(format!(
+            "its scores run from {} down to {}",
+            claimed.min_score, claimed.max_score
+        ))
+    } else if claimed.min_score < widest.min_score || claimed.max_score > widest.max_score {
+        Some(format!(
+            "its scores run from {} to {}, but the game's from {} to {} whatever its options",
+            claimed.min_score, claimed.max_score, widest.min_score, widest.max_score
+        ))
+    } else if claimed.invalid_per_request > widest.invalid_per_request {
+        Some(format!(
+            "a request counts up to {} invalid replies, but the game's at most {}",
+            claimed.invalid_per_request, widest.invalid_per_request
+        ))
+    } else {
+        None
     }
 }
 

@@ -6,13 +6,17 @@
 //! each further line is a `game`:
 //!
 //! ```text
-//! {"type":"header","data":{"format_version":2,"arena_version":"0.1.0","game":"petri","seed":1,"games":100,"bots":["a","b"],"total_games":100,"config_digest":"5f0c…","sandbox":"on","rules":"16fe…"}}
+//! {"type":"header","data":{"format_version":2,"arena_version":"0.1.0","game":"petri","seed":1,"games":100,"bots":["a","b"],"total_games":100,"config_digest":"5f0c…","sandbox":"on","rules":"16fe…","bounds":{"min_score":0,"max_score":1,"invalid_per_request":1}}}
 //! {"type":"game","data":{"index":0,"seed":123,"summary":"...","duration_ms":84,"seats":[{"bot":"a","score":1,"result":"win","requests":40,"timeouts":0,"crashes":0,"invalid_replies":0,"digest":"3ddd…"},{"bot":"b",...}]}}
 //! ```
 //!
 //! Games with figures beyond the score add them per seat as `"stats":{"gold":3,...}`, and a
 //! seat with invalid replies counts them by reason as
 //! `"invalid_reasons":{"the attack strength is not 1, 2 or 3":4}`.
+//!
+//! The header also records the tournament's `bounds` (see [`Bounds`]): the range of a seat's
+//! score and how many invalid replies one request can count, which every game is checked
+//! against.
 //!
 //! Game lines appear in completion order; readers order them by `index`. Players built into
 //! a game (AlienWar's prey) follow the bots' seats, marked `"built_in":true`.
@@ -28,17 +32,23 @@ use thiserror::Error;
 
 use crate::fnv::fnv1a;
 use crate::shard::Shard;
+use arena_games::Bounds;
 use arena_games::engine::GameResult;
 
 mod check;
+mod versions;
 
 use check::Expected;
+pub use versions::BotVersions;
 
 /// Bumped whenever a field changes meaning.
 pub const FORMAT_VERSION: u32 = 2;
 
 /// The journal's file name inside a results folder.
 pub const JOURNAL_FILE: &str = "journal.jsonl";
+
+/// How every journal starts: its header line's first bytes.
+pub const HEADER_START: &[u8] = br#"{"type":"header""#;
 
 /// One line of the journal.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -87,6 +97,11 @@ pub struct Header {
     /// [`crate::reuse::rules_digest`]): what `--reuse` requires to be unchanged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<String>,
+    /// What one game with the tournament's options can give a seat (its scores, the invalid
+    /// replies of one request), which the games are checked against; absent in journals
+    /// older than it, whose games are checked against what any options can give.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<Bounds>,
 }
 
 /// Whether a tournament's bots run in sandboxes (`sandbox` in the tournament file).
@@ -125,7 +140,7 @@ impl std::fmt::Display for Sandboxing {
 impl Header {
     /// The header of a whole run by this `arena` of `bots` at `game` (its `games` per pairing
     /// or runs, `total_games` in all), with none of the optional parts: no shard, gauntlet,
-    /// test, sandbox or rules record. A run sets those it has.
+    /// test, sandbox, rules or bounds record. A run sets those it has.
     pub fn new(
         game: &str,
         seed: u64,
@@ -148,6 +163,7 @@ impl Header {
             sprt: None,
             sandbox: None,
             rules: None,
+            bounds: None,
         }
     }
 
@@ -355,6 +371,23 @@ pub enum JournalError {
         /// The journal file.
         path: PathBuf,
     },
+    /// The journal's games were played with other versions of some bots than a resume would
+    /// play the rest with.
+    #[error(
+        "journal {} holds games of other versions of bots than this run's:\n{}\n\
+         A resume plays every game with the same bots: nothing was played, and the journal is \
+         as it was.\n(hint: to keep the games of the bots that did not change, start a new run \
+         with --reuse {})",
+        path.display(),
+        changes.join("\n"),
+        path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).display()
+    )]
+    BotsChanged {
+        /// The journal file.
+        path: PathBuf,
+        /// One line per changed bot.
+        changes: Vec<String>,
+    },
 }
 
 /// Appends records to a journal file, one line each, handed to the operating system at once
@@ -401,14 +434,17 @@ impl JournalWriter {
         Ok(writer)
     }
 
-    /// Reopens the journal at `path` to continue the run described by `expected`: refuses a
-    /// journal of another tournament or with any record that is not one of its games, cuts
-    /// off a last line torn by a crash (that game is played again) and returns the indexes of
-    /// the games already finished, handing each to `each` as it reads it (the journal is read
-    /// once). A refused journal is left as it was, byte for byte.
+    /// Reopens the journal at `path` to continue the run described by `expected`, whose bots
+    /// have the digests `bots` (by name): refuses a journal of another tournament, with any
+    /// record that is not one of its games, or with games of another version of a bot (see
+    /// [`BotVersions`]), cuts off a last line torn by a crash (that game is played again)
+    /// and returns the indexes of the games already finished, handing each to `each` as it
+    /// reads it (the journal is read once). A refused journal is left as it was, byte for
+    /// byte.
     pub fn resume(
         path: &Path,
         expected: &Header,
+        bots: &BTreeMap<String, String>,
         mut each: impl FnMut(&GameRecord),
     ) -> Result<(JournalWriter, BTreeSet<u64>), JournalError> {
         let mut reader = JournalReader::open(path).map_err(|error| match error {
@@ -425,15 +461,35 @@ impl JournalWriter {
                 why,
             });
         }
+        let mut versions = BotVersions::default();
         let done = reader
             .by_ref()
             .map(|game| {
                 game.map(|game| {
+                    versions.note(&game);
                     each(&game);
                     game.index
                 })
             })
             .collect::<Result<_, _>>()?;
+        let changes: Vec<String> = versions
+            .differing(bots)
+            .map(|(bot, then)| {
+                format!(
+                    "  - bot `{}`: its games there record digest {}, it is {} now (a file \
+                     under its `dir`, or its command, environment, limits or sandbox changed)",
+                    bot.escape_debug(),
+                    then.join(" and "),
+                    bots[bot]
+                )
+            })
+            .collect();
+        if !changes.is_empty() {
+            return Err(JournalError::BotsChanged {
+                path: path.to_path_buf(),
+                changes,
+            });
+        }
         let complete = reader.lines.complete_bytes;
         let io_error = |source| JournalError::Io {
             path: path.to_path_buf(),
@@ -521,7 +577,8 @@ impl Journal {
 /// describes (see [`check`]). A last line without its newline is a write cut short by a
 /// crash and ends the games; any other unreadable line, and any game that is not one of the
 /// tournament's, is an error naming its line, after which the reader goes on with the next
-/// line (a reader that must not go on stops at the first error). A game is never given
+/// line (a reader that must not go on stops at the first error), except after a line too
+/// long to be a journal's, which ends the games too (see [`Lines::next`]). A game is never given
 /// twice, even if a journal was concatenated by hand: the first record of an index counts.
 /// A later record of a game that differs from the first is an error too, given once the
 /// whole file is read: two results for one game are a forgery or a mix-up, never a game
@@ -558,14 +615,26 @@ impl JournalReader {
     /// Opens the journal at `path` and reads its header.
     pub fn open(path: &Path) -> Result<JournalReader, JournalError> {
         let mut lines = Lines::open(path)?;
-        let header = match lines.next()? {
-            Some(Record::Header(header)) => header,
-            Some(Record::Game(_)) => return Err(lines.out_of_place()),
-            None => {
+        let header = match lines.next() {
+            Ok(Some(Record::Header(header))) => header,
+            Ok(Some(Record::Game(game))) => {
+                return Err(lines.invalid(format!(
+                    "the first line must be the journal's header, but it is game {} (is the \
+                     header missing, or the file not an arena journal?)",
+                    game.index
+                )));
+            }
+            Ok(None) => {
                 return Err(JournalError::NoHeader {
                     path: path.to_path_buf(),
                 });
             }
+            Err(JournalError::Corrupt { message, .. }) => {
+                return Err(lines.corrupt(format!(
+                    "{message} (the first line must be the journal's header)"
+                )));
+            }
+            Err(error) => return Err(error),
         };
         let expected = Expected::of(&header).map_err(|why| lines.invalid(why))?;
         Ok(JournalReader {
@@ -601,7 +670,13 @@ impl JournalReader {
                         hash: hash_of(&game),
                     });
                 }
-                Some(Record::Header(_)) => return Err(self.lines.out_of_place()),
+                Some(Record::Header(_)) => {
+                    return Err(self.lines.invalid(
+                        "a second header: only the first line is the journal's header \
+                         (journals joined by hand? `arena merge` joins shards)"
+                            .into(),
+                    ));
+                }
                 None => return Ok(None),
             }
         }
@@ -683,6 +758,8 @@ struct Lines {
     number: usize,
     /// The bytes of the lines read that end in a newline: where a torn last line starts.
     complete_bytes: u64,
+    /// Past a line over [`Lines::MAX_LINE`]: the rest of the file is not read.
+    abandoned: bool,
 }
 
 impl Lines {
@@ -698,6 +775,7 @@ impl Lines {
             line: Vec::new(),
             number: 0,
             complete_bytes: 0,
+            abandoned: false,
         })
     }
 
@@ -705,27 +783,33 @@ impl Lines {
     /// many times over): a longer one is not read into memory.
     const MAX_LINE: u64 = 64 << 20;
 
-    /// The next record; `None` at the end of the file or at a torn last line.
+    /// The next record; `None` at the end of the file, at a torn last line, and after a line
+    /// over [`Lines::MAX_LINE`]. Such a line ends the reading: finding where it ends would
+    /// mean reading on without bound (`/dev/zero` has no end, a file of gigabytes without a
+    /// newline takes seconds), and a file with one is no journal an `arena` wrote.
     fn next(&mut self) -> Result<Option<Record>, JournalError> {
+        if self.abandoned {
+            return Ok(None);
+        }
         self.line.clear();
         self.number += 1;
-        let path = self.path.clone();
-        let io_error = |source| JournalError::Io { path, source };
         let read = (&mut self.reader)
             .take(Self::MAX_LINE)
-            .read_until(b'\n', &mut self.line);
-        let read = match read {
-            Ok(read) => read,
-            Err(source) => return Err(io_error(source)),
-        };
+            .read_until(b'\n', &mut self.line)
+            .map_err(|source| JournalError::Io {
+                path: self.path.clone(),
+                source,
+            })?;
         if self.line.last() != Some(&b'\n') {
             if (read as u64) < Self::MAX_LINE {
                 return Ok(None);
             }
-            // Skip the rest of the line; the next call reads the line after it.
-            let rest = self.skip_line().map_err(io_error)?;
-            self.complete_bytes += read as u64 + rest;
-            return Err(self.corrupt(format!("longer than {} bytes", Self::MAX_LINE)));
+            self.abandoned = true;
+            return Err(self.corrupt(format!(
+                "a line of more than {} MiB, far longer than a journal's lines; the rest of \
+                 the file is not read",
+                Self::MAX_LINE >> 20
+            )));
         }
         self.complete_bytes += read as u64;
         let text = std::str::from_utf8(&self.line)
@@ -733,26 +817,6 @@ impl Lines {
         serde_json::from_str(text.trim_end())
             .map(Some)
             .map_err(|error| self.corrupt(error.to_string()))
-    }
-
-    /// Reads up to and including the next newline without keeping it; returns its bytes.
-    fn skip_line(&mut self) -> io::Result<u64> {
-        let mut skipped = 0;
-        loop {
-            let buffer = self.reader.fill_buf()?;
-            if buffer.is_empty() {
-                return Ok(skipped);
-            }
-            let (used, done) = match buffer.iter().position(|&b| b == b'\n') {
-                Some(end) => (end + 1, true),
-                None => (buffer.len(), false),
-            };
-            self.reader.consume(used);
-            skipped += used as u64;
-            if done {
-                return Ok(skipped);
-            }
-        }
     }
 
     /// The error of the last line read, not a journal record.
@@ -771,12 +835,6 @@ impl Lines {
             line: self.number,
             why,
         }
-    }
-
-    /// The error of a record where it cannot be: a header after the first line, a game
-    /// before the header.
-    fn out_of_place(&self) -> JournalError {
-        self.corrupt("record out of place".into())
     }
 }
 
@@ -888,6 +946,17 @@ mod tests {
         let mut overfailed = game(1);
         overfailed.seats[1].timeouts = 2;
         overfailed.seats[1].crashes = 2;
+        // The tester's edit: more invalid replies than requests.
+        let mut overinvalid = game(1);
+        overinvalid.seats[0].invalid_replies = 100;
+        overinvalid.seats[0].invalid_reasons = BTreeMap::from([("x".to_owned(), 100)]);
+        // A timed-out request has no reply to reject.
+        let mut timed_out_and_invalid = game(0);
+        timed_out_and_invalid.seats[1].timeouts = 2;
+        timed_out_and_invalid.seats[1].invalid_replies = 2;
+        timed_out_and_invalid.seats[1].invalid_reasons = BTreeMap::from([("x".to_owned(), 2)]);
+        let mut unreasoned = game(0);
+        unreasoned.seats[0].invalid_reasons = BTreeMap::from([("x".to_owned(), 2)]);
         let cases = [
             (
                 both_won,
@@ -900,6 +969,19 @@ mod tests {
             (
                 overfailed,
                 "game 1 gives `a` more timeouts and crashes than requests",
+            ),
+            (
+                overinvalid,
+                "game 1 gives `b` 100 invalid replies in 3 requests, 0 of them timed out (a \
+                 request that did not time out gives one)",
+            ),
+            (
+                timed_out_and_invalid,
+                "game 0 gives `b` 2 invalid replies in 3 requests, 2 of them timed out",
+            ),
+            (
+                unreasoned,
+                "game 0 gives `a` 1 invalid reply, but its reasons for them add up to 2",
             ),
             (
                 foreign,
@@ -921,6 +1003,127 @@ mod tests {
             let error = Journal::read(&path).unwrap_err().to_string();
             let at = format!("{}:3: ", path.display());
             assert!(error.starts_with(&at) && error.contains(why), "{error}");
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_crash_after_a_reply_shares_its_request_with_the_replys_rejection() {
+        // A one-shot bot that printed garbage and exited 1, three times.
+        let mut game = game(0);
+        game.seats[0].crashes = 3;
+        game.seats[0].invalid_replies = 3;
+        game.seats[0].invalid_reasons = BTreeMap::from([("x".to_owned(), 3)]);
+        let dir = tempfile::tempdir().unwrap();
+        let path = journal_with(dir.path(), &[line(&game)]);
+        assert_eq!(Journal::read(&path).unwrap().games, vec![game]);
+    }
+
+    /// An Egg Hunt journal of bots `a` and `b`, one run, whose header records `bounds`, with
+    /// the run's game scoring `scores`.
+    fn eggs_journal(dir: &Path, bounds: Option<Bounds>, scores: [i64; 2]) -> PathBuf {
+        let path = dir.join("journal.jsonl");
+        let _ = std::fs::remove_file(&path);
+        let bots = vec!["a".to_owned(), "b".to_owned()];
+        let header = Header {
+            bounds,
+            ..Header::new("eggs", 1, 1, bots.clone(), 1, "d".into())
+        };
+        let mut writer = JournalWriter::create(&path, header).unwrap();
+        let fixture = crate::schedule::Schedule::new(Pairing::FreeForAll, &bots, 1, 1)
+            .fixture(0)
+            .unwrap();
+        let seats = bots.iter().zip(scores).map(|(bot, score)| {
+            SeatRecord {
+                result: None,
+                invalid_replies: 0,
+                invalid_reasons: BTreeMap::new(),
+                ..game(0).seats[0].clone()
+            }
+            .with(bot, score)
+        });
+        let record = GameRecord {
+            seed: fixture.seed,
+            seats: seats.collect(),
+            ..game(0)
+        };
+        writer.append(&Record::Game(record)).unwrap();
+        path
+    }
+
+    impl SeatRecord {
+        fn with(self, bot: &str, score: i64) -> SeatRecord {
+            SeatRecord {
+                bot: bot.into(),
+                score,
+                ..self
+            }
+        }
+    }
+
+    #[test]
+    fn a_score_no_game_gives_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let three_eggs = Some(Bounds::up_to(3));
+        for scores in [[3, 0], [1, 2]] {
+            let path = eggs_journal(dir.path(), three_eggs, scores);
+            assert!(Journal::read(&path).is_ok(), "{scores:?}");
+        }
+        for (bounds, score) in [
+            (three_eggs, 1000),
+            (three_eggs, -1),
+            (three_eggs, i64::MAX),
+            // Without bounds in its header, what any options give.
+            (None, -1),
+        ] {
+            let path = eggs_journal(dir.path(), bounds, [score, 0]);
+            let error = Journal::read(&path).unwrap_err().to_string();
+            let (low, high) = bounds.map_or((0, i64::MAX), |b| (b.min_score, b.max_score));
+            let why = format!(
+                ":2: game 0 gives `a` a score of {score}, but a seat of this tournament's games \
+                 scores from {low} to {high}"
+            );
+            assert!(error.ends_with(&why), "{error}");
+        }
+        let path = eggs_journal(dir.path(), None, [i64::MAX, i64::MAX]);
+        assert!(
+            Journal::read(&path).is_ok(),
+            "a map may hold any number of eggs"
+        );
+    }
+
+    #[test]
+    fn a_header_claiming_bounds_beyond_the_games_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        for (bounds, why) in [
+            (
+                Bounds::up_to(5),
+                "the header's bounds cannot be petri's: its scores run from 0 to 5, but the \
+                 game's from 0 to 1 whatever its options",
+            ),
+            (
+                Bounds {
+                    invalid_per_request: 2,
+                    ..Bounds::up_to(1)
+                },
+                "a request counts up to 2 invalid replies, but the game's at most 1",
+            ),
+            (
+                Bounds {
+                    min_score: 1,
+                    ..Bounds::up_to(0)
+                },
+                "its scores run from 1 down to 0",
+            ),
+        ] {
+            let header = Header {
+                bounds: Some(bounds),
+                ..header()
+            };
+            JournalWriter::create(&path, header).unwrap();
+            let error = Journal::read(&path).unwrap_err().to_string();
+            assert!(error.contains(":1: ") && error.contains(why), "{error}");
             std::fs::remove_file(&path).unwrap();
         }
     }
@@ -1000,7 +1203,7 @@ mod tests {
         let mut file = OpenOptions::new().append(true).open(&path).unwrap();
         file.write_all(b"{\"type\":\"ga").unwrap();
         let before = std::fs::read(&path).unwrap();
-        let error = JournalWriter::resume(&path, &header(), |_| {}).unwrap_err();
+        let error = JournalWriter::resume(&path, &header(), &BTreeMap::new(), |_| {}).unwrap_err();
         assert!(
             matches!(error, JournalError::Invalid { line: 3, .. }),
             "{error}"
@@ -1009,8 +1212,42 @@ mod tests {
             seed: 5,
             ..header()
         };
-        assert!(JournalWriter::resume(&path, &other, |_| {}).is_err());
+        assert!(JournalWriter::resume(&path, &other, &BTreeMap::new(), |_| {}).is_err());
         assert_eq!(std::fs::read(&path).unwrap(), before);
+    }
+
+    #[test]
+    fn a_resume_with_a_changed_bot_is_refused_and_changes_no_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut played = game(0);
+        for seat in &mut played.seats {
+            seat.digest = Some(format!("{}1", seat.bot));
+        }
+        let path = journal_with(dir.path(), &[line(&played)]);
+        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+        file.write_all(b"{\"type\":\"ga").unwrap();
+        let before = std::fs::read(&path).unwrap();
+        let digests =
+            |b: &str| BTreeMap::from([("a", "a1"), ("b", b)].map(|(k, v)| (k.into(), v.into())));
+        let error = JournalWriter::resume(&path, &header(), &digests("b2"), |_| {})
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("\n  - bot `b`: its games there record digest b1, it is b2 now")
+                && !error.contains("bot `a`"),
+            "{error}"
+        );
+        let hint = format!("start a new run with --reuse {}", dir.path().display());
+        assert!(error.ends_with(&format!("{hint})")), "{error}");
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        assert!(JournalWriter::resume(&path, &header(), &digests("b1"), |_| {}).is_ok());
+    }
+
+    #[test]
+    fn a_journal_starts_with_its_header_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = journal_with(dir.path(), &[]);
+        assert!(std::fs::read(&path).unwrap().starts_with(HEADER_START));
     }
 
     #[test]
@@ -1061,7 +1298,8 @@ mod tests {
         writer.append(&Record::Game(game(1))).unwrap();
         let mut file = OpenOptions::new().append(true).open(&path).unwrap();
         file.write_all(b"{\"type\":\"game\",\"da").unwrap();
-        let (mut writer, done) = JournalWriter::resume(&path, &header(), |_| {}).unwrap();
+        let (mut writer, done) =
+            JournalWriter::resume(&path, &header(), &BTreeMap::new(), |_| {}).unwrap();
         assert_eq!(done, BTreeSet::from([1]));
         writer.append(&Record::Game(game(0))).unwrap();
         assert_eq!(Journal::read(&path).unwrap().games, vec![game(0), game(1)]);
@@ -1076,7 +1314,7 @@ mod tests {
             seed: 2,
             ..header()
         };
-        let error = JournalWriter::resume(&path, &other, |_| {}).unwrap_err();
+        let error = JournalWriter::resume(&path, &other, &BTreeMap::new(), |_| {}).unwrap_err();
         assert!(
             error
                 .to_string()
@@ -1088,7 +1326,7 @@ mod tests {
             ..header()
         };
         assert!(matches!(
-            JournalWriter::resume(&path, &other, |_| {}),
+            JournalWriter::resume(&path, &other, &BTreeMap::new(), |_| {}),
             Err(JournalError::Mismatch { .. })
         ));
         // A changed `timeout_ms` changes the rules' digest.
@@ -1096,7 +1334,7 @@ mod tests {
             rules: Some("other".into()),
             ..header()
         };
-        let error = JournalWriter::resume(&path, &other, |_| {}).unwrap_err();
+        let error = JournalWriter::resume(&path, &other, &BTreeMap::new(), |_| {}).unwrap_err();
         assert!(
             error
                 .to_string()
@@ -1152,5 +1390,72 @@ mod tests {
             Journal::read(&path),
             Err(JournalError::NoHeader { .. })
         ));
+    }
+
+    #[test]
+    fn a_header_missing_or_out_of_place_is_said_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        std::fs::write(&path, line(&game(0)) + "\n").unwrap();
+        let error = Journal::read(&path).unwrap_err().to_string();
+        assert!(
+            error.ends_with(
+                ":1: the first line must be the journal's header, but it is game 0 \
+                 (is the header missing, or the file not an arena journal?)"
+            ),
+            "{error}"
+        );
+        std::fs::write(&path, "not json\n").unwrap();
+        let error = Journal::read(&path).unwrap_err().to_string();
+        assert!(
+            error.contains(":1: not a journal record: ")
+                && error.ends_with("(the first line must be the journal's header)"),
+            "{error}"
+        );
+        let header = serde_json::to_string(&Record::Header(header())).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let path = journal_with(dir.path(), &[line(&game(0)), header]);
+        let error = Journal::read(&path).unwrap_err().to_string();
+        assert!(
+            error.contains(":3: a second header: only the first line is the journal's header"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_line_over_the_cap_ends_the_reading_at_once() {
+        use std::os::unix::fs::FileExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = journal_with(dir.path(), &[]);
+        // A hole of zeros longer than a line may be, then a game: the reader neither reads
+        // through the zeros to find the newline nor gives the game after it.
+        let file = OpenOptions::new().write(true).open(&path).unwrap();
+        let after = file.metadata().unwrap().len() + Lines::MAX_LINE + 1;
+        let rest = format!("\n{}\n", line(&game(0)));
+        file.write_all_at(rest.as_bytes(), after).unwrap();
+        let read: Vec<_> = JournalReader::open(&path).unwrap().collect();
+        assert_eq!(read.len(), 1, "{read:?}");
+        let error = read[0].as_ref().unwrap_err().to_string();
+        assert!(
+            error.contains(":2: not a journal record: a line of more than 64 MiB")
+                && error.contains("the rest of the file is not read"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn an_endless_file_is_refused_at_once() {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = sender.send(Journal::read(Path::new("/dev/zero")).map(|_| ()));
+        });
+        let read = receiver
+            .recv_timeout(Duration::from_secs(60))
+            .expect("reading /dev/zero ends");
+        let error = read.unwrap_err().to_string();
+        assert!(
+            error.starts_with("/dev/zero:1: not a journal record: a line of more than 64 MiB"),
+            "{error}"
+        );
     }
 }

@@ -24,8 +24,9 @@ pub(crate) fn mean_interval(scores: &[i64], seed: u64, name: &str) -> Option<(f6
     let n = scores.len();
     let mut means: Vec<f64> = (0..RESAMPLES)
         .map(|_| {
-            let total: i64 = (0..n)
-                .map(|_| scores[arena_games::seeded::below(&mut rng, n)])
+            // As `i128`: an `i64` sum of large scores would wrap.
+            let total: i128 = (0..n)
+                .map(|_| i128::from(scores[arena_games::seeded::below(&mut rng, n)]))
                 .sum();
             total as f64 / n as f64
         })

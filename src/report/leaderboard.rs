@@ -377,11 +377,12 @@ impl LeaderboardBuilder {
 }
 
 /// One bot's figures summed over its games: the leaderboard's, and the running progress
-/// lines' (see `crate::progress`).
+/// lines' (see `crate::progress`). Scores and figures are summed as `i128`: a journal's are
+/// any `i64`, and an `i64` sum of two large ones wraps (a mean of -1) or panics.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct BotTotals {
     games: u32,
-    total: i64,
+    total: i128,
     min: Option<i64>,
     max: Option<i64>,
     /// Wins, draws, losses.
@@ -395,7 +396,7 @@ pub(crate) struct BotTotals {
     games_with_a_timeout_or_crash: u32,
     built_in: bool,
     /// Sums of the games' named figures.
-    stats: BTreeMap<String, i64>,
+    stats: BTreeMap<String, i128>,
 }
 
 impl Standing {
@@ -412,7 +413,7 @@ impl BotTotals {
     /// Adds one game's seat.
     pub(crate) fn add(&mut self, seat: &SeatRecord) {
         self.games += 1;
-        self.total += seat.score;
+        self.total += i128::from(seat.score);
         self.min = Some(self.min.map_or(seat.score, |m| m.min(seat.score)));
         self.max = Some(self.max.map_or(seat.score, |m| m.max(seat.score)));
         count_result(seat.result, &mut self.results);
@@ -427,7 +428,7 @@ impl BotTotals {
         self.games_with_a_timeout_or_crash += u32::from(seat.timeouts > 0 || seat.crashes > 0);
         self.built_in |= seat.built_in;
         for (name, value) in &seat.stats {
-            *self.stats.entry(name.clone()).or_default() += value;
+            *self.stats.entry(name.clone()).or_default() += i128::from(*value);
         }
     }
 
@@ -597,6 +598,31 @@ mod tests {
             ]
         );
         assert!(board.pairwise.is_empty());
+    }
+
+    #[test]
+    fn the_largest_scores_and_figures_add_up_without_wrapping() {
+        // What a journal without bounds (written before them) may hold: once a mean of -1.
+        let huge = || SeatRecord {
+            stats: BTreeMap::from([("gold".to_owned(), i64::MAX)]),
+            ..seat("a", i64::MAX, None)
+        };
+        let games = vec![vec![huge()], vec![huge()], vec![seat("a", i64::MIN, None)]];
+        let gold = StatColumn {
+            name: "gold",
+            stat: "gold",
+            aggregate: arena_games::Aggregate::Total,
+        };
+        let board = Leaderboard::compute(Scoring::Mean, &[gold], &journal(&["a"], games));
+        let a = &board.leaderboard[0];
+        let max = i64::MAX as f64;
+        assert_eq!(a.score, (2.0 * max - max) / 3.0);
+        assert_eq!(a.stats["gold"], 2.0 * max);
+        let Some(crate::ratings::Rating::Skill(rating)) = &a.rating else {
+            panic!("{:?}", a.rating);
+        };
+        assert!(rating.score_low < rating.score_high, "{rating:?}");
+        assert!(rating.score_high <= max, "{rating:?}");
     }
 
     #[test]

@@ -201,3 +201,137 @@ fn a_results_folder_serves_one_run_at_a_time() {
     let stderr = String::from_utf8_lossy(&again.stderr);
     assert!(stderr.contains("belongs to another tournament"), "{stderr}");
 }
+
+/// `arena` in `dir` with `args`, killed if it has not ended after `limit`: `None` then.
+fn arena_within(dir: &Path, args: &[&str], limit: Duration) -> Option<std::process::Output> {
+    let mut child = crate::support::arena_command()
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + limit;
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Some(child.wait_with_output().unwrap())
+}
+
+#[test]
+fn standings_of_an_endless_file_end_at_once_with_its_first_line_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = arena_within(
+        dir.path(),
+        &["standings", "/dev/zero"],
+        Duration::from_secs(30),
+    )
+    .expect("standings of /dev/zero ends");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("/dev/zero:1: not a journal record: a line of more than 64 MiB"),
+        "{stderr}"
+    );
+}
+
+/// Game line `line` of `lines` with its first seat's `field` set to `value`.
+fn edited(lines: &[String], line: usize, field: &str, value: serde_json::Value) -> String {
+    let mut record: serde_json::Value = serde_json::from_str(&lines[line]).unwrap();
+    record["data"]["seats"][0][field] = value;
+    record.to_string()
+}
+
+/// The tester's edit: a Petri seat with 100 invalid replies in 8 requests. Every reader of
+/// the journal refuses it, naming its line, and a resume changes no byte.
+#[test]
+fn more_invalid_replies_than_requests_are_refused_wherever_the_journal_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let file = repo().join(SMALL);
+    run_ok(dir, &file, &["--out", "r"]);
+    for shard in ["1/2", "2/2"] {
+        let out = format!("s{}", &shard[..1]);
+        run_ok(dir, &file, &["--shard", shard, "--out", &out]);
+    }
+    for out in ["r", "s1"] {
+        let mut lines = journal_lines(dir, out);
+        lines.truncate(3);
+        lines[2] = edited(&lines, 2, "invalid_replies", 100.into());
+        let mut record: serde_json::Value = serde_json::from_str(&lines[2]).unwrap();
+        record["data"]["seats"][0]["requests"] = 8.into();
+        lines[2] = record.to_string();
+        write_journal(dir, out, &lines);
+    }
+    let why = "journal.jsonl:3: game ";
+    let refused = |output: std::process::Output| {
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains(why) && stderr.contains("100 invalid replies in 8 requests"),
+            "{stderr}"
+        );
+    };
+    refused(arena(dir, &["standings", "r"]));
+    refused(arena(dir, &["report", "r"]));
+    refused(arena(dir, &["merge", "s1", "s2", "--out", "merged"]));
+    assert!(!dir.join("merged").exists());
+    let before = std::fs::read(dir.join("r/journal.jsonl")).unwrap();
+    refused(arena(
+        dir,
+        &["run", file.to_str().unwrap(), "--resume", "r"],
+    ));
+    assert_eq!(std::fs::read(dir.join("r/journal.jsonl")).unwrap(), before);
+}
+
+/// The tester's edits of a mean-scored game (Slime on a 6x6 board: at most 36 cells a seat):
+/// scores of `i64::MAX` in two lines once made the mean -1; such scores, and any above the
+/// board or below zero, are left out of standings and refused by a resume and a reuse.
+#[test]
+fn scores_no_game_of_the_tournament_gives_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let file = repo().join("tests/data/slime-small.toml");
+    run_ok(dir, &file, &["--out", "r"]);
+    let mut lines = journal_lines(dir, "r");
+    assert!(
+        lines[0].contains("\"bounds\":{\"min_score\":0,\"max_score\":36,"),
+        "{}",
+        lines[0]
+    );
+    for (line, score) in [(1, i64::MAX), (2, i64::MAX), (3, 37), (4, -1)] {
+        lines[line] = edited(&lines, line, "score", score.into());
+    }
+    write_journal(dir, "r", &lines);
+    let standings = arena(dir, &["standings", "r", "--format", "json"]);
+    let stderr = String::from_utf8_lossy(&standings.stderr);
+    assert_eq!(standings.status.code(), Some(2), "{stderr}");
+    for (line, score) in [(2, i64::MAX), (3, i64::MAX), (4, 37), (5, -1)] {
+        let game: serde_json::Value = serde_json::from_str(&lines[line - 1]).unwrap();
+        let (index, bot) = (&game["data"]["index"], &game["data"]["seats"][0]["bot"]);
+        let named = format!(
+            "r/journal.jsonl:{line}: game {index} gives `{}` a score of {score}, but a seat of \
+             this tournament's games scores from 0 to 36",
+            bot.as_str().unwrap()
+        );
+        assert!(stderr.contains(&named), "{named}\n{stderr}");
+    }
+    let board: serde_json::Value = serde_json::from_slice(&standings.stdout).unwrap();
+    assert_eq!(board["games_played"], 0, "{board}");
+
+    let file = file.to_str().unwrap();
+    let before = std::fs::read(dir.join("r/journal.jsonl")).unwrap();
+    let resumed = arena(dir, &["run", file, "--resume", "r"]);
+    assert_eq!(resumed.status.code(), Some(2), "{resumed:?}");
+    assert_eq!(std::fs::read(dir.join("r/journal.jsonl")).unwrap(), before);
+    let reused = arena(dir, &["run", file, "--reuse", "r", "--out", "fresh"]);
+    let stderr = String::from_utf8_lossy(&reused.stderr);
+    assert_eq!(reused.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("r/journal.jsonl:2: game"), "{stderr}");
+    assert!(!dir.join("fresh/journal.jsonl").exists());
+}

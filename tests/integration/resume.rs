@@ -523,3 +523,44 @@ fn the_shipped_petri_and_slime_tournaments_pass_strict() {
         assert!(output.status.success(), "{file}: {stderr}");
     }
 }
+
+/// The tester's repro: a run cut short, a bot's file edited, then the printed resume
+/// command. The resume would finish with two versions of the bot in one leaderboard; it is
+/// refused before any game, naming the bot and how to keep the other bots' games, and the
+/// journal keeps every byte.
+#[test]
+fn a_resume_after_a_bot_changed_is_refused_and_changes_no_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let file = crate::support::petri_in_own_folders(dir, "three.toml", crate::support::THREE);
+    run_ok(dir, &file, &["--out", "r"]);
+    // Cut after its first round: three games, two of them hunter's.
+    let journal = dir.join("r/journal.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let cut: String = text
+        .lines()
+        .take(4)
+        .map(|line| format!("{line}\n"))
+        .collect();
+    std::fs::write(&journal, &cut).unwrap();
+    let script = dir.join("hunter/hunter.py");
+    let edited = std::fs::read_to_string(&script).unwrap() + "\n# version 2\n";
+    std::fs::write(&script, edited).unwrap();
+
+    let output = arena(dir, &["run", "three.toml", "--resume", "r"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("holds games of other versions of bots than this run's")
+            && stderr.contains("  - bot `hunter`: its games there record digest ")
+            && !stderr.contains("bot `grower`")
+            && stderr.contains("start a new run with --reuse r)"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("results in r"), "a game started: {stderr}");
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), cut);
+    // What the hint says: the one game without hunter is kept.
+    let reused = run_ok(dir, &file, &["--out", "again", "--reuse", "r"]);
+    let log = String::from_utf8_lossy(&reused.stderr);
+    assert!(log.contains("reused 1 game, playing 5"), "{log}");
+}

@@ -4,25 +4,7 @@
 
 use std::path::Path;
 
-use crate::support::{repo, run_ok, write_toml};
-
-/// A Petri tournament of the sample bots named in `bots` (name, script), each in a folder of
-/// its own under `dir` (copied from `bots/petri/`, so a change to one touches no other).
-fn tournament(dir: &Path, file: &str, bots: &[(&str, &str)]) -> std::path::PathBuf {
-    let mut text = "game = \"petri\"\nseed = 2014\ngames = 2\n[options]\nturns = 30\n".to_owned();
-    for (name, script) in bots {
-        let folder = dir.join(name);
-        if !folder.exists() {
-            std::fs::create_dir(&folder).unwrap();
-            std::fs::copy(repo().join("bots/petri").join(script), folder.join(script)).unwrap();
-        }
-        text.push_str(&format!(
-            "[[bots]]\nname = \"{name}\"\ncommand = \"/usr/bin/python3 -S -I {script}\"\n\
-             dir = \"{name}\"\n"
-        ));
-    }
-    write_toml(dir, file, &text)
-}
+use crate::support::{THREE, petri_in_own_folders, repo, run_ok};
 
 /// The "reused N games, playing M" figures of a run's log.
 fn reused_and_played(stderr: &[u8]) -> (u64, u64) {
@@ -42,19 +24,13 @@ fn leaderboard(dir: &Path, out: &str) -> Vec<u8> {
     std::fs::read(dir.join(out).join("leaderboard.json")).unwrap()
 }
 
-const THREE: &[(&str, &str)] = &[
-    ("grower", "grower.py"),
-    ("hunter", "hunter.py"),
-    ("bomber", "bomber.py"),
-];
-
 #[test]
 fn a_new_bot_plays_only_its_own_games_to_the_full_runs_leaderboard() {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
-    let three = tournament(dir, "three.toml", THREE);
+    let three = petri_in_own_folders(dir, "three.toml", THREE);
     run_ok(dir, &three, &["--out", "r3"]);
-    let four = tournament(
+    let four = petri_in_own_folders(
         dir,
         "four.toml",
         &[THREE, &[("grower2", "grower.py")]].concat(),
@@ -70,7 +46,7 @@ fn a_new_bot_plays_only_its_own_games_to_the_full_runs_leaderboard() {
 fn a_changed_bot_replays_exactly_its_games() {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
-    let three = tournament(dir, "three.toml", THREE);
+    let three = petri_in_own_folders(dir, "three.toml", THREE);
     run_ok(dir, &three, &["--out", "before"]);
     let script = dir.join("hunter/hunter.py");
     let mut text = std::fs::read_to_string(&script).unwrap();
@@ -81,6 +57,43 @@ fn a_changed_bot_replays_exactly_its_games() {
     assert_eq!(reused_and_played(&again.stderr), (2, 4));
     let journal = std::fs::read_to_string(dir.join("after/journal.jsonl")).unwrap();
     assert_eq!(journal.lines().count(), 1 + 6);
+    // Said at the default log level, one line for the changed bot only.
+    let log = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        log.contains("--reuse: bot `hunter` changed since the earlier runs")
+            && log.matches("changed since").count() == 1,
+        "{log}"
+    );
+}
+
+#[test]
+fn a_reuse_that_keeps_nothing_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let three = petri_in_own_folders(dir, "three.toml", THREE);
+    run_ok(dir, &three, &["--out", "before"]);
+    let log = |output: std::process::Output| String::from_utf8_lossy(&output.stderr).into_owned();
+    let reseeded = log(run_ok(
+        dir,
+        &three,
+        &["--out", "seed", "--reuse", "before", "--seed", "9"],
+    ));
+    assert!(
+        reseeded.contains("--reuse before: its seed is 2014, this run's is 9: none of its games"),
+        "{reseeded}"
+    );
+    let replays = log(run_ok(
+        dir,
+        &three,
+        &["--out", "replays", "--reuse", "before", "--replays"],
+    ));
+    assert!(
+        replays.contains(
+            "--reuse: 6 games of unchanged bots played again for their replays (--replays; \
+             the earlier runs kept none)"
+        ),
+        "{replays}"
+    );
 }
 
 #[test]
@@ -107,7 +120,7 @@ fn reuse_is_refused_where_games_depend_on_earlier_games() {
 fn a_run_of_some_bots_plays_the_games_the_whole_tournament_has_among_them() {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
-    let file = tournament(dir, "three.toml", THREE);
+    let file = petri_in_own_folders(dir, "three.toml", THREE);
     run_ok(dir, &file, &["--out", "all"]);
     run_ok(dir, &file, &["--out", "two", "--exclude", "grower"]);
     let among = crate::support::arena(
@@ -134,4 +147,26 @@ fn a_run_of_some_bots_plays_the_games_the_whole_tournament_has_among_them() {
     let alone = crate::support::arena(dir, &["run", "three.toml", "--bots", "hunter"]);
     assert_eq!(alone.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&alone.stderr).contains("needs at least 2"));
+}
+
+/// The tester's case: an unboxed run's Python wrote `__pycache__` into each bot's folder
+/// (its bots import a module there), which once changed every digest: the next run reused
+/// no game, without saying why. The cache is no part of a digest.
+#[test]
+fn pythons_compiled_cache_written_by_a_run_changes_no_bot() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let three = petri_in_own_folders(dir, "three.toml", THREE);
+    run_ok(dir, &three, &["--out", "before", "--no-sandbox"]);
+    assert!(
+        dir.join("hunter/__pycache__").is_dir(),
+        "the bots import petrilib"
+    );
+    let again = run_ok(
+        dir,
+        &three,
+        &["--out", "after", "--reuse", "before", "--no-sandbox"],
+    );
+    assert_eq!(reused_and_played(&again.stderr), (6, 0));
+    assert!(!String::from_utf8_lossy(&again.stderr).contains("changed since"));
 }

@@ -139,3 +139,28 @@ fn the_slurm_script_resubmits_one_task_as_its_shard_of_the_whole_array() {
     let outside = submit("9", &[]);
     assert_eq!(outside.status.code(), Some(2));
 }
+
+/// The tester's repro: shard 1/2, a bot's file edited, shard 2/2. Their merge would rank two
+/// versions of the bot as one; it is refused, naming the bot, and writes nothing.
+#[test]
+fn shards_of_two_versions_of_a_bot_are_not_merged() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let file = crate::support::petri_in_own_folders(dir, "three.toml", crate::support::THREE);
+    run_ok(dir, &file, &["--shard", "1/2", "--out", "s1"]);
+    let script = dir.join("hunter/hunter.py");
+    let edited = std::fs::read_to_string(&script).unwrap() + "\n# version 2\n";
+    std::fs::write(&script, edited).unwrap();
+    run_ok(dir, &file, &["--shard", "2/2", "--out", "s2"]);
+    let output = arena(dir, &["merge", "s1", "s2", "--out", "merged"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("bot `hunter` is not the same in every shard: digest ")
+            && stderr.contains("(s1/journal.jsonl)")
+            && stderr.contains("(s2/journal.jsonl)")
+            && !stderr.contains("bot `grower`"),
+        "{stderr}"
+    );
+    assert!(!dir.join("merged").exists());
+}

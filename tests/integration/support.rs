@@ -189,3 +189,31 @@ pub fn chromium(profile: &Path, window: &str, args: &[String]) -> Output {
     assert!(output.status.success(), "chromium failed: {output:?}");
     output
 }
+
+/// A Petri tournament of the sample bots named in `bots` (name, script), each in a folder of
+/// its own under `dir` (copied from `bots/petri/` with the module they import, so a change to
+/// one touches no other).
+pub fn petri_in_own_folders(dir: &Path, file: &str, bots: &[(&str, &str)]) -> std::path::PathBuf {
+    let mut text = "game = \"petri\"\nseed = 2014\ngames = 2\n[options]\nturns = 30\n".to_owned();
+    for (name, script) in bots {
+        let folder = dir.join(name);
+        if !folder.exists() {
+            std::fs::create_dir(&folder).unwrap();
+            for file in [script, "petrilib.py"] {
+                std::fs::copy(repo().join("bots/petri").join(file), folder.join(file)).unwrap();
+            }
+        }
+        text.push_str(&format!(
+            "[[bots]]\nname = \"{name}\"\ncommand = \"/usr/bin/python3 -S -I {script}\"\n\
+             dir = \"{name}\"\n"
+        ));
+    }
+    write_toml(dir, file, &text)
+}
+
+/// Three sample Petri bots, by name and script.
+pub const THREE: &[(&str, &str)] = &[
+    ("grower", "grower.py"),
+    ("hunter", "hunter.py"),
+    ("bomber", "bomber.py"),
+];

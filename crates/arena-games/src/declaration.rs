@@ -6,6 +6,7 @@ use std::fmt;
 use std::path::Path;
 
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 use crate::engine::{Answer, Game, GameResult, SetupError};
 use crate::probe::Plan;
@@ -43,6 +44,10 @@ pub trait RegisteredGame: Game + fmt::Debug + Sized {
     const JAVA_HOST: Option<&'static JavaHost> = None;
     /// The minimal bots `arena new` writes.
     const TEMPLATES: Templates;
+    /// What one game can give a seat whatever its options and seats ([`Settings::bounds`]
+    /// of every option): what a journal whose header records no bounds is checked against,
+    /// and what a header's bounds may not exceed.
+    const WIDEST_BOUNDS: Bounds = Bounds::up_to(i64::MAX);
 
     /// The names of the players built into the engine ([`crate::engine::BuiltInSeat`]),
     /// whatever the options; no bot may take one.
@@ -91,6 +96,38 @@ pub trait Settings: DeserializeOwned + Default + Clone + PartialEq + fmt::Debug 
     fn use_data_file(&mut self, path: &Path, text: &str, entries: usize) -> Vec<String> {
         let _ = (path, text, entries);
         Vec::new()
+    }
+
+    /// What one game of `seats` bot seats with these options can give a seat (built-in
+    /// players included). Recorded in a journal's header, so that a journal read without the
+    /// tournament file is still checked against the options it was played with.
+    fn bounds(&self, seats: usize) -> Bounds;
+}
+
+/// What one game can give each of its seats: the range of its score and how many invalid
+/// replies one request can count. A journal's records are checked against these (README.md,
+/// "each game's outcome must be one the game can give"): an edited score that no game gives
+/// would otherwise move a mean, or overflow a sum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bounds {
+    /// The fewest points a seat can score.
+    pub min_score: i64,
+    /// The most points a seat can score.
+    pub max_score: i64,
+    /// The most invalid replies one request can count: one where a reply answers one
+    /// question (the engine rejects a reply at most once, the runner a reply over the size
+    /// cap once), more where one reply answers for many (AlienWar's instances).
+    pub invalid_per_request: u32,
+}
+
+impl Bounds {
+    /// Bounds of one invalid reply per request and scores from 0 to `max_score`.
+    pub const fn up_to(max_score: i64) -> Bounds {
+        Bounds {
+            min_score: 0,
+            max_score,
+            invalid_per_request: 1,
+        }
     }
 }
 
@@ -167,6 +204,15 @@ pub enum Pairing {
 }
 
 impl Pairing {
+    /// The bot seats of one game of a tournament of `bots` bots.
+    pub fn seats(self, bots: usize) -> usize {
+        match self {
+            Pairing::HeadToHead => 2,
+            Pairing::Combinations { size, .. } => size,
+            Pairing::FreeForAll => bots,
+        }
+    }
+
     /// The smallest number of bots the format can schedule.
     pub fn min_bots(self) -> usize {
         match self {
@@ -217,8 +263,9 @@ impl Scoring {
         }
     }
 
-    /// The number a bot is ranked by, from the sum of its per-game scores over `games`.
-    pub fn ranking_score(self, total: i64, games: u32) -> f64 {
+    /// The number a bot is ranked by, from the sum of its per-game scores over `games`. The
+    /// sum is an `i128`, which `u32::MAX` games of any `i64` score cannot overflow.
+    pub fn ranking_score(self, total: i128, games: u32) -> f64 {
         match self {
             Scoring::Wins => total as f64,
             Scoring::Mean if games == 0 => 0.0,

@@ -28,7 +28,7 @@ pub mod snapshot;
 mod toy;
 
 pub use declaration::{
-    Aggregate, JavaHost, OptionsParser, Pairing, RegisteredGame, Scoring, Settings, StatColumn,
-    Templates,
+    Aggregate, Bounds, JavaHost, OptionsParser, Pairing, RegisteredGame, Scoring, Settings,
+    StatColumn, Templates,
 };
 pub use registry::{AnyGame, GameKind, GameOptions};

@@ -8,7 +8,8 @@ use std::fmt;
 use std::path::Path;
 
 use crate::declaration::{
-    JavaHost, OptionsParser, Pairing, RegisteredGame, Scoring, Settings, StatColumn, Templates,
+    Bounds, JavaHost, OptionsParser, Pairing, RegisteredGame, Scoring, Settings, StatColumn,
+    Templates,
 };
 use crate::engine::{Answer, Game, Rejection, SetupError, Step};
 use crate::probe::Plan;
@@ -94,6 +95,13 @@ macro_rules! games {
             pub fn stat_columns(self) -> &'static [StatColumn] {
                 match self {
                     $( GameKind::$variant => <$engine as RegisteredGame>::STAT_COLUMNS, )+
+                }
+            }
+
+            /// What one game can give a seat whatever its options.
+            pub fn widest_bounds(self) -> Bounds {
+                match self {
+                    $( GameKind::$variant => <$engine as RegisteredGame>::WIDEST_BOUNDS, )+
                 }
             }
 
@@ -198,6 +206,11 @@ macro_rules! games {
             pub fn built_in_names(&self) -> Vec<&'static str> {
                 self.kind().built_in_names()
             }
+
+            /// What one game of `seats` bot seats can give a seat with these options.
+            pub fn bounds(&self, seats: usize) -> Bounds {
+                self.settings().bounds(seats)
+            }
         }
 
         impl fmt::Display for GameKind {
@@ -247,6 +260,7 @@ pub(crate) trait SettingsView {
     fn fewest_bots(&self) -> usize;
     fn validate(&self) -> Vec<String>;
     fn data_file(&self) -> Option<&Path>;
+    fn bounds(&self, seats: usize) -> Bounds;
 }
 
 impl<T: Settings> SettingsView for T {
@@ -261,6 +275,9 @@ impl<T: Settings> SettingsView for T {
     }
     fn data_file(&self) -> Option<&Path> {
         Settings::data_file(self)
+    }
+    fn bounds(&self, seats: usize) -> Bounds {
+        Settings::bounds(self, seats)
     }
 }
 
@@ -294,7 +311,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
-    use crate::engine::{Answer, Rejection};
+    use crate::engine::{Answer, Outcome, Rejection};
 
     /// Every game's options at their defaults.
     fn default_options() -> Vec<GameOptions> {
@@ -361,6 +378,63 @@ mod tests {
                 reasons.iter().all(|reason| reason.len() > 10),
                 "{kind}: {reasons:?}"
             );
+        }
+    }
+
+    /// Plays a game of `options` with `seats` seats, every request answered with `reply`.
+    /// Returns the outcome, the requests of each seat and the most invalid replies one
+    /// answer counted.
+    fn play(options: &GameOptions, seats: usize, reply: &[u8]) -> (Outcome, Vec<u32>, u32) {
+        let mut game = options.new_game(7, seats).unwrap();
+        let mut requests = vec![0; seats];
+        let mut most = 0;
+        loop {
+            match game.poll() {
+                Step::Done(outcome) => return (outcome, requests, most),
+                Step::Ask(queries) => {
+                    for query in &queries {
+                        requests[query.seat] += 1;
+                    }
+                    let answers = vec![Answer::Reply(reply.to_vec()); queries.len()];
+                    game.handle_answers(&answers);
+                    let mut per_answer = vec![0; queries.len()];
+                    for rejection in game.take_rejections() {
+                        per_answer[rejection.answer] += rejection.count;
+                    }
+                    most = per_answer.into_iter().fold(most, u32::max);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_games_outcome_is_within_its_bounds_and_the_invalid_bound_is_reached() {
+        // Many garbage words: a reply that answers for many (AlienWar's) is as wrong as can be.
+        let garbage = [b"? ".repeat(20_000), b"\n".to_vec()].concat();
+        for options in default_options() {
+            let kind = options.kind();
+            let seats = options.min_bots();
+            let bounds = options.bounds(seats);
+            assert_eq!(bounds.min_score, kind.widest_bounds().min_score, "{kind}");
+            assert!(bounds.max_score <= kind.widest_bounds().max_score, "{kind}");
+            assert!(
+                bounds.invalid_per_request <= kind.widest_bounds().invalid_per_request,
+                "{kind}"
+            );
+            let (outcome, requests, most) = play(&options, seats, &garbage);
+            assert_eq!(most, bounds.invalid_per_request, "{kind}");
+            for (seat, requests) in outcome.seats.iter().zip(requests) {
+                let allowed = u64::from(requests) * u64::from(bounds.invalid_per_request);
+                assert!(u64::from(seat.invalid_replies) <= allowed, "{kind}");
+            }
+            let scores = (outcome.seats.iter().map(|seat| seat.score))
+                .chain(outcome.built_in.iter().map(|player| player.score));
+            for score in scores {
+                assert!(
+                    (bounds.min_score..=bounds.max_score).contains(&score),
+                    "{kind}: {score} is not within {bounds:?}"
+                );
+            }
         }
     }
 }

@@ -9,7 +9,8 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::declaration::{
-    JavaHost, OptionsParser, Pairing, RegisteredGame, Scoring, Settings, StatColumn, Templates,
+    Bounds, JavaHost, OptionsParser, Pairing, RegisteredGame, Scoring, Settings, StatColumn,
+    Templates,
 };
 use crate::engine::{
     Answer, Game, Input, Outcome, PendingAsk, Phase, Query, Rejection, Rejections, SeatOutcome,
@@ -51,6 +52,11 @@ impl Settings for GuessOptions {
             0 => vec!["`rounds` must be at least 1".to_owned()],
             _ => Vec::new(),
         }
+    }
+
+    /// A digit a round.
+    fn bounds(&self, _seats: usize) -> Bounds {
+        Bounds::up_to(9 * i64::from(self.rounds))
     }
 }
 
@@ -199,6 +205,8 @@ fn a_sixth_game_needs_only_its_registry_line() {
         .map(|seat| (seat.score, seat.invalid_replies))
         .collect();
     assert_eq!(scores, [(21, 0), (0, 3)]);
+    assert_eq!(options.bounds(2), Bounds::up_to(27));
+    assert_eq!(kind.widest_bounds(), Bounds::up_to(i64::MAX));
 }
 
 #[test]

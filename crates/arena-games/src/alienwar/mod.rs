@@ -24,7 +24,9 @@ pub use game::AlienWar;
 pub use host::JAVA_HOST;
 pub use options::AlienWarOptions;
 
-use crate::declaration::{JavaHost, Pairing, RegisteredGame, Scoring, Templates, templates};
+use crate::declaration::{
+    Bounds, JavaHost, Pairing, RegisteredGame, Scoring, Templates, templates,
+};
 use crate::engine::{Answer, SetupError};
 use crate::probe::Plan;
 
@@ -38,6 +40,7 @@ impl RegisteredGame for AlienWar {
     const JAVA_HOST: Option<&'static JavaHost> = Some(&JAVA_HOST);
     const PERSISTENT_PROCESSES: bool = true;
     const TEMPLATES: Templates = templates!("alienwar");
+    const WIDEST_BOUNDS: Bounds = options::WIDEST_BOUNDS;
 
     fn built_in_names() -> Vec<&'static str> {
         prey::Prey::ALL.map(prey::Prey::name).to_vec()

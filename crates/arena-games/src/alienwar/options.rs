@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use crate::declaration::{Pairing, Settings};
+use crate::declaration::{Bounds, Pairing, Settings};
 
 /// The most instances per species: a request holds one line per instance.
 const MAX_INSTANCES: u32 = 10_000;
@@ -34,9 +34,28 @@ impl Default for AlienWarOptions {
     }
 }
 
+/// [`AlienWarOptions::bounds`] of the most instances.
+pub(crate) const WIDEST_BOUNDS: Bounds = bounds_of(MAX_INSTANCES);
+
+/// What a game of species of `instances` instances can give a seat: a species' score is the
+/// sum of its living instances' scores, each a rounded `f32` that saturates at `i32::MAX`;
+/// one reply answers for up to `instances` instances (a word each), each word invalid at
+/// most once, and surplus words count once more (`protocol::parse_words`).
+const fn bounds_of(instances: u32) -> Bounds {
+    Bounds {
+        min_score: 0,
+        max_score: instances as i64 * i32::MAX as i64,
+        invalid_per_request: instances + 1,
+    }
+}
+
 impl Settings for AlienWarOptions {
     fn pairing(&self) -> Pairing {
         Pairing::FreeForAll
+    }
+
+    fn bounds(&self, _seats: usize) -> Bounds {
+        bounds_of(self.instances)
     }
 
     /// Every problem with these options, as messages naming the option; empty if they can

@@ -22,7 +22,7 @@ pub use game::Cave;
 pub use options::{CaveOptions, Confusion, Density, Order};
 
 use crate::declaration::{
-    Aggregate, Pairing, RegisteredGame, Scoring, StatColumn, Templates, templates,
+    Aggregate, Bounds, Pairing, RegisteredGame, Scoring, StatColumn, Templates, templates,
 };
 use crate::engine::{Answer, SetupError};
 use crate::probe::Plan;
@@ -56,6 +56,7 @@ impl RegisteredGame for Cave {
     // The 1 KB file store kept across turns and games (games/cave.md, "The private folder").
     const PRIVATE_FOLDERS: bool = true;
     const TEMPLATES: Templates = templates!("cave");
+    const WIDEST_BOUNDS: Bounds = options::WIDEST_BOUNDS;
 
     fn probes(answers: &[Answer]) -> Plan {
         probes::probes(answers)

@@ -8,7 +8,7 @@
 
 use serde::Deserialize;
 
-use crate::declaration::{Pairing, Settings};
+use crate::declaration::{Bounds, Pairing, Settings};
 
 /// Densities are in basis points: 1/10000 of the cave's cells.
 pub const BASIS: u64 = 10_000;
@@ -144,9 +144,20 @@ pub enum Order {
     Snapshot,
 }
 
+/// A score is gold plus turns survived, each counted in a `u32`.
+pub(crate) const WIDEST_BOUNDS: Bounds = Bounds::up_to(2 * u32::MAX as i64);
+
 impl Settings for CaveOptions {
     fn pairing(&self) -> Pairing {
         Pairing::FreeForAll
+    }
+
+    /// A score is the gold a seat picked up, at most all the cave's (gold is never placed
+    /// again), plus the turns it survived, at most `max_turns`.
+    fn bounds(&self, seats: usize) -> Bounds {
+        let gold = Density::count(super::generate::side(seats), self.density.gold);
+        let gold = i64::try_from(gold).unwrap_or(i64::MAX);
+        Bounds::up_to(gold.saturating_add(i64::from(self.max_turns)))
     }
 
     /// Every problem with these options, as messages naming the option; empty if they can
@@ -180,6 +191,14 @@ impl Settings for CaveOptions {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_score_is_at_most_the_caves_gold_and_every_turn() {
+        // Two bots: a side of 50, 2500 cells, 1.5 % of them gold.
+        let options = CaveOptions::default();
+        assert_eq!(options.bounds(2), Bounds::up_to(38 + 50));
+        assert!(options.bounds(1000).max_score <= WIDEST_BOUNDS.max_score);
+    }
 
     #[test]
     fn defaults_are_the_canonical_rules() {

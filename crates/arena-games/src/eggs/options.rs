@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use crate::declaration::{Pairing, Settings};
+use crate::declaration::{Bounds, Pairing, Settings};
 
 use super::board::Board;
 
@@ -78,6 +78,18 @@ impl Settings for EggsOptions {
             }
         }
     }
+
+    /// A score is the eggs a seat collected: at most all the eggs of the board, `4n` on a
+    /// generated one (games/eggs.md, "The board"), those of the map on a map. A map not
+    /// loaded yet bounds nothing.
+    fn bounds(&self, seats: usize) -> Bounds {
+        let eggs = match (&self.map, &self.fixed_map) {
+            (None, _) => 4 * self.size(seats),
+            (Some(_), Some(map)) => map.eggs(),
+            (Some(_), None) => return Bounds::up_to(i64::MAX),
+        };
+        Bounds::up_to(i64::try_from(eggs).unwrap_or(i64::MAX))
+    }
 }
 
 impl EggsOptions {
@@ -123,6 +135,25 @@ mod tests {
         };
         assert_eq!(map.min_bots(), 1);
         assert_eq!(map.size(3), 3);
+    }
+
+    #[test]
+    fn a_score_is_at_most_the_eggs_of_the_board() {
+        let seven = EggsOptions {
+            size_as_seven: true,
+            ..EggsOptions::default()
+        };
+        let eggs = |size| super::super::board::generate(&mut crate::seeded::rng(3), size, 3).0;
+        assert_eq!(seven.bounds(3).max_score, eggs(7).eggs() as i64);
+        assert_eq!(EggsOptions::default().bounds(9).max_score, 36);
+        let mut map = EggsOptions {
+            map: Some("m.txt".into()),
+            ..EggsOptions::default()
+        };
+        assert_eq!(map.bounds(2).max_score, i64::MAX, "not loaded yet");
+        let text = "#####\n#o  #\n#  o#\n#####\n";
+        assert!(map.use_data_file(Path::new("m.txt"), text, 2).is_empty());
+        assert_eq!(map.bounds(2), Bounds::up_to(2));
     }
 
     #[test]

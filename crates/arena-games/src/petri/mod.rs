@@ -17,7 +17,7 @@ mod tests;
 pub use game::Petri;
 pub use options::{PetriOptions, RuleSet};
 
-use crate::declaration::{Pairing, RegisteredGame, Scoring, Templates, templates};
+use crate::declaration::{Bounds, Pairing, RegisteredGame, Scoring, Templates, templates};
 use crate::engine::{Answer, SetupError};
 use crate::probe::Plan;
 
@@ -30,6 +30,7 @@ impl RegisteredGame for Petri {
     const PAIRINGS: &'static [Pairing] = &[Pairing::HeadToHead];
     const PERSISTENT_PROCESSES: bool = true;
     const TEMPLATES: Templates = templates!("petri");
+    const WIDEST_BOUNDS: Bounds = options::BOUNDS;
 
     fn probes(answers: &[Answer]) -> Plan {
         probes::probes(answers)

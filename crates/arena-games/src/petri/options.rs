@@ -6,7 +6,7 @@
 
 use serde::Deserialize;
 
-use crate::declaration::{Pairing, Settings};
+use crate::declaration::{Bounds, Pairing, Settings};
 
 /// The smallest width or height: both start squares, (1, 1) and (W-2, H-2), must be at least
 /// one square in from the edges they face.
@@ -56,9 +56,16 @@ pub enum RuleSet {
     PetriJs,
 }
 
+/// A game is won (1) or not (0), whatever the options.
+pub(crate) const BOUNDS: Bounds = Bounds::up_to(1);
+
 impl Settings for PetriOptions {
     fn pairing(&self) -> Pairing {
         Pairing::HeadToHead
+    }
+
+    fn bounds(&self, _seats: usize) -> Bounds {
+        BOUNDS
     }
 
     /// Every problem with these options, as messages naming the option; empty if they can

@@ -16,7 +16,7 @@ mod tests;
 pub use game::Slime;
 pub use options::{Parsing, SlimeOptions};
 
-use crate::declaration::{Pairing, RegisteredGame, Scoring, Templates, templates};
+use crate::declaration::{Bounds, Pairing, RegisteredGame, Scoring, Templates, templates};
 use crate::engine::{Answer, SetupError};
 use crate::probe::Plan;
 
@@ -38,6 +38,7 @@ impl RegisteredGame for Slime {
         },
     ];
     const TEMPLATES: Templates = templates!("slime");
+    const WIDEST_BOUNDS: Bounds = options::WIDEST_BOUNDS;
 
     fn probes(answers: &[Answer]) -> Plan {
         probes::probes(answers)

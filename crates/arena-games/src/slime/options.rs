@@ -7,7 +7,7 @@
 
 use serde::Deserialize;
 
-use crate::declaration::{Pairing, Settings};
+use crate::declaration::{Bounds, Pairing, Settings};
 
 /// The smallest board: 2×2 already holds the four corners (it starts full).
 const MIN_SIZE: u16 = 2;
@@ -57,12 +57,20 @@ pub enum Parsing {
     Lenient,
 }
 
+/// The most cells a seat can own on the largest board.
+pub(crate) const WIDEST_BOUNDS: Bounds = Bounds::up_to(MAX_SIZE as i64 * MAX_SIZE as i64);
+
 impl Settings for SlimeOptions {
     fn pairing(&self) -> Pairing {
         Pairing::Combinations {
             size: 4,
             rotate: self.rotate_seats,
         }
+    }
+
+    /// A score is the cells a seat owns: at most the whole board.
+    fn bounds(&self, _seats: usize) -> Bounds {
+        Bounds::up_to(i64::from(self.size) * i64::from(self.size))
     }
 
     /// Every problem with these options, as messages naming the option; empty if they can
