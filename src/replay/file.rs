@@ -19,7 +19,7 @@
 //! most [`MAX_REPLAY_CELLS`].
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -42,6 +42,13 @@ pub const MAX_CELLS: usize = 1 << 24;
 /// eight times the largest Slime game (2,000 turns on 256x256), and a Cave game on the
 /// largest board ([`MAX_CELLS`], 50 turns).
 pub const MAX_REPLAY_CELLS: usize = 1 << 30;
+
+/// The most bytes a line of a replay file may have, its newline included: 64 MiB. A frame
+/// of the largest board ([`MAX_CELLS`]) with no two neighbouring cells alike takes 32 MiB
+/// (a cell code is at most two bytes of UTF-8), which leaves as much again for the turn's
+/// requests and replies. A longer line is refused once this much of it is read, so a file
+/// of one endless line (`/dev/zero`) costs no more memory than this.
+pub const MAX_LINE_BYTES: usize = 64 << 20;
 
 /// A whole replay, as read back or as embedded in the HTML viewer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -193,8 +200,19 @@ impl Replay {
         let mut line = Vec::new();
         for number in 1.. {
             line.clear();
-            if reader.read_until(b'\n', &mut line).map_err(io_error)? == 0 {
+            let length = (&mut reader)
+                .take(MAX_LINE_BYTES as u64)
+                .read_until(b'\n', &mut line)
+                .map_err(io_error)?;
+            if length == 0 {
                 break;
+            }
+            if length == MAX_LINE_BYTES && line.last() != Some(&b'\n') {
+                let message = format!(
+                    "the line is longer than {} MiB, the most a replay's line may have",
+                    MAX_LINE_BYTES >> 20
+                );
+                return Err(corrupt(number, message));
             }
             read.add_line(number, &line)
                 .map_err(|message| corrupt(number, message))?;
@@ -477,6 +495,37 @@ mod tests {
                 ":66: the frames up to this one hold 1090519040 cells, over the 1073741824 a \
                  replay may hold in all"
             ),
+            "{error}"
+        );
+    }
+
+    /// A line is read only up to [`MAX_LINE_BYTES`]: a file of one endless line errs once
+    /// that much is read (it used to be read whole into memory), and a line of exactly that
+    /// many bytes with its newline is still read.
+    #[test]
+    fn a_line_over_the_cap_is_refused_and_one_at_the_cap_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = replay_of_one_run_frames(dir.path(), 2, 2, 1);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let header_end = text.find('\n').unwrap() + 1;
+        let frame = &text[header_end..];
+        let padding = MAX_LINE_BYTES - frame.len();
+        let padded = frame.replacen(
+            "{\"turn\"",
+            &format!("{}{{\"turn\"", " ".repeat(padding)),
+            1,
+        );
+        assert_eq!(padded.len(), MAX_LINE_BYTES);
+        std::fs::write(&path, format!("{}{padded}", &text[..header_end])).unwrap();
+        assert_eq!(Replay::read(&path).unwrap().frames.len(), 1);
+
+        let mut long = text.as_bytes()[..header_end].to_vec();
+        long.resize(header_end + MAX_LINE_BYTES + 100, 0);
+        std::fs::write(&path, long).unwrap();
+        let error = Replay::read(&path).unwrap_err().to_string();
+        assert!(
+            error
+                .ends_with(":2: the line is longer than 64 MiB, the most a replay's line may have"),
             "{error}"
         );
     }
