@@ -241,8 +241,14 @@ struct ReadSoFar {
 impl ReadSoFar {
     /// Adds line `number` of the file, its bytes as read, or says why it cannot come next.
     fn add_line(&mut self, number: usize, bytes: &[u8]) -> Result<(), String> {
-        let record = serde_json::from_str::<ReplayLine>(line_text(bytes)?)
-            .map_err(|error| format!("not a replay record: {error}"))?;
+        let text = line_text(bytes)?;
+        let record = serde_json::from_str::<ReplayLine>(text).map_err(|error| {
+            if number == 1 && is_journal_header(text) {
+                JOURNAL_GIVEN.to_owned()
+            } else {
+                format!("not a replay record: {error}")
+            }
+        })?;
         match (record, &self.header, &self.end) {
             (ReplayLine::Header(header), None, _) if number == 1 => {
                 check_header(&header)?;
@@ -257,6 +263,19 @@ impl ReadSoFar {
         }
         Ok(())
     }
+}
+
+/// What a journal given for a replay is told: its header is a `header` record too, so the
+/// replay's reader would otherwise only say which field it lacks.
+const JOURNAL_GIVEN: &str = "this is a results journal, not a replay; replays are written \
+                             with `arena run --replays`";
+
+/// Whether `text` is the header line of a results journal.
+fn is_journal_header(text: &str) -> bool {
+    matches!(
+        serde_json::from_str::<crate::journal::Record>(text),
+        Ok(crate::journal::Record::Header(_))
+    )
 }
 
 /// The text of a line read with its newline, without that newline (as [`BufRead::lines`]
@@ -620,5 +639,24 @@ mod tests {
         );
         std::fs::write(&path, "{}\n").unwrap();
         assert!(Replay::read(&path).is_err());
+    }
+
+    /// A journal's header is a `header` record too: its reader said only `missing field
+    /// 'index'`.
+    #[test]
+    fn a_journal_given_for_a_replay_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let header = crate::journal::Header::new("petri", 7, 1, vec!["a".into()], 2, "abc".into());
+        let line = serde_json::to_string(&crate::journal::Record::Header(header)).unwrap();
+        std::fs::write(&path, format!("{line}\n")).unwrap();
+        let error = Replay::read(&path).unwrap_err().to_string();
+        assert!(
+            error.ends_with(
+                ":1: this is a results journal, not a replay; replays are written with `arena \
+                 run --replays`"
+            ),
+            "{error}"
+        );
     }
 }
