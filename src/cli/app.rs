@@ -33,7 +33,7 @@ use arena::sandbox::check_support;
 use arena::selection::Selection;
 use arena::signals::Signals;
 use arena::sprt::{Sprt, SprtBounds, Verdict};
-use arena::text::escape_control;
+use arena::text::{escape_control, shell_word};
 use arena_games::GameKind;
 
 /// Runs the command line's subcommand and returns the process exit status.
@@ -438,11 +438,6 @@ fn resume_command(args: &RunArgs, out: &Path) -> String {
     }
     words.extend(args.selection.selection().words());
     words.join(" ")
-}
-
-/// Quotes a word for a POSIX shell when it needs it.
-fn shell_word(word: &str) -> String {
-    shlex::try_quote(word).map_or_else(|_| word.to_owned(), |quoted| quoted.into_owned())
 }
 
 /// Command-line values win over the tournament file's.
