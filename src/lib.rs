@@ -37,5 +37,6 @@ pub mod selection;
 pub mod shard;
 pub mod signals;
 pub mod sprt;
+pub mod stderr;
 pub mod summary;
 pub mod text;

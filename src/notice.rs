@@ -25,9 +25,10 @@ pub enum Level {
     Info,
 }
 
-/// Writes `message` to stderr, each of its lines (text), or as one object (JSON).
+/// Writes `message` to stderr, each of its lines (text), or as one object (JSON); dropped
+/// if stderr cannot take it (see [`crate::stderr`]).
 pub fn always(level: Level, message: &str) {
-    eprint!("{}", render(level, message, JSON.load(Ordering::Relaxed)));
+    crate::stderr::write(render(level, message, JSON.load(Ordering::Relaxed)).as_bytes());
 }
 
 /// What [`always`] writes.

@@ -323,7 +323,9 @@ impl Style {
 static LIVE_BAR: Mutex<Option<ProgressBar>> = Mutex::new(None);
 
 /// Stderr for log lines: while the live bar shows, it is hidden for the write and redrawn
-/// below the line.
+/// below the line. It never fails: a line stderr cannot take is dropped (see
+/// [`crate::stderr`]), where an error would have the log library report it with `eprintln!`,
+/// which panics on the same closed stderr.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LogWriter;
 
@@ -331,13 +333,15 @@ impl Write for LogWriter {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let bar = LIVE_BAR.lock().map_or(None, |bar| bar.clone());
         match bar {
-            Some(bar) => bar.suspend(|| io::stderr().write(buf)),
-            None => io::stderr().write(buf),
+            Some(bar) => bar.suspend(|| crate::stderr::write(buf)),
+            None => crate::stderr::write(buf),
         }
+        Ok(buf.len())
     }
 
+    /// Nothing to flush: stderr is not buffered.
     fn flush(&mut self) -> io::Result<()> {
-        io::stderr().flush()
+        Ok(())
     }
 }
 

@@ -67,9 +67,26 @@ pub fn one_line(bytes: &[u8], max_chars: usize) -> String {
     escape_control(&cut).into_owned()
 }
 
+/// `word` as a POSIX shell reads it back: as it is when it can be, else quoted, so a path
+/// with a space or a `$` in a command printed for the user to paste stays one word. A word
+/// that cannot be quoted (it holds a NUL byte, which no argument can) is left as it is.
+pub fn shell_word(word: &str) -> String {
+    shlex::try_quote(word).map_or_else(|_| word.to_owned(), |quoted| quoted.into_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shell_words_are_quoted_only_when_they_need_it() {
+        assert_eq!(shell_word("bots/petri/hunter.py"), "bots/petri/hunter.py");
+        for word in ["my bots/x", "$HOME", "it's", "a\nb", ""] {
+            let quoted = shell_word(word);
+            assert_ne!(quoted, word);
+            assert_eq!(shlex::split(&quoted).unwrap(), [word], "{quoted}");
+        }
+    }
 
     #[test]
     fn one_line_cuts_and_escapes() {

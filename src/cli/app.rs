@@ -33,7 +33,7 @@ use arena::sandbox::check_support;
 use arena::selection::Selection;
 use arena::signals::Signals;
 use arena::sprt::{Sprt, SprtBounds, Verdict};
-use arena::text::escape_control;
+use arena::text::{escape_control, shell_word};
 use arena_games::GameKind;
 
 /// Runs the command line's subcommand and returns the process exit status.
@@ -306,8 +306,23 @@ fn play(
     signals.games_over();
     let report = report?;
     let (board, _) = standings(&report.journal, Reading::Strict)?;
-    print(&board, args.format)?;
-    warn_of_failing_bots(&board, &report);
+    if report.interrupted.is_none() {
+        let path = out.join(LEADERBOARD_FILE);
+        write_atomically(&path, render_json(&board).as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    // After the files, and before its failure ends the run: a stdout that cannot take the
+    // leaderboard (a full disk) leaves the results written and the warnings said.
+    let printed = print(&board, args.format);
+    let status = end_of_run(&board, &report, &args, &out);
+    printed?;
+    Ok(status)
+}
+
+/// Says on stderr what the end of a run calls for (bots that failed often, how to finish a
+/// stopped run, the SPRT verdict, `--strict`'s failures) and returns the run's exit status.
+fn end_of_run(board: &Leaderboard, report: &RunReport, args: &RunArgs, out: &Path) -> u8 {
+    warn_of_failing_bots(board, report);
     if let Some(stop) = report.interrupted {
         // Not a log line: `-q` must not hide how to finish the run.
         arena::notice::always(
@@ -317,14 +332,11 @@ fn play(
                 stop.name(),
                 board.games_played,
                 arena::text::plural(board.total_games, "game", "games"),
-                resume_command(&args, &out)
+                resume_command(args, out)
             ),
         );
-        return Ok(stop.exit_code());
+        return stop.exit_code();
     }
-    let path = out.join(LEADERBOARD_FILE);
-    write_atomically(&path, render_json(&board).as_bytes())
-        .with_context(|| format!("cannot write {}", path.display()))?;
     if let Some(status) = &board.sprt {
         tracing::info!("SPRT: {}", status.line());
     }
@@ -344,14 +356,14 @@ fn play(
             for line in &failing {
                 tracing::error!("strict: {line}");
             }
-            return Ok(EXIT_STRICT);
+            return EXIT_STRICT;
         }
     }
-    Ok(match board.sprt.map(|status| status.verdict) {
+    match board.sprt.as_ref().map(|status| status.verdict) {
         None | Some(Some(Verdict::H1)) => EXIT_OK,
         Some(Some(Verdict::H0)) => EXIT_SPRT_H0,
         Some(None) => EXIT_SPRT_UNDECIDED,
-    })
+    }
 }
 
 /// Makes `dir` if needed and checks that a file can be written in it, so that a run whose
@@ -446,11 +458,6 @@ fn resume_command(args: &RunArgs, out: &Path) -> String {
     }
     words.extend(args.selection.selection().words());
     words.join(" ")
-}
-
-/// Quotes a word for a POSIX shell when it needs it.
-fn shell_word(word: &str) -> String {
-    shlex::try_quote(word).map_or_else(|_| word.to_owned(), |quoted| quoted.into_owned())
 }
 
 /// Command-line values win over the tournament file's.

@@ -4,13 +4,14 @@
 //! names its own). Each is a starting point, not a strategy; the tests check every one with
 //! `arena check`.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
 use crate::args::Lang;
 use arena::errors::Error;
-use arena::text::escape_control;
+use arena::text::{escape_control, shell_word};
 use arena_games::GameKind;
 
 /// The Cargo manifest of every Rust template.
@@ -63,19 +64,16 @@ fn check_args(lang: Lang, dir: &Path, written: &[PathBuf]) -> Vec<String> {
 }
 
 /// Writes the template into `dir` (created if needed) and returns the paths written.
-/// Existing files are never overwritten: if any is in the way, nothing is written.
+/// Existing files are never overwritten, nor written through a link: if anything is in the
+/// way, nothing is written.
 pub fn write(game: GameKind, lang: Lang, dir: &Path) -> Result<Vec<PathBuf>, Error> {
-    if dir.exists() && !dir.is_dir() {
-        return Err(Error::Usage(format!(
-            "{} is a file, not a folder; choose another folder",
-            escape_control(&dir.display().to_string())
-        )));
+    if let Some(why) = folder_problem(dir) {
+        return Err(Error::Usage(why));
     }
     let files = files(game, lang)?;
     let taken: Vec<String> = files
         .iter()
-        .map(|(name, _)| dir.join(name))
-        .filter(|path| path.exists())
+        .filter_map(|(name, _)| in_the_way(dir, name))
         .map(|path| path.display().to_string())
         .collect();
     if !taken.is_empty() {
@@ -91,23 +89,80 @@ pub fn write(game: GameKind, lang: Lang, dir: &Path) -> Result<Vec<PathBuf>, Err
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("cannot create {}", parent.display()))?;
         }
-        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        write_new(&path, text)?;
         written.push(path);
     }
     Ok(written)
+}
+
+/// Why `dir` cannot be the bot's folder, if it cannot: the nearest of it and its parents
+/// that exists is no folder (a file, or a link to nothing). Checked before anything is
+/// made, so that a bad `DIR` is the command line's mistake (exit status 2), not a failure
+/// half way.
+fn folder_problem(dir: &Path) -> Option<String> {
+    let existing = dir
+        .ancestors()
+        .find(|path| path.symlink_metadata().is_ok())?;
+    if existing.is_dir() {
+        return None;
+    }
+    let what = if existing.exists() {
+        "a file, not a folder"
+    } else {
+        "a symbolic link to nothing"
+    };
+    Some(format!(
+        "{} is {what}; choose another folder",
+        escape_control(&existing.display().to_string())
+    ))
+}
+
+/// What stops the template's file `name` being written as a new file inside `dir`, if
+/// anything: the file's path if anything is there (a link to nothing too), or a folder on
+/// its way that is not a real folder (a link would lead the file out of `dir`).
+fn in_the_way(dir: &Path, name: &str) -> Option<PathBuf> {
+    let path = dir.join(name);
+    let folders: Vec<&Path> = path
+        .ancestors()
+        .skip(1)
+        .take_while(|folder| *folder != dir)
+        .collect();
+    let not_a_folder = |folder: &&Path| {
+        folder
+            .symlink_metadata()
+            .is_ok_and(|metadata| !metadata.is_dir())
+    };
+    match folders.into_iter().rev().find(not_a_folder) {
+        Some(folder) => Some(folder.to_path_buf()),
+        None => path.symlink_metadata().is_ok().then_some(path),
+    }
+}
+
+/// Writes `text` to a new file at `path`. The file is created exclusively (`O_EXCL`), which
+/// never follows a link and fails if anything appeared there since [`in_the_way`] looked.
+fn write_new(path: &Path, text: &str) -> Result<(), Error> {
+    let cannot = || format!("cannot write {}", path.display());
+    let mut file = std::fs::File::create_new(path).with_context(cannot)?;
+    file.write_all(text.as_bytes()).with_context(cannot)?;
+    Ok(())
+}
+
+/// `word` as the user types it in a POSIX shell ([`shell_word`]), with control characters
+/// escaped: the line is printed on a terminal.
+fn typed(word: &str) -> String {
+    escape_control(&shell_word(word)).into_owned()
 }
 
 /// What to do after `arena new` wrote `written` into `dir`: build (Rust), then check the bot.
 pub fn next_steps(game: GameKind, lang: Lang, dir: &Path, written: &[PathBuf]) -> String {
     let words: Vec<String> = check_args(lang, dir, written)
         .iter()
-        .map(|word| shlex::try_quote(word).map_or_else(|_| word.clone(), |q| q.into_owned()))
-        .map(|word| escape_control(&word).into_owned())
+        .map(|word| typed(word))
         .collect();
     let build = match lang {
         Lang::Rust => format!(
             "build it:  cargo build --release --manifest-path {}\n",
-            escape_control(&dir.join("Cargo.toml").display().to_string())
+            typed(&dir.join("Cargo.toml").display().to_string())
         ),
         Lang::Python | Lang::Javascript | Lang::Java => String::new(),
     };
@@ -122,14 +177,17 @@ pub fn next_steps(game: GameKind, lang: Lang, dir: &Path, written: &[PathBuf]) -
     let (entry, play) = match lang {
         // One alien plays a game against the prey: a match needs no other bot.
         Lang::Java => {
-            let sources = written.iter().map(|source| source.display().to_string());
-            let sources = sources.collect::<Vec<_>>().join(" ");
-            let sources = shlex::try_quote(&sources).map_or_else(|_| sources.clone(), Into::into);
+            // `--bot`'s command is split into words as a shell would: each source is quoted
+            // for that split, then the whole for the shell the line is pasted into.
+            let sources: Vec<String> = written
+                .iter()
+                .map(|source| shell_word(&source.display().to_string()))
+                .collect();
             (
                 format!("its `java` source (see games/{game}.md, \"Java aliens\")"),
                 format!(
                     "play it:   arena match {game} --bot mine={}\n",
-                    escape_control(&sources)
+                    typed(&sources.join(" "))
                 ),
             )
         }
@@ -143,4 +201,52 @@ pub fn next_steps(game: GameKind, lang: Lang, dir: &Path, written: &[PathBuf]) -
          {entry}\n",
         words.join(" ")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The words a POSIX shell makes of the command on the line of `steps` that starts with
+    /// `label`.
+    fn command_words(steps: &str, label: &str) -> Vec<String> {
+        let line = steps
+            .lines()
+            .find_map(|line| line.strip_prefix(label))
+            .unwrap_or_else(|| panic!("no {label:?} line in {steps}"));
+        shlex::split(line).expect("the line is one shell command")
+    }
+
+    /// Every path in the printed commands reads back as one word, however odd its folder
+    /// (a space, a `$`, a quote); `build it` was printed unquoted, and `play it` quoted the
+    /// sources once, so arena split its `--bot` command at the space.
+    #[test]
+    fn the_printed_commands_keep_each_path_one_word() {
+        for folder in ["my $bots/x y", "it's", "plain"] {
+            let dir = Path::new(folder);
+            let steps = next_steps(GameKind::Petri, Lang::Rust, dir, &[]);
+            let manifest = dir.join("Cargo.toml").display().to_string();
+            assert_eq!(
+                command_words(&steps, "build it:"),
+                ["cargo", "build", "--release", "--manifest-path", &manifest]
+            );
+            let bot = dir.join("target/release/bot").display().to_string();
+            assert_eq!(
+                command_words(&steps, "check it:"),
+                ["arena", "check", "petri", "--", &bot]
+            );
+
+            let source = dir.join("MyAlien.java");
+            let written = [source.clone()];
+            let steps = next_steps(GameKind::AlienWar, Lang::Java, dir, &written);
+            let source = source.display().to_string();
+            let play = command_words(&steps, "play it:");
+            let bot = play[4].strip_prefix("mine=").unwrap();
+            assert_eq!(shlex::split(bot).unwrap(), [source.as_str()], "{play:?}");
+            assert_eq!(
+                command_words(&steps, "check it:"),
+                ["arena", "check", "alienwar", "--java", &source]
+            );
+        }
+    }
 }

@@ -19,7 +19,7 @@
 //! most [`MAX_REPLAY_CELLS`].
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -42,6 +42,13 @@ pub const MAX_CELLS: usize = 1 << 24;
 /// eight times the largest Slime game (2,000 turns on 256x256), and a Cave game on the
 /// largest board ([`MAX_CELLS`], 50 turns).
 pub const MAX_REPLAY_CELLS: usize = 1 << 30;
+
+/// The most bytes a line of a replay file may have, its newline included: 64 MiB. A frame
+/// of the largest board ([`MAX_CELLS`]) with no two neighbouring cells alike takes 32 MiB
+/// (a cell code is at most two bytes of UTF-8), which leaves as much again for the turn's
+/// requests and replies. A longer line is refused once this much of it is read, so a file
+/// of one endless line (`/dev/zero`) costs no more memory than this.
+pub const MAX_LINE_BYTES: usize = 64 << 20;
 
 /// A whole replay, as read back or as embedded in the HTML viewer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -193,8 +200,19 @@ impl Replay {
         let mut line = Vec::new();
         for number in 1.. {
             line.clear();
-            if reader.read_until(b'\n', &mut line).map_err(io_error)? == 0 {
+            let length = (&mut reader)
+                .take(MAX_LINE_BYTES as u64)
+                .read_until(b'\n', &mut line)
+                .map_err(io_error)?;
+            if length == 0 {
                 break;
+            }
+            if length == MAX_LINE_BYTES && line.last() != Some(&b'\n') {
+                let message = format!(
+                    "the line is longer than {} MiB, the most a replay's line may have",
+                    MAX_LINE_BYTES >> 20
+                );
+                return Err(corrupt(number, message));
             }
             read.add_line(number, &line)
                 .map_err(|message| corrupt(number, message))?;
@@ -223,8 +241,14 @@ struct ReadSoFar {
 impl ReadSoFar {
     /// Adds line `number` of the file, its bytes as read, or says why it cannot come next.
     fn add_line(&mut self, number: usize, bytes: &[u8]) -> Result<(), String> {
-        let record = serde_json::from_str::<ReplayLine>(line_text(bytes)?)
-            .map_err(|error| format!("not a replay record: {error}"))?;
+        let text = line_text(bytes)?;
+        let record = serde_json::from_str::<ReplayLine>(text).map_err(|error| {
+            if number == 1 && is_journal_header(text) {
+                JOURNAL_GIVEN.to_owned()
+            } else {
+                format!("not a replay record: {error}")
+            }
+        })?;
         match (record, &self.header, &self.end) {
             (ReplayLine::Header(header), None, _) if number == 1 => {
                 check_header(&header)?;
@@ -239,6 +263,19 @@ impl ReadSoFar {
         }
         Ok(())
     }
+}
+
+/// What a journal given for a replay is told: its header is a `header` record too, so the
+/// replay's reader would otherwise only say which field it lacks.
+const JOURNAL_GIVEN: &str = "this is a results journal, not a replay; replays are written \
+                             with `arena run --replays`";
+
+/// Whether `text` is the header line of a results journal.
+fn is_journal_header(text: &str) -> bool {
+    matches!(
+        serde_json::from_str::<crate::journal::Record>(text),
+        Ok(crate::journal::Record::Header(_))
+    )
 }
 
 /// The text of a line read with its newline, without that newline (as [`BufRead::lines`]
@@ -481,6 +518,37 @@ mod tests {
         );
     }
 
+    /// A line is read only up to [`MAX_LINE_BYTES`]: a file of one endless line errs once
+    /// that much is read (it used to be read whole into memory), and a line of exactly that
+    /// many bytes with its newline is still read.
+    #[test]
+    fn a_line_over_the_cap_is_refused_and_one_at_the_cap_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = replay_of_one_run_frames(dir.path(), 2, 2, 1);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let header_end = text.find('\n').unwrap() + 1;
+        let frame = &text[header_end..];
+        let padding = MAX_LINE_BYTES - frame.len();
+        let padded = frame.replacen(
+            "{\"turn\"",
+            &format!("{}{{\"turn\"", " ".repeat(padding)),
+            1,
+        );
+        assert_eq!(padded.len(), MAX_LINE_BYTES);
+        std::fs::write(&path, format!("{}{padded}", &text[..header_end])).unwrap();
+        assert_eq!(Replay::read(&path).unwrap().frames.len(), 1);
+
+        let mut long = text.as_bytes()[..header_end].to_vec();
+        long.resize(header_end + MAX_LINE_BYTES + 100, 0);
+        std::fs::write(&path, long).unwrap();
+        let error = Replay::read(&path).unwrap_err().to_string();
+        assert!(
+            error
+                .ends_with(":2: the line is longer than 64 MiB, the most a replay's line may have"),
+            "{error}"
+        );
+    }
+
     #[test]
     fn replays_of_a_format_version_this_arena_does_not_write_are_refused() {
         let dir = tempfile::tempdir().unwrap();
@@ -571,5 +639,24 @@ mod tests {
         );
         std::fs::write(&path, "{}\n").unwrap();
         assert!(Replay::read(&path).is_err());
+    }
+
+    /// A journal's header is a `header` record too: its reader said only `missing field
+    /// 'index'`.
+    #[test]
+    fn a_journal_given_for_a_replay_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let header = crate::journal::Header::new("petri", 7, 1, vec!["a".into()], 2, "abc".into());
+        let line = serde_json::to_string(&crate::journal::Record::Header(header)).unwrap();
+        std::fs::write(&path, format!("{line}\n")).unwrap();
+        let error = Replay::read(&path).unwrap_err().to_string();
+        assert!(
+            error.ends_with(
+                ":1: this is a results journal, not a replay; replays are written with `arena \
+                 run --replays`"
+            ),
+            "{error}"
+        );
     }
 }

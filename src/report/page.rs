@@ -90,33 +90,11 @@ fn replay_pages_folder(out: &Path) -> PathBuf {
 /// that cannot be read (a game still being recorded in a running folder) is left out with
 /// a warning rather than failing the report.
 pub fn write_replay_pages(replays: &Path, out: &Path) -> Result<Vec<ReplayLink>, Error> {
-    let mut files: Vec<(u64, PathBuf)> = match std::fs::read_dir(replays) {
-        Ok(entries) => entries
-            .flatten()
-            .filter_map(|entry| {
-                Some((
-                    game_index(&entry.file_name().into_string().ok()?)?,
-                    entry.path(),
-                ))
-            })
-            .collect(),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(error) => {
-            return Err(anyhow::Error::new(error)
-                .context(format!("cannot read {}", replays.display()))
-                .into());
-        }
-    };
-    files.sort();
     let folder = replay_pages_folder(out);
     let mut links = Vec::new();
-    for (index, file) in files {
-        let replay = match Replay::read(&file) {
-            Ok(replay) => replay,
-            Err(error) => {
-                tracing::warn!("left out of the report: {error}");
-                continue;
-            }
+    for (index, file) in replay_files(replays)? {
+        let Some(replay) = read_replay(index, &file) else {
+            continue;
         };
         std::fs::create_dir_all(&folder)
             .with_context(|| format!("cannot create {}", folder.display()))?;
@@ -135,6 +113,62 @@ pub fn write_replay_pages(replays: &Path, out: &Path) -> Result<Vec<ReplayLink>,
         });
     }
     Ok(links)
+}
+
+/// The files `game-N.jsonl` in `replays` with their N, in game order; none if the folder
+/// does not exist. Only plain files: anything else there is left out with a warning, as a
+/// link could lead anywhere (another run's replay, `/dev/zero`) and a FIFO would block the
+/// report. The entry's own type is used, never its target's.
+fn replay_files(replays: &Path) -> Result<Vec<(u64, PathBuf)>, Error> {
+    let entries = match std::fs::read_dir(replays) {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(error) => {
+            return Err(anyhow::Error::new(error)
+                .context(format!("cannot read {}", replays.display()))
+                .into());
+        }
+    };
+    let mut files: Vec<(u64, PathBuf)> = entries
+        .flatten()
+        .filter_map(|entry| {
+            let index = game_index(&entry.file_name().into_string().ok()?)?;
+            let path = entry.path();
+            if !entry.file_type().ok()?.is_file() {
+                tracing::warn!(
+                    "left out of the report: {}: not a plain file (a link or a device) where \
+                     a replay should be",
+                    path.display()
+                );
+                return None;
+            }
+            Some((index, path))
+        })
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// The replay of game `index` in `file`, or `None` with a warning saying why not: it cannot
+/// be read, or its header says it is another game (a page named after one game must show
+/// that game).
+fn read_replay(index: u64, file: &Path) -> Option<Replay> {
+    match Replay::read(file) {
+        Ok(replay) if replay.header.index == index => Some(replay),
+        Ok(replay) => {
+            tracing::warn!(
+                "left out of the report: {}: its header is of game {}, not game {index} as its \
+                 name says",
+                file.display(),
+                replay.header.index
+            );
+            None
+        }
+        Err(error) => {
+            tracing::warn!("left out of the report: {error}");
+            None
+        }
+    }
 }
 
 /// N of a replay file named `game-N.jsonl`.

@@ -353,6 +353,56 @@ fn new_refuses_a_file_for_its_folder_and_prints_a_hostile_folder_name_escaped() 
     assert!(dir.path().join("a\nb\x1b[2J/bot.py").exists());
 }
 
+/// A `DIR` that cannot be a folder (under a file, or a link to nothing) is the command
+/// line's mistake, exit status 2 (it was 1, with `Not a directory` or `File exists`), and
+/// nothing is written; a file in the way is never written through, even a link to nothing
+/// (which `new` used to follow, creating its target outside the folder), nor a folder on
+/// the way that is a link out of it.
+#[test]
+fn new_refuses_a_folder_it_cannot_make_and_never_writes_through_a_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let here = dir.path();
+    std::fs::write(here.join("afile"), "").unwrap();
+    std::os::unix::fs::symlink("nowhere", here.join("link")).unwrap();
+    std::fs::create_dir_all(here.join("d3")).unwrap();
+    std::os::unix::fs::symlink("../outside/bot.py", here.join("d3/bot.py")).unwrap();
+    std::fs::create_dir_all(here.join("d4")).unwrap();
+    std::fs::create_dir_all(here.join("outside")).unwrap();
+    std::os::unix::fs::symlink("../outside", here.join("d4/src")).unwrap();
+    for (lang, folder, message) in [
+        (
+            "python",
+            "afile/sub",
+            "afile is a file, not a folder; choose another folder",
+        ),
+        (
+            "python",
+            "link",
+            "link is a symbolic link to nothing; choose another folder",
+        ),
+        ("python", "link/sub", "link is a symbolic link to nothing"),
+        (
+            "python",
+            "d3",
+            "not overwriting d3/bot.py; choose another folder",
+        ),
+        (
+            "rust",
+            "d4",
+            "not overwriting d4/src; choose another folder",
+        ),
+    ] {
+        let output = arena(here, &["new", "petri", "--lang", lang, folder]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{folder}: {stderr}");
+        assert!(stderr.contains(message), "{folder}: {stderr}");
+    }
+    assert!(!here.join("nowhere").exists());
+    assert!(!here.join("d4/Cargo.toml").exists());
+    let outside: Vec<_> = std::fs::read_dir(here.join("outside")).unwrap().collect();
+    assert!(outside.is_empty(), "written outside: {outside:?}");
+}
+
 /// A persistent bot that closes its stdout and lives on is stopped by arena, and `check` says
 /// so rather than blaming the bot for arena's own signal.
 #[test]

@@ -12,6 +12,7 @@ mod gauntlet;
 mod integrity;
 mod java;
 mod mutate;
+mod output;
 mod packaging;
 mod preflight;
 mod process;

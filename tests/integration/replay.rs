@@ -527,6 +527,38 @@ fn a_small_replay_of_many_huge_frames_is_refused_at_once() {
     assert!(!page.exists());
 }
 
+/// A file of one endless line (`/dev/zero`) or of one line of a gigabyte was read whole into
+/// memory; it is refused once the most a line may have is read, with a message naming the
+/// line, by `arena replay` and its `--html` alike.
+#[test]
+fn a_replay_line_over_the_cap_is_refused_within_limits() {
+    let dir = tempfile::tempdir().unwrap();
+    let sparse = dir.path().join("x.jsonl");
+    std::fs::File::create(&sparse)
+        .unwrap()
+        .set_len(1 << 30)
+        .unwrap();
+    let page = dir.path().join("page.html");
+    for file in [Path::new("/dev/zero"), &sparse] {
+        for extra in [&[][..], &["--html", page.to_str().unwrap()]] {
+            let output = replay_within_limits(dir.path(), file, extra);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(
+                output.status.code(),
+                Some(2),
+                "{file:?} {extra:?}: {stderr}"
+            );
+            assert!(
+                stderr.contains(
+                    ":1: the line is longer than 64 MiB, the most a replay's line may have"
+                ),
+                "{stderr}"
+            );
+        }
+    }
+    assert!(!page.exists());
+}
+
 /// A replay's text reaches the terminal with its control characters escaped: a bot name
 /// that clears the screen is shown, not obeyed.
 #[test]

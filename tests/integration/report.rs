@@ -556,3 +556,49 @@ fn a_folder_without_a_journal_is_refused() {
         "{stderr}"
     );
 }
+
+/// A replay is shown under the game its header names, never another: one whose header is
+/// of another game than its name says is left out, and so is a link in the replays folder
+/// (it could lead to another run's replay, or to `/dev/zero`), each with a warning naming
+/// the file; the other replays still get their pages.
+#[test]
+fn replays_named_for_another_game_or_linked_are_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = results(dir.path(), "petri", &[]);
+    let replays = out.join("replays");
+    std::fs::copy(replays.join("game-1.jsonl"), replays.join("game-0.jsonl")).unwrap();
+    let elsewhere = dir.path().join("game-5.jsonl");
+    std::fs::rename(replays.join("game-5.jsonl"), &elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, replays.join("game-5.jsonl")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", replays.join("game-99.jsonl")).unwrap();
+
+    let page = dir.path().join("page.html");
+    let output = arena(
+        dir.path(),
+        &[
+            "report",
+            out.to_str().unwrap(),
+            "--html",
+            page.to_str().unwrap(),
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let pages: Vec<String> = std::fs::read_dir(dir.path().join("page-replays"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(
+        pages,
+        ["game-1.html", "game-2.html", "game-3.html", "game-4.html"]
+    );
+    for expected in [
+        "game-0.jsonl: its header is of game 1, not game 0 as its name says",
+        "game-5.jsonl: not a plain file (a link or a device) where a replay should be",
+        "game-99.jsonl: not a plain file",
+    ] {
+        assert!(stderr.contains(expected), "{expected}: {stderr}");
+    }
+}
