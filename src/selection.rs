@@ -57,14 +57,9 @@ impl Selection {
     /// The selection as command-line words for a POSIX shell, as given, each argument
     /// quoted where it needs it: for the command that resumes a run.
     pub fn words(&self) -> Vec<String> {
-        let quoted = |word: &String| {
-            shlex::try_quote(word).map_or_else(|_| word.clone(), |quoted| quoted.into_owned())
-        };
-        let only = self
-            .only
-            .iter()
-            .map(|word| format!("--bots {}", quoted(word)));
-        let exclude = (self.exclude.iter()).map(|word| format!("--exclude {}", quoted(word)));
+        use crate::text::shell_word;
+        let only = (self.only.iter()).map(|word| format!("--bots {}", shell_word(word)));
+        let exclude = (self.exclude.iter()).map(|word| format!("--exclude {}", shell_word(word)));
         only.chain(exclude).collect()
     }
 }

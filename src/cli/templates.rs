@@ -31,8 +31,9 @@ pub fn files(game: GameKind, lang: Lang) -> Result<Vec<(&'static str, &'static s
                 return Err(Error::Usage(format!(
                     "no Java template for {game}: only a game with a Java host (alienwar) \
                      has one. A Java bot of {game} is a program like any other, reading \
-                     its requests on stdin (`command = \"java Bot.java\"`; see the README \
-                     on `memory_mb` for a JVM's options); start from another --lang"
+                     its requests as games/{game}.md says (`command = \"java Bot.java\"`; \
+                     see the README on `memory_mb` for a JVM's options); start from \
+                     another --lang"
                 )));
             }
         },
