@@ -3,7 +3,7 @@
 //! written (stderr closed, its reader gone as in `2>&1 | head`, or `2>/dev/full`) is dropped,
 //! never an error: `eprint!` panics on such a failure, and a run that panicked at its last
 //! log line lost its leaderboard. Everything `arena` writes to stderr goes through
-//! [`write`]: the log lines (through [`crate::progress::LogWriter`]) and the notices.
+//! [`write()`]: the log lines (through [`crate::progress::LogWriter`]) and the notices.
 
 use std::io::{self, Write};
 
