@@ -53,6 +53,13 @@ pub fn render_check(
             }
             CallStatus::TimedOut => {
                 let _ = writeln!(out, "   no reply: timed out after {elapsed}");
+                if matches!(report.input, Input::Session(_)) && report.result.output.is_empty() {
+                    out.push_str(
+                        "   nothing arrived: a persistent process that printed its reply but did \
+                         not flush it (Python: print(..., flush=True); C: fflush(stdout)) \
+                         looks like this\n",
+                    );
+                }
             }
             CallStatus::TooLong => {
                 let _ = writeln!(out, "   no reply: the reply exceeded the size cap");

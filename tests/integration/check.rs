@@ -84,6 +84,31 @@ fn a_loop_bot_is_checked_on_its_persistent_process() {
 }
 
 #[test]
+fn a_loop_bot_that_never_flushes_is_told_what_a_silent_timeout_looks_like() {
+    let dir = tempfile::tempdir().unwrap();
+    // Answers the one-shot setup (`BEGIN` without a newline), then, as a persistent
+    // process, prints its replies without flushing them.
+    let bot = "import sys\nif not sys.stdin.readline().endswith('\\n'):\n\
+               \x20   print('4 6 2 LOOP')\n    sys.exit()\n\
+               print('REST')\nfor line in sys.stdin:\n    print('REST')\n";
+    std::fs::write(dir.path().join("unflushed.py"), bot).unwrap();
+    let (output, text) = check(
+        dir.path(),
+        "petri",
+        &["--timeout-ms", "300", "--setup-timeout-ms", "500"],
+        &["/usr/bin/python3", "-S", "-I", "unflushed.py"],
+    );
+    assert_eq!(output.status.code(), Some(3), "{text}");
+    assert!(text.contains("   no reply: timed out after "), "{text}");
+    assert!(
+        text.contains(
+            "nothing arrived: a persistent process that printed its reply but did not flush it"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
 fn an_illegal_reply_is_shown_parsed_but_illegal_and_fails_the_check() {
     let dir = tempfile::tempdir().unwrap();
     let hostile = hostile();
