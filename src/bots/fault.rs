@@ -1,16 +1,21 @@
 //! Telling the runner's own failures from the bot's. A runner out of descriptors, processes
 //! or memory fails every bot alike: counted as the bots' crashes, it would turn one broken run
-//! into a leaderboard of blamed bots. So does an engine that cannot set up its game.
+//! into a leaderboard of blamed bots. So does a box whose process the machine refuses to set
+//! up (a limit above arena's own hard limit), and an engine that cannot set up its game.
 
 use std::error::Error;
 use std::fmt;
 use std::io;
+
+use crate::sandbox::SetupRefused;
 
 /// A game could not be played for a reason of the runner's, not of any bot's.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RunnerFault {
     /// A bot process could not be started because the runner itself ran out of a resource.
     Resource(String),
+    /// The machine refused to set up a bot's process in its box (`sandbox::SetupRefused`).
+    Sandbox(String),
     /// The engine refused to set up the game (options the loader should have refused).
     Setup(String),
 }
@@ -18,8 +23,15 @@ pub enum RunnerFault {
 impl RunnerFault {
     /// The runner's fault behind `error`, if the error is one of a resource of the runner's
     /// (`EMFILE`, `ENFILE`, `EAGAIN`, `ENOMEM` from its own pipes, forks and sockets).
-    /// Errors reported from inside a box are the bot's: its box's limits are its own.
+    /// Errors reported from inside a box are the bot's (its box's limits are its own),
+    /// except the box's refusal to set the process up, which comes before any of the bot's.
     pub fn of(error: &io::Error) -> Option<RunnerFault> {
+        if let Some(refused) = error
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<SetupRefused>())
+        {
+            return Some(RunnerFault::Sandbox(refused.to_string()));
+        }
         let errno = os_error(error)?;
         [libc::EMFILE, libc::ENFILE, libc::EAGAIN, libc::ENOMEM]
             .contains(&errno)
@@ -35,6 +47,7 @@ impl fmt::Display for RunnerFault {
                 "the runner cannot start a bot process: {why} (a limit of the runner, not a \
                  fault of the bot: raise `ulimit -n` or `ulimit -u`, or lower `jobs`)"
             ),
+            RunnerFault::Sandbox(why) => write!(f, "the sandbox cannot start a bot: {why}"),
             RunnerFault::Setup(why) => write!(f, "the game cannot be set up: {why}"),
         }
     }
@@ -76,6 +89,11 @@ mod tests {
         assert_eq!(
             RunnerFault::of(&io::Error::other("fork: EAGAIN in the box")),
             None
+        );
+        let refused = io::Error::other(SetupRefused("RLIMIT_NPROC: EPERM".to_owned()));
+        assert_eq!(
+            RunnerFault::of(&refused),
+            Some(RunnerFault::Sandbox("RLIMIT_NPROC: EPERM".to_owned()))
         );
     }
 

@@ -173,9 +173,9 @@ impl Waiter {
     pub(crate) fn start_failure(&self) -> Option<io::Error> {
         match self {
             Waiter::Boxed {
-                ending: Some(Ending::NotStarted(why)),
+                ending: Some(Ending::NotStarted(failure)),
                 ..
-            } => Some(io::Error::other(why.clone())),
+            } => Some(failure.clone().into_error()),
             _ => None,
         }
     }

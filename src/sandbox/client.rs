@@ -10,7 +10,7 @@ use std::time::Duration;
 use tokio::io::Interest;
 use tokio::io::unix::AsyncFd;
 
-use super::wire::{self, FromBox, Spawn, ToBox};
+use super::wire::{self, FromBox, Spawn, StartFailure, ToBox};
 use super::{BOX_ARG, BoxSpec, Enforced, helper};
 
 /// How long a box may take to set itself up.
@@ -103,8 +103,8 @@ impl BotBox {
         loop {
             match self.receive().await? {
                 Some(FromBox::Started(started)) if started == serial => return Ok(()),
-                Some(FromBox::NotStarted(failed, why)) if failed == serial => {
-                    return Err(io::Error::other(why));
+                Some(FromBox::NotStarted(failed, failure)) if failed == serial => {
+                    return Err(failure.into_error());
                 }
                 Some(_) => {}
                 None => return Err(io::Error::other("the sandbox ended")),
@@ -186,7 +186,7 @@ pub(crate) enum Ending {
     /// It ran and ended with this wait status.
     Exited(ExitStatus),
     /// It never started: why.
-    NotStarted(String),
+    NotStarted(StartFailure),
     /// The box itself ended first.
     BoxEnded,
 }
@@ -198,13 +198,39 @@ fn ending_of(serial: u64, report: io::Result<Option<FromBox>>) -> Option<Ending>
         Ok(Some(FromBox::Exited(exited, status))) if exited == serial => {
             Some(Ending::Exited(ExitStatus::from_raw(status)))
         }
-        Ok(Some(FromBox::NotStarted(failed, why))) if failed == serial => {
-            Some(Ending::NotStarted(why))
+        Ok(Some(FromBox::NotStarted(failed, failure))) if failed == serial => {
+            Some(Ending::NotStarted(failure))
         }
         Ok(Some(_)) => None,
         Ok(None) | Err(_) => Some(Ending::BoxEnded),
     }
 }
+
+impl StartFailure {
+    /// The error for the request whose process this was: a [`SetupRefused`] if the machine
+    /// refused the process's set-up, else the bot's own failure to start.
+    pub(crate) fn into_error(self) -> io::Error {
+        if self.setup {
+            io::Error::other(SetupRefused(self.why))
+        } else {
+            io::Error::other(self.why)
+        }
+    }
+}
+
+/// The machine refused to set up a bot's process in its box (its limits, its user) before
+/// anything of the bot's ran: every start of every bot would fail alike, so it is the
+/// runner's failure (`bots::RunnerFault`), never the bot's crash.
+#[derive(Debug)]
+pub struct SetupRefused(pub String);
+
+impl std::fmt::Display for SetupRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SetupRefused {}
 
 /// Why the box helper could not be started; the error keeps the system's, whose code tells
 /// the runner's own failures from others (see `bots::RunnerFault`).

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use super::cgroup::BoxCgroup;
 use super::mounts;
 use super::sys::{self, check};
-use super::wire::{self, FromBox, MAX_MESSAGE, Spawn, ToBox};
+use super::wire::{self, FromBox, MAX_MESSAGE, Spawn, StartFailure, ToBox};
 use super::{BoxSpec, Enforced, NOBODY};
 
 /// The control socket's descriptor in the helper.
@@ -314,11 +314,15 @@ impl Init {
         }
     }
 
-    fn start(&mut self, spawn: &Spawn, stdio: &[OwnedFd]) -> Result<libc::pid_t, String> {
-        let [stdin, stdout, stderr] = stdio else {
-            return Err("the runner sent no stdio".to_owned());
+    fn start(&mut self, spawn: &Spawn, stdio: &[OwnedFd]) -> Result<libc::pid_t, StartFailure> {
+        let bots = |why: &str| StartFailure {
+            why: why.to_owned(),
+            setup: false,
         };
-        let c = |s: &[u8]| CString::new(s).map_err(|_| "an argument holds a NUL byte".to_owned());
+        let [stdin, stdout, stderr] = stdio else {
+            return Err(bots("the runner sent no stdio"));
+        };
+        let c = |s: &[u8]| CString::new(s).map_err(|_| bots("an argument holds a NUL byte"));
         let program = c(spawn.program.as_os_str().as_bytes())?;
         let dir = c(spawn.dir.as_os_str().as_bytes())?;
         let argv = spawn
@@ -367,32 +371,103 @@ impl Init {
             )
         };
         if pid == -1 {
-            return Err(io::Error::last_os_error().to_string());
+            return Err(bots(&io::Error::last_os_error().to_string()));
         }
-        let Some((stage, errno)) = plan.failure.get() else {
-            return Ok(pid);
-        };
-        let error = io::Error::from_raw_os_error(errno);
-        Err(match stage {
-            STAGE_DIR => format!(
-                "cannot enter {} in the sandbox: {error}",
-                spawn.dir.display()
-            ),
-            STAGE_EXEC => format!(
-                "cannot run {} in the sandbox: {error}",
-                spawn.program.display()
-            ),
-            _ => format!("cannot set up the process in the sandbox: {error}"),
-        })
+        match plan.failure.get() {
+            None => Ok(pid),
+            Some((stage, errno)) => {
+                Err(stage.failure(io::Error::from_raw_os_error(errno), spawn, &plan.limits))
+            }
+        }
     }
 }
 
 /// The child's stack until exec: it only makes system calls.
 const CHILD_STACK_BYTES: usize = 64 * 1024;
 
-const STAGE_SETUP: i32 = 0;
-const STAGE_DIR: i32 = 1;
-const STAGE_EXEC: i32 = 2;
+/// The step of a process's start that failed, in the order they are taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// Its stdin, stdout and stderr.
+    Stdio,
+    /// `RLIMIT_AS`, its `memory_mb`.
+    Memory,
+    /// `RLIMIT_CPU`, its `cpu_seconds`.
+    Cpu,
+    /// `RLIMIT_NPROC`, the box's `max_processes` where no cgroup counts them.
+    Processes,
+    /// `RLIMIT_CORE`, no core files.
+    CoreFiles,
+    /// Dropping from root to nobody.
+    User,
+    /// `PR_SET_NO_NEW_PRIVS`.
+    NoNewPrivileges,
+    /// Entering the bot's folder.
+    Dir,
+    /// `execve` of the bot's program.
+    Exec,
+}
+
+impl Stage {
+    /// Why the start failed at this stage with `error`, for the user. Every stage before the
+    /// bot's folder is the machine's refusal of what arena asked (the bot has not run yet):
+    /// the runner's failure, not the bot's crash.
+    fn failure(self, error: io::Error, spawn: &Spawn, limits: &ChildLimits) -> StartFailure {
+        const MIB: u64 = 1 << 20;
+        let limit = |what: String, ulimit: &str, setting: &str| {
+            format!(
+                "cannot limit the bot's process to {what} in the sandbox: {error}; arena runs \
+                 under a lower hard limit (`ulimit -H{ulimit}`), which it cannot raise: lower \
+                 `{setting}`, or raise the limit arena runs under"
+            )
+        };
+        let why = match self {
+            Stage::Dir => {
+                return StartFailure {
+                    why: format!(
+                        "cannot enter {} in the sandbox: {error}",
+                        spawn.dir.display()
+                    ),
+                    setup: false,
+                };
+            }
+            Stage::Exec => {
+                return StartFailure {
+                    why: format!(
+                        "cannot run {} in the sandbox: {error}",
+                        spawn.program.display()
+                    ),
+                    setup: false,
+                };
+            }
+            Stage::Memory => limit(
+                format!("{} MiB of memory", limits.memory_bytes.unwrap_or(0) / MIB),
+                "v",
+                "memory_mb",
+            ),
+            Stage::Cpu => limit(
+                format!("{} s of CPU time", limits.cpu_seconds.unwrap_or(0)),
+                "t",
+                "cpu_seconds",
+            ),
+            Stage::Processes => limit(
+                format!(
+                    "{} processes (no cgroup counts the box's processes here)",
+                    limits.max_processes.unwrap_or(0)
+                ),
+                "u",
+                "max_processes",
+            ),
+            Stage::User => {
+                format!("cannot run the bot's process as nobody in the sandbox: {error}")
+            }
+            Stage::Stdio | Stage::CoreFiles | Stage::NoNewPrivileges => {
+                format!("cannot set up the bot's process in the sandbox: {error}")
+            }
+        };
+        StartFailure { why, setup: true }
+    }
+}
 
 /// Everything the child of a spawn needs, prepared before the clone.
 struct ChildPlan<'a> {
@@ -403,7 +478,7 @@ struct ChildPlan<'a> {
     argv: &'a [*const libc::c_char],
     env: &'a [*const libc::c_char],
     /// Set by the child if it could not exec: the stage and `errno`.
-    failure: std::cell::Cell<Option<(i32, i32)>>,
+    failure: std::cell::Cell<Option<(Stage, i32)>>,
 }
 
 /// The child's entry point: becomes the bot, or records why not and exits.
@@ -443,13 +518,14 @@ fn become_bot(
     program: &CString,
     argv: &[*const libc::c_char],
     env: &[*const libc::c_char],
-) -> (i32, i32) {
+) -> (Stage, i32) {
     let fail = |stage| {
         (
             stage,
             io::Error::last_os_error().raw_os_error().unwrap_or(0),
         )
     };
+    let set = |resource, soft: u64, hard: u64| sys::set_rlimit(resource, soft, hard).is_ok();
     // SAFETY: plain system calls on descriptors and strings that are alive; the strings and
     // pointer arrays are NUL-terminated and null-terminated.
     unsafe {
@@ -460,7 +536,7 @@ fn become_bot(
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
         for (target, fd) in stdio.into_iter().enumerate() {
             if libc::dup2(fd, target as RawFd) == -1 {
-                return fail(STAGE_SETUP);
+                return fail(Stage::Stdio);
             }
         }
         libc::syscall(
@@ -469,35 +545,39 @@ fn become_bot(
             u32::MAX,
             libc::CLOSE_RANGE_CLOEXEC,
         );
-        let set = |resource, soft: u64, hard: u64| sys::set_rlimit(resource, soft, hard).is_ok();
-        let ok = limits
-            .memory_bytes
-            .is_none_or(|bytes| set(libc::RLIMIT_AS, bytes, bytes))
-            && limits
-                .cpu_seconds
-                .is_none_or(|seconds| set(libc::RLIMIT_CPU, seconds, seconds + 1))
-            && limits
-                .max_processes
-                .is_none_or(|count| set(libc::RLIMIT_NPROC, count.into(), count.into()))
-            && set(libc::RLIMIT_CORE, 0, 0);
-        if !ok {
-            return fail(STAGE_SETUP);
+        if let Some(bytes) = limits.memory_bytes
+            && !set(libc::RLIMIT_AS, bytes, bytes)
+        {
+            return fail(Stage::Memory);
+        }
+        if let Some(seconds) = limits.cpu_seconds
+            && !set(libc::RLIMIT_CPU, seconds, seconds + 1)
+        {
+            return fail(Stage::Cpu);
+        }
+        if let Some(count) = limits.max_processes
+            && !set(libc::RLIMIT_NPROC, count.into(), count.into())
+        {
+            return fail(Stage::Processes);
+        }
+        if !set(libc::RLIMIT_CORE, 0, 0) {
+            return fail(Stage::CoreFiles);
         }
         if limits.root
             && (libc::setgroups(0, std::ptr::null()) == -1
                 || libc::setresgid(NOBODY, NOBODY, NOBODY) == -1
                 || libc::setresuid(NOBODY, NOBODY, NOBODY) == -1)
         {
-            return fail(STAGE_SETUP);
+            return fail(Stage::User);
         }
         if sys::prctl(libc::PR_SET_NO_NEW_PRIVS, 1).is_err() {
-            return fail(STAGE_SETUP);
+            return fail(Stage::NoNewPrivileges);
         }
         if libc::chdir(dir.as_ptr()) == -1 {
-            return fail(STAGE_DIR);
+            return fail(Stage::Dir);
         }
         libc::execve(program.as_ptr(), argv.as_ptr(), env.as_ptr());
-        fail(STAGE_EXEC)
+        fail(Stage::Exec)
     }
 }
 

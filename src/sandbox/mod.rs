@@ -25,8 +25,8 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-pub use client::BotBox;
 pub(crate) use client::Ending;
+pub use client::{BotBox, SetupRefused};
 pub use inside::serve;
 pub use mounts::TMP_BYTES;
 pub use support::check_support;

@@ -32,6 +32,17 @@ pub(crate) struct Spawn {
     pub(crate) confirm: bool,
 }
 
+/// Why the box could not start a process.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub(crate) struct StartFailure {
+    /// Why, for the user.
+    pub(crate) why: String,
+    /// Whether it failed before the bot's folder and program were looked at: giving the
+    /// process its limits or its user, which the machine arena runs on refused. Nothing a
+    /// bot does reaches that step, so such a failure is the runner's, not the bot's crash.
+    pub(crate) setup: bool,
+}
+
 /// The runner's requests.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) enum ToBox {
@@ -50,8 +61,8 @@ pub(crate) enum FromBox {
     Failed(String),
     /// The process of that serial started (if the runner asked to be told).
     Started(u64),
-    /// The process of that serial could not start: why.
-    NotStarted(u64, String),
+    /// The process of that serial could not start.
+    NotStarted(u64, StartFailure),
     /// The process of that serial ended with this wait status.
     Exited(u64, i32),
 }

@@ -48,7 +48,13 @@ enum As {
     Unprivileged,
     /// The test's own user, under a hard `RLIMIT_NPROC` of 1024 (`prlimit`).
     Capped,
+    /// The unprivileged user under a hard `RLIMIT_NPROC` of [`LOW_NPROC`], below the
+    /// sandbox's default `max_processes` (64), which it makes no cgroup to count.
+    UnprivilegedCapped,
 }
+
+/// The hard process limit of [`As::UnprivilegedCapped`].
+const LOW_NPROC: u32 = 32;
 
 /// Everything one attack needs, each in a folder of its own beside the others: the
 /// tournament folder (the file and the results) with `attacker/` in it, the victim's folder
@@ -127,31 +133,39 @@ impl Field {
     /// Runs the tournament `file` into `out` as `who`, with `args`, and a secret in the
     /// runner's environment.
     fn run(&self, who: As, file: &Path, out: &str, args: &[&str]) -> Output {
-        let arena = env!("CARGO_BIN_EXE_arena");
+        let mut arena = env!("CARGO_BIN_EXE_arena").to_owned();
         // SAFETY: geteuid cannot fail.
         let root = unsafe { libc::geteuid() } == 0;
-        let mut command = if who == As::Unprivileged && root {
+        // The programs that start `arena`, outermost first, then `arena`.
+        let mut chain: Vec<String> = Vec::new();
+        if matches!(who, As::Unprivileged | As::UnprivilegedCapped) && root {
             self.give_to(NOBODY);
             // A copy nobody can run, wherever the checkout is (under /root, say).
             let copy = self.path().join("arena");
-            std::fs::copy(arena, &copy).unwrap();
-            let arena = copy.to_str().unwrap().to_owned();
-            let mut command = Command::new("/usr/bin/setpriv");
-            command.args([
-                "--reuid=65534",
-                "--regid=65534",
-                "--clear-groups",
-                "--",
-                &arena,
-            ]);
-            command
-        } else if who == As::Capped {
-            let mut command = Command::new("/usr/bin/prlimit");
-            command.args(["--nproc=1024:1024", "--", arena]);
-            command
-        } else {
-            Command::new(arena)
+            std::fs::copy(&arena, &copy).unwrap();
+            arena = copy.to_str().unwrap().to_owned();
+            chain.extend(
+                ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534"]
+                    .into_iter()
+                    .chain(["--clear-groups", "--"])
+                    .map(str::to_owned),
+            );
+        }
+        let nproc = match who {
+            As::Capped => Some(1024),
+            As::UnprivilegedCapped => Some(LOW_NPROC),
+            As::Tester | As::Unprivileged => None,
         };
+        if let Some(count) = nproc {
+            chain.extend([
+                "/usr/bin/prlimit".to_owned(),
+                format!("--nproc={count}:{count}"),
+                "--".to_owned(),
+            ]);
+        }
+        chain.push(arena);
+        let mut command = Command::new(&chain[0]);
+        command.args(&chain[1..]);
         command
             .args([
                 "run",
@@ -251,6 +265,34 @@ fn a_bot_cannot_kill_stop_or_hang_up_the_runner() {
 #[test]
 fn a_bot_cannot_kill_stop_or_hang_up_an_unprivileged_runner() {
     kill_stop_and_hang_up_the_parent(As::Unprivileged);
+}
+
+/// An unprivileged runner under a hard process limit below `max_processes` cannot give its
+/// bots that limit: the run stops with the runner's error before any game is recorded,
+/// never with games of crashed bots (it did: a leaderboard of draws, exit status 0).
+#[test]
+fn a_process_limit_arena_cannot_give_stops_the_run_instead_of_crashing_the_bots() {
+    let field = Field::new();
+    let file = field.toml("none", 0, "");
+    let output = field.run(As::UnprivilegedCapped, &file, "results", &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("cannot limit the bot's process to 64 processes")
+            && stderr.contains("`ulimit -Hu`")
+            && stderr.contains("`max_processes`"),
+        "{stderr}"
+    );
+    assert!(output.stdout.is_empty(), "no leaderboard: {stderr}");
+    let journal = std::fs::read_to_string(field.path().join("results/journal.jsonl")).unwrap();
+    assert_eq!(journal.lines().count(), 1, "the header only: {journal}");
+    assert!(field.tag.survivors().is_empty());
+
+    // The control: a limit under the cap is given, and the same bots play.
+    let file = field.toml("none", 0, &format!("max_processes = {}", LOW_NPROC / 2));
+    let board = board(&field.run(As::UnprivilegedCapped, &file, "capped", &[]));
+    assert_eq!(board["games_played"], 2, "{board}");
+    assert_eq!(standing(&board, "attacker")["crashes"], 0, "{board}");
 }
 
 #[test]
