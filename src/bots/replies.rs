@@ -3,10 +3,13 @@
 //! else ([`Replies::line_without_event_loop`], a blocking read that a watchdog bounds, see
 //! `blocking.rs`). Bytes after a line wait in the buffer for the next request.
 
+use std::io::ErrorKind;
 use std::os::fd::{AsFd, BorrowedFd};
+use std::time::Duration;
 
 use tokio::io::AsyncReadExt;
 use tokio::net::unix::pipe;
+use tokio::time::timeout;
 
 use super::blocking::BlockingPipe;
 use super::capture::CHUNK;
@@ -84,6 +87,32 @@ impl Replies {
                 Ok(_) => {}
             }
         }
+    }
+
+    /// What the bot wrote past the last line taken, as far as it comes within `settle` (at
+    /// most about `cap` bytes): for `arena check`, which tells a bot whose lines run out of
+    /// step with its requests (a debugging line on stdout, two lines a request). The bytes
+    /// stay in the buffer, so the next request takes them first, as in a tournament.
+    pub(crate) async fn unasked(&mut self, settle: Duration, cap: usize) -> &[u8] {
+        if self.buffer.is_empty() && !self.ended {
+            self.buffer.reserve(CHUNK);
+            // Cancel-safe: a read the timeout ends has read nothing.
+            match timeout(settle, self.pipe.read_buf(&mut self.buffer)).await {
+                Ok(Ok(0) | Err(_)) => self.ended = true,
+                Ok(Ok(_)) | Err(_) => {}
+            }
+        }
+        while !self.ended && self.buffer.len() <= cap {
+            self.buffer.reserve(CHUNK);
+            match self.pipe.try_read_buf(&mut self.buffer) {
+                Ok(0) => self.ended = true,
+                Ok(_) => {}
+                Err(error) if error.kind() == ErrorKind::WouldBlock => break,
+                Err(error) if error.kind() == ErrorKind::Interrupted => {}
+                Err(_) => self.ended = true,
+            }
+        }
+        &self.buffer
     }
 
     /// The next line if the buffer holds one, or holds more than one may be, or the pipe

@@ -263,6 +263,13 @@ impl Session {
         exit
     }
 
+    /// What the process wrote to stdout past its last reply line, waiting at most `settle`
+    /// for it (see [`Replies::unasked`]); at most about `cap` bytes. It stays unread: the
+    /// next request takes it first, as in a tournament.
+    pub async fn unasked(&mut self, settle: Duration, cap: usize) -> Vec<u8> {
+        self.stdout.unasked(settle, cap).await.to_vec()
+    }
+
     /// The last bytes the ended session wrote to stderr.
     async fn stderr_tail(&mut self) -> Vec<u8> {
         if let Some(drain) = self.drain.take() {

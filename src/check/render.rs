@@ -95,6 +95,19 @@ pub fn render_check(
             }
             None => {}
         }
+        if !report.unasked.is_empty() {
+            let _ = writeln!(
+                out,
+                "   then, before the next request, it wrote {} more bytes to stdout:",
+                report.unasked.len()
+            );
+            write_bytes(&mut out, &report.unasked);
+            out.push_str(
+                "   out of step: a tournament reads one line per request, so the next request \
+                 takes these as its reply; print exactly one line per request, and anything \
+                 else to stderr\n",
+            );
+        }
         write_stderr(&mut out, &report.result.stderr);
         let _ = writeln!(
             out,
@@ -261,6 +274,7 @@ mod tests {
                 stderr: Vec::new(),
             },
             verdict,
+            unasked: Vec::new(),
         }
     }
 
@@ -340,5 +354,39 @@ sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
             .filter(|line| line.starts_with("     | noise"))
             .count();
         assert!(shown > 150 && shown < 190, "the last 2 KiB: {shown} lines");
+    }
+
+    #[test]
+    fn output_after_a_persistent_reply_is_shown_and_makes_the_probe_invalid() {
+        let mut ahead = report(
+            Input::Session(b"BEGIN\n".to_vec()),
+            CallStatus::Replied {
+                exit: Exit::Running,
+            },
+            b"debug: thinking",
+            Some(Verdict::Unparsed("not three numbers".into())),
+        );
+        ahead.unasked = b"4 4 4\n".to_vec();
+        let text = render_check("petri", "bot", None, &[ahead]);
+        assert!(
+            text.contains(
+                "   then, before the next request, it wrote 6 more bytes to stdout:\n     | 4 4 \
+                 4\\n\n   out of step: a tournament reads one line per request"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("   => INVALID\n"), "{text}");
+        // A legal reply followed by more is invalid too: the next reply is the extra line.
+        let mut legal = report(
+            Input::Session(b"BEGIN\n".to_vec()),
+            CallStatus::Replied {
+                exit: Exit::Running,
+            },
+            b"4 4 4",
+            Some(Verdict::Legal("HP 4".into())),
+        );
+        assert!(legal.is_valid());
+        legal.unasked = b"done\n".to_vec();
+        assert!(!legal.is_valid());
     }
 }

@@ -46,6 +46,9 @@ pub struct ProbeReport {
     pub result: CallResult,
     /// The game's verdict on the reply, when there was one.
     pub verdict: Option<Verdict>,
+    /// What a persistent process wrote to stdout after its reply line, before the next
+    /// request: a tournament would take it as the next request's reply.
+    pub unasked: Vec<u8>,
 }
 
 impl ProbeReport {
@@ -55,6 +58,7 @@ impl ProbeReport {
     pub fn is_valid(&self) -> bool {
         matches!(self.result.status, CallStatus::Replied { .. })
             && self.verdict.as_ref().is_some_and(Verdict::is_valid)
+            && self.unasked.is_empty()
     }
 
     /// Whether the process ended abnormally after replying (or, for a persistent process,
@@ -68,6 +72,12 @@ impl ProbeReport {
         }
     }
 }
+
+/// How long the check waits after a persistent process's reply line for more output, which
+/// would put its later replies out of step. A bot that prints two lines for a request does
+/// so within microseconds; this spares the check a false all-clear when the second comes
+/// in a write of its own.
+const UNASKED_SETTLE: Duration = Duration::from_millis(30);
 
 /// Sends every probe of `kind` to `program` in order and returns the reports.
 pub async fn check_bot(
@@ -101,6 +111,14 @@ pub async fn check_bot(
         // Taken after every request, so that each shows only its own: beside an invalid reply
         // it often says why (an exception the bot caught and printed, the Java host's report
         // of an alien's failure). A request that failed has the session's whole tail already.
+        let unasked = match (&probe.input, &result.status) {
+            (Input::Session(_), CallStatus::Replied { .. }) => {
+                connection
+                    .session_unasked(UNASKED_SETTLE, limits.max_reply_bytes)
+                    .await
+            }
+            _ => Vec::new(),
+        };
         let written = connection.session_stderr();
         if result.stderr.is_empty() && !verdict.as_ref().is_some_and(Verdict::is_valid) {
             result.stderr = written;
@@ -114,6 +132,7 @@ pub async fn check_bot(
             input: probe.input,
             result,
             verdict,
+            unasked,
         });
     };
     connection.close(farewell).await;

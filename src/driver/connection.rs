@@ -128,6 +128,15 @@ impl Connection {
         }
     }
 
+    /// What the persistent process, if it runs, wrote past its last reply line (see
+    /// [`Session::unasked`]).
+    pub(crate) async fn session_unasked(&mut self, settle: Duration, cap: usize) -> Vec<u8> {
+        match &mut self.session {
+            Persistent::Running(session) => session.unasked(settle, cap).await,
+            Persistent::NotStarted | Persistent::Failed => Vec::new(),
+        }
+    }
+
     /// The time a request to the persistent process has under `limit`: the first one also
     /// waits for the process to start.
     pub(crate) fn session_limit(&self, limit: Limit) -> Duration {

@@ -109,6 +109,32 @@ fn a_loop_bot_that_never_flushes_is_told_what_a_silent_timeout_looks_like() {
 }
 
 #[test]
+fn a_loop_bot_that_prints_more_than_its_reply_is_told_its_lines_run_out_of_step() {
+    let dir = tempfile::tempdir().unwrap();
+    // Answers the one-shot setup, then, as a persistent process, prints a debugging line
+    // and then its reply for each request.
+    let bot = "import sys\nif not sys.stdin.readline().endswith('\\n'):\n\
+               \x20   print('4 6 2 LOOP')\n    sys.exit()\n\
+               def reply():\n    print('thinking...')\n    print('REST', flush=True)\n\
+               reply()\nfor line in sys.stdin:\n    reply()\n";
+    std::fs::write(dir.path().join("chatty.py"), bot).unwrap();
+    let (output, text) = check(
+        dir.path(),
+        "petri",
+        &[],
+        &["/usr/bin/python3", "-S", "-I", "chatty.py"],
+    );
+    assert_eq!(output.status.code(), Some(3), "{text}");
+    assert!(
+        text.contains(
+            "   then, before the next request, it wrote 5 more bytes to stdout:\n     | REST\\n\n\
+             \x20  out of step: a tournament reads one line per request"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
 fn an_illegal_reply_is_shown_parsed_but_illegal_and_fails_the_check() {
     let dir = tempfile::tempdir().unwrap();
     let hostile = hostile();
