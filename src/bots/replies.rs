@@ -97,9 +97,9 @@ impl Replies {
         if self.buffer.is_empty() && !self.ended {
             self.buffer.reserve(CHUNK);
             // Cancel-safe: a read the timeout ends has read nothing.
-            match timeout(settle, self.pipe.read_buf(&mut self.buffer)).await {
-                Ok(Ok(0) | Err(_)) => self.ended = true,
-                Ok(Ok(_)) | Err(_) => {}
+            if let Ok(Ok(0) | Err(_)) = timeout(settle, self.pipe.read_buf(&mut self.buffer)).await
+            {
+                self.ended = true;
             }
         }
         while !self.ended && self.buffer.len() <= cap {
