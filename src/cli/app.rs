@@ -182,7 +182,14 @@ fn match_command(args: MatchArgs, progress: progress::Style) -> Result<u8, Error
     let out = args
         .out
         .unwrap_or_else(|| default_results_dir(Path::new(&format!("{}-match", args.game))));
-    let text = tournament_text(args.game, &args.bots, &here, args.games, args.seed);
+    let text = tournament_text(
+        args.game,
+        &args.bots,
+        &args.options,
+        &here,
+        args.games,
+        args.seed,
+    );
     let file = out.join(MATCH_FILE);
     // No file yet to point into: the problems are the command line's, and too few bots are
     // too few `--bot`s.

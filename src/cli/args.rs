@@ -328,6 +328,11 @@ pub struct MatchArgs {
     /// Games per pairing (or runs) [default: the game's, as in a tournament file].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub games: Option<u32>,
+    /// A game option, as in a tournament file's `[options]` table (`rounds=200`,
+    /// `density.gold=300`, `rules=petri.js`; the value is read as TOML, else as a word).
+    /// Repeatable; the game's page lists its options.
+    #[arg(long = "option", value_name = "KEY=VALUE", value_parser = crate::quick_match::parse_option)]
+    pub options: Vec<crate::quick_match::MatchOption>,
     /// Master seed [default: 1].
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,

@@ -48,12 +48,49 @@ pub fn parse_bot(text: &str) -> Result<MatchBot, String> {
     }
 }
 
-/// The tournament file of a match of `bots` at `game`, started in `dir` (the folder their
-/// commands are relative to), with `games` per pairing or runs and the master `seed` if
-/// given: all that decides the match's games, so that the file alone plays or resumes it.
+/// One `--option KEY=VALUE`: an entry of the file's `[options]` table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatchOption {
+    /// A bare key, or dotted into a table (`density.gold`).
+    pub key: String,
+    pub value: toml::Value,
+}
+
+/// Parses `KEY=VALUE`. The value is read as TOML (`200`, `true`, `"text"`), and as a string
+/// if it is not TOML (`one-move`, `petri.js`), so that no shell quoting is needed for words.
+pub fn parse_option(text: &str) -> Result<MatchOption, String> {
+    let bare = |part: &str| {
+        !part.is_empty()
+            && (part.bytes()).all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    };
+    match text.split_once('=') {
+        Some((key, value)) if key.trim().split('.').all(bare) => {
+            let value = value.trim();
+            let parsed = format!("value = {value}")
+                .parse::<toml::Table>()
+                .ok()
+                .and_then(|mut table| table.remove("value"));
+            Ok(MatchOption {
+                key: key.trim().to_owned(),
+                value: parsed.unwrap_or_else(|| toml::Value::String(value.to_owned())),
+            })
+        }
+        _ => Err(format!(
+            "expected KEY=VALUE, a game's option as in a tournament file's [options] table, \
+             e.g. `rounds=200` or `density.gold=300`, not `{}`",
+            text.escape_debug()
+        )),
+    }
+}
+
+/// The tournament file of a match of `bots` at `game` with `options`, started in `dir` (the
+/// folder their commands are relative to), with `games` per pairing or runs and the master
+/// `seed` if given: all that decides the match's games, so that the file alone plays or
+/// resumes it.
 pub fn tournament_text(
     game: GameKind,
     bots: &[MatchBot],
+    options: &[MatchOption],
     dir: &Path,
     games: Option<u32>,
     seed: Option<u64>,
@@ -72,6 +109,12 @@ pub fn tournament_text(
     // resume command gives it again).
     if let Some(seed) = seed.filter(|&seed| i64::try_from(seed).is_ok()) {
         text += &format!("seed = {seed}\n");
+    }
+    if !options.is_empty() {
+        text += "\n[options]\n";
+        for option in options {
+            text += &format!("{} = {}\n", option.key, option.value);
+        }
     }
     for bot in bots {
         let program = match &bot.program {
@@ -121,7 +164,7 @@ mod tests {
             assert_eq!(program, MatchProgram::Command(command.into()));
         }
         let dir = tempfile::tempdir().unwrap();
-        let text = tournament_text(GameKind::AlienWar, &[bot], dir.path(), None, None);
+        let text = tournament_text(GameKind::AlienWar, &[bot], &[], dir.path(), None, None);
         let file = dir.path().join(MATCH_FILE);
         let tournament = Tournament::from_toml_str(&text, &file);
         let expected = format!("java = [{:?}, ", dir.path().join("my aliens/Mine.java"));
@@ -149,14 +192,71 @@ mod tests {
             },
         ];
         let file = dir.path().join(MATCH_FILE);
-        let text = tournament_text(GameKind::Petri, &bots, dir.path(), Some(3), Some(7));
+        let text = tournament_text(GameKind::Petri, &bots, &[], dir.path(), Some(3), Some(7));
         let tournament = Tournament::from_toml_str(&text, &file).unwrap();
         assert_eq!(tournament.kind(), GameKind::Petri);
         assert_eq!(tournament.games, 3);
         assert_eq!(tournament.seed, 7);
-        let text = tournament_text(GameKind::Petri, &bots, dir.path(), None, Some(u64::MAX));
+        let text = tournament_text(
+            GameKind::Petri,
+            &bots,
+            &[],
+            dir.path(),
+            None,
+            Some(u64::MAX),
+        );
         assert!(Tournament::from_toml_str(&text, &file).is_ok(), "{text}");
         let names: Vec<&str> = tournament.bots.iter().map(|b| b.name.as_str()).collect();
         assert_eq!(names, ["quote \" and \\ back", "b"]);
+    }
+
+    #[test]
+    fn options_are_toml_values_or_words_and_go_into_the_files_options_table() {
+        let value = |text: &str| parse_option(text).unwrap().value;
+        assert_eq!(value("rounds=200"), toml::Value::Integer(200));
+        assert_eq!(
+            value("dead_resident_reward = false"),
+            toml::Value::Boolean(false)
+        );
+        assert_eq!(
+            value("rules=\"petri.js\""),
+            toml::Value::String("petri.js".into())
+        );
+        assert_eq!(
+            value("rules=petri.js"),
+            toml::Value::String("petri.js".into())
+        );
+        assert_eq!(
+            value("confusion=one-move"),
+            toml::Value::String("one-move".into())
+        );
+        for bad in ["rounds", "=3", "a b=1", "density..gold=1", "x\"=1"] {
+            assert!(parse_option(bad).is_err(), "{bad}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let bots = [
+            MatchBot {
+                name: "a".into(),
+                program: MatchProgram::Command("/bin/true".into()),
+            },
+            MatchBot {
+                name: "b".into(),
+                program: MatchProgram::Command("/bin/true".into()),
+            },
+        ];
+        let options = ["width=12", "rules=petri.js"].map(|o| parse_option(o).unwrap());
+        let file = dir.path().join(MATCH_FILE);
+        let text = tournament_text(GameKind::Petri, &bots, &options, dir.path(), None, None);
+        let tournament = Tournament::from_toml_str(&text, &file).unwrap();
+        let shown = format!("{:?}", tournament.options);
+        assert!(shown.contains("width: 12"), "{shown}");
+        assert!(shown.contains("PetriJs"), "{shown}");
+        let cave = [parse_option("density.gold=300").unwrap()];
+        let text = tournament_text(GameKind::Cave, &bots, &cave, dir.path(), None, None);
+        assert!(text.contains("[options]\ndensity.gold = 300\n"), "{text}");
+        assert!(Tournament::from_toml_str(&text, &file).is_ok(), "{text}");
+        let unknown = [parse_option("colour=red").unwrap()];
+        let text = tournament_text(GameKind::Petri, &bots, &unknown, dir.path(), None, None);
+        assert!(Tournament::from_toml_str(&text, &file).is_err(), "{text}");
     }
 }

@@ -18,6 +18,10 @@ fn a_match_plays_as_the_same_tournament_file_would_and_keeps_that_file() {
             &format!("grower={}", command("grower")),
             "--games",
             "2",
+            "--option",
+            "turns=20",
+            "--option",
+            "width = 12",
             "--out",
             "m",
         ],
@@ -27,7 +31,7 @@ fn a_match_plays_as_the_same_tournament_file_would_and_keeps_that_file() {
     assert!(String::from_utf8_lossy(&output.stdout).contains("hunter"));
 
     let text = format!(
-        "game = \"petri\"\ngames = 2\n\
+        "game = \"petri\"\ngames = 2\n[options]\nturns = 20\nwidth = 12\n\
          [[bots]]\nname = \"hunter\"\ncommand = {:?}\n\
          [[bots]]\nname = \"grower\"\ncommand = {:?}\n",
         command("hunter"),
@@ -54,7 +58,16 @@ fn every_problem_of_a_match_is_said_at_once_and_nothing_is_made() {
     let dir = tempfile::tempdir().unwrap();
     let output = arena(
         dir.path(),
-        &["match", "petri", "--bot", "a=no-such-program", "--out", "m"],
+        &[
+            "match",
+            "petri",
+            "--bot",
+            "a=no-such-program",
+            "--option",
+            "colour=red",
+            "--out",
+            "m",
+        ],
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
@@ -66,6 +79,10 @@ fn every_problem_of_a_match_is_said_at_once_and_nothing_is_made() {
     );
     assert!(
         stderr.contains("arena match: bot `a`: program `no-such-program` not found"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("arena match: unknown field `colour`, expected one of `width`"),
         "{stderr}"
     );
     assert!(!dir.path().join("m").exists());
