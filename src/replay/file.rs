@@ -50,6 +50,12 @@ pub const MAX_REPLAY_CELLS: usize = 1 << 30;
 /// of one endless line (`/dev/zero`) costs no more memory than this.
 pub const MAX_LINE_BYTES: usize = 64 << 20;
 
+/// The most memory a replay read back may take, as counted by [`held_bytes`]: 1 GiB, over
+/// twenty times the replay of one game of AlienWar's original field of 43 aliens (47 MB,
+/// every request and reply kept). [`MAX_REPLAY_CELLS`] bounds what the grids expand to;
+/// this bounds everything else, such as endless frames of a few bytes each.
+pub const MAX_REPLAY_HELD: usize = 1 << 30;
+
 /// A whole replay, as read back or as embedded in the HTML viewer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Replay {
@@ -196,7 +202,7 @@ impl Replay {
             message: escape_control(&message).into_owned(),
         };
         let mut reader = BufReader::new(File::open(path).map_err(io_error)?);
-        let mut read = ReadSoFar::default();
+        let mut read = ReadSoFar::new(MAX_REPLAY_HELD);
         let mut line = Vec::new();
         for number in 1.. {
             line.clear();
@@ -229,16 +235,30 @@ impl Replay {
 }
 
 /// A replay file as far as it has been read.
-#[derive(Default)]
 struct ReadSoFar {
     header: Option<ReplayHeader>,
     frames: Vec<Frame>,
     end: Option<ReplayEnd>,
     /// The cells of all the frames so far, held to [`MAX_REPLAY_CELLS`].
     cells: usize,
+    /// The memory the frames so far take ([`held_bytes`]), held to `most_held`.
+    held: usize,
+    most_held: usize,
 }
 
 impl ReadSoFar {
+    /// Nothing read yet; the frames may take `most_held` bytes ([`MAX_REPLAY_HELD`]).
+    fn new(most_held: usize) -> ReadSoFar {
+        ReadSoFar {
+            header: None,
+            frames: Vec::new(),
+            end: None,
+            cells: 0,
+            held: 0,
+            most_held,
+        }
+    }
+
     /// Adds line `number` of the file, its bytes as read, or says why it cannot come next.
     fn add_line(&mut self, number: usize, bytes: &[u8]) -> Result<(), String> {
         let text = line_text(bytes)?;
@@ -256,6 +276,15 @@ impl ReadSoFar {
             }
             (ReplayLine::Frame(frame), Some(header), None) => {
                 self.cells = count_cells(&frame, header, self.cells)?;
+                self.held = self.held.saturating_add(held_bytes(&frame, bytes.len()));
+                if self.held > self.most_held {
+                    return Err(format!(
+                        "the frames up to this one take about {} MiB, over the {} MiB a \
+                         replay may take in all",
+                        self.held >> 20,
+                        self.most_held >> 20
+                    ));
+                }
                 self.frames.push(frame);
             }
             (ReplayLine::End(end), Some(_), None) => self.end = Some(end),
@@ -263,6 +292,17 @@ impl ReadSoFar {
         }
         Ok(())
     }
+}
+
+/// About the memory `frame`, read from a line of `line_bytes` bytes, takes: its strings are
+/// no longer than the line, and each frame, message, event and score adds its own record.
+fn held_bytes(frame: &Frame, line_bytes: usize) -> usize {
+    use std::mem::size_of;
+    line_bytes
+        + size_of::<Frame>()
+        + frame.messages.len() * size_of::<Message>()
+        + frame.events.len() * size_of::<String>()
+        + frame.scores.len() * size_of::<i64>()
 }
 
 /// What a journal given for a replay is told: its header is a `header` record too, so the
@@ -658,5 +698,36 @@ mod tests {
             ),
             "{error}"
         );
+    }
+
+    #[test]
+    fn frames_of_a_few_bytes_each_are_bounded_by_what_they_hold() {
+        let header = r#"{"type":"header","data":{"format_version":1,"game":"cave","index":0,"seed":0,"bots":["a"],"width":0,"height":0,"legend":[],"message_cap":512}}"#;
+        let frame = r#"{"type":"frame","data":{"turn":1,"events":["","","",""]}}"#;
+        let each = held_bytes(
+            &Frame {
+                turn: 1,
+                cells: None,
+                scores: Vec::new(),
+                events: vec![String::new(); 4],
+                messages: Vec::new(),
+            },
+            frame.len() + 1,
+        );
+        assert!(each > frame.len() + 4 * 24, "{each}");
+        let mut read = ReadSoFar::new(10 * each);
+        read.add_line(1, format!("{header}\n").as_bytes()).unwrap();
+        for number in 2..12 {
+            read.add_line(number, format!("{frame}\n").as_bytes())
+                .unwrap();
+        }
+        let error = read
+            .add_line(12, format!("{frame}\n").as_bytes())
+            .unwrap_err();
+        assert!(
+            error.starts_with("the frames up to this one take about 0 MiB, over the 0 MiB"),
+            "{error}"
+        );
+        assert_eq!(read.frames.len(), 10);
     }
 }
