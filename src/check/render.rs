@@ -358,15 +358,23 @@ sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
 
     #[test]
     fn output_after_a_persistent_reply_is_shown_and_makes_the_probe_invalid() {
-        let mut ahead = report(
-            Input::Session(b"BEGIN\n".to_vec()),
-            CallStatus::Replied {
-                exit: Exit::Running,
-            },
+        // A persistent process's `reply` to `BEGIN`, then `unasked`.
+        let replied = |reply: &[u8], verdict, unasked: &[u8]| ProbeReport {
+            unasked: unasked.to_vec(),
+            ..report(
+                Input::Session(b"BEGIN\n".to_vec()),
+                CallStatus::Replied {
+                    exit: Exit::Running,
+                },
+                reply,
+                Some(verdict),
+            )
+        };
+        let ahead = replied(
             b"debug: thinking",
-            Some(Verdict::Unparsed("not three numbers".into())),
+            Verdict::Unparsed("not three numbers".into()),
+            b"4 4 4\n",
         );
-        ahead.unasked = b"4 4 4\n".to_vec();
         let text = render_check("petri", "bot", None, &[ahead]);
         assert!(
             text.contains(
@@ -377,16 +385,8 @@ sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
         );
         assert!(text.contains("   => INVALID\n"), "{text}");
         // A legal reply followed by more is invalid too: the next reply is the extra line.
-        let mut legal = report(
-            Input::Session(b"BEGIN\n".to_vec()),
-            CallStatus::Replied {
-                exit: Exit::Running,
-            },
-            b"4 4 4",
-            Some(Verdict::Legal("HP 4".into())),
-        );
-        assert!(legal.is_valid());
-        legal.unasked = b"done\n".to_vec();
-        assert!(!legal.is_valid());
+        let legal = |unasked| replied(b"4 4 4", Verdict::Legal("HP 4".into()), unasked);
+        assert!(legal(b"").is_valid());
+        assert!(!legal(b"done\n").is_valid());
     }
 }

@@ -141,6 +141,14 @@ mod tests {
     use super::*;
     use arena::config::Tournament;
 
+    /// A bot of the command line `command`.
+    fn command_bot(name: &str, command: &str) -> MatchBot {
+        MatchBot {
+            name: name.into(),
+            program: MatchProgram::Command(command.into()),
+        }
+    }
+
     #[test]
     fn a_bot_is_a_name_and_a_command() {
         let bot = parse_bot("v2=python3 -c 'print(1)' a=b").unwrap();
@@ -182,14 +190,8 @@ mod tests {
     fn the_text_is_a_tournament_file_of_those_bots_whatever_their_names() {
         let dir = tempfile::tempdir().unwrap();
         let bots = [
-            MatchBot {
-                name: "quote \" and \\ back".into(),
-                program: MatchProgram::Command("/bin/sh -c 'echo 5 6 1 LOOP'".into()),
-            },
-            MatchBot {
-                name: "b".into(),
-                program: MatchProgram::Command("/bin/true".into()),
-            },
+            command_bot("quote \" and \\ back", "/bin/sh -c 'echo 5 6 1 LOOP'"),
+            command_bot("b", "/bin/true"),
         ];
         let file = dir.path().join(MATCH_FILE);
         let text = tournament_text(GameKind::Petri, &bots, &[], dir.path(), Some(3), Some(7));
@@ -234,16 +236,7 @@ mod tests {
             assert!(parse_option(bad).is_err(), "{bad}");
         }
         let dir = tempfile::tempdir().unwrap();
-        let bots = [
-            MatchBot {
-                name: "a".into(),
-                program: MatchProgram::Command("/bin/true".into()),
-            },
-            MatchBot {
-                name: "b".into(),
-                program: MatchProgram::Command("/bin/true".into()),
-            },
-        ];
+        let bots = [command_bot("a", "/bin/true"), command_bot("b", "/bin/true")];
         let options = ["width=12", "rules=petri.js"].map(|o| parse_option(o).unwrap());
         let file = dir.path().join(MATCH_FILE);
         let text = tournament_text(GameKind::Petri, &bots, &options, dir.path(), None, None);

@@ -19,6 +19,19 @@ fn check(dir: &Path, game: &str, options: &[&str], command: &[&str]) -> (Output,
     (output, text)
 }
 
+/// Writes `script` as `NAME.py` in `dir` and checks it against `game`'s protocol there.
+fn check_python(
+    dir: &Path,
+    game: &str,
+    options: &[&str],
+    name: &str,
+    script: &str,
+) -> (Output, String) {
+    let file = format!("{name}.py");
+    std::fs::write(dir.join(&file), script).unwrap();
+    check(dir, game, options, &["/usr/bin/python3", "-S", "-I", &file])
+}
+
 fn hostile() -> String {
     repo().join("tests/bots/hostile.sh").display().to_string()
 }
@@ -91,12 +104,12 @@ fn a_loop_bot_that_never_flushes_is_told_what_a_silent_timeout_looks_like() {
     let bot = "import sys\nif not sys.stdin.readline().endswith('\\n'):\n\
                \x20   print('4 6 2 LOOP')\n    sys.exit()\n\
                print('REST')\nfor line in sys.stdin:\n    print('REST')\n";
-    std::fs::write(dir.path().join("unflushed.py"), bot).unwrap();
-    let (output, text) = check(
+    let (output, text) = check_python(
         dir.path(),
         "petri",
         &["--timeout-ms", "300", "--setup-timeout-ms", "500"],
-        &["/usr/bin/python3", "-S", "-I", "unflushed.py"],
+        "unflushed",
+        bot,
     );
     assert_eq!(output.status.code(), Some(3), "{text}");
     assert!(text.contains("   no reply: timed out after "), "{text}");
@@ -117,13 +130,7 @@ fn a_loop_bot_that_prints_more_than_its_reply_is_told_its_lines_run_out_of_step(
                \x20   print('4 6 2 LOOP')\n    sys.exit()\n\
                def reply():\n    print('thinking...')\n    print('REST', flush=True)\n\
                reply()\nfor line in sys.stdin:\n    reply()\n";
-    std::fs::write(dir.path().join("chatty.py"), bot).unwrap();
-    let (output, text) = check(
-        dir.path(),
-        "petri",
-        &[],
-        &["/usr/bin/python3", "-S", "-I", "chatty.py"],
-    );
+    let (output, text) = check_python(dir.path(), "petri", &[], "chatty", bot);
     assert_eq!(output.status.code(), Some(3), "{text}");
     assert!(
         text.contains(
@@ -465,13 +472,7 @@ fn a_loop_bot_that_closes_its_stdout_is_said_to_be_stopped_by_arena() {
                   first = sys.stdin.readline()\n\
                   print('4 6 2 LOOP', flush=True)\n\
                   if first.endswith('\\n'):\n    os.close(1)\n    time.sleep(60)\n";
-    std::fs::write(dir.path().join("closer.py"), script).unwrap();
-    let (output, text) = check(
-        dir.path(),
-        "petri",
-        &[],
-        &["/usr/bin/python3", "-S", "-I", "closer.py"],
-    );
+    let (output, text) = check_python(dir.path(), "petri", &[], "closer", script);
     assert_eq!(output.status.code(), Some(3), "{text}");
     assert!(
         text.contains(
