@@ -147,7 +147,10 @@ pub async fn play(
             Step::Done(outcome) => break outcome,
             Step::Ask(queries) => {
                 let before = failures_of(&seats);
+                let asked_at = Instant::now();
                 let answers = ask(tournament, &mut seats, host.as_mut(), &queries, permits).await?;
+                let asked = (queries.iter()).filter_map(|query| fixture.seats.get(query.seat));
+                answered.took(asked.copied(), queries.len(), asked_at.elapsed());
                 game.handle_answers(&answers);
                 let rejections = game.take_rejections();
                 let [timeouts, crashes, oversized] = failures_of(&seats);
@@ -217,17 +220,8 @@ pub async fn play(
                 digest: None,
             })
             .chain(outcome.built_in.into_iter().map(|player| SeatRecord {
-                bot: player.name,
-                score: player.score,
-                result: None,
-                requests: 0,
-                timeouts: 0,
-                crashes: 0,
-                invalid_replies: 0,
-                invalid_reasons: BTreeMap::new(),
                 built_in: true,
-                stats: BTreeMap::new(),
-                digest: None,
+                ..SeatRecord::new(player.name, player.score)
             }))
             .collect(),
     };

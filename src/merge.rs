@@ -312,17 +312,9 @@ mod tests {
             let mut journal = journal(Some((shard, 2)), games);
             for game in &mut journal.games {
                 game.seats = vec![SeatRecord {
-                    bot: "a".into(),
-                    score: 0,
-                    result: None,
                     requests: 1,
-                    timeouts: 0,
-                    crashes: 0,
-                    invalid_replies: 0,
-                    invalid_reasons: BTreeMap::new(),
-                    built_in: false,
-                    stats: BTreeMap::new(),
                     digest: Some(digest.to_owned()),
+                    ..SeatRecord::new("a", 0)
                 }];
             }
             journal

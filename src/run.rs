@@ -25,7 +25,7 @@ use crate::folders::{
     CAP_BYTES, folder_bytes, give_to_sandbox_user, restore, with_private_folders,
 };
 use crate::journal::{GameRecord, Header, JournalWriter, Record, Sandboxing};
-use crate::progress::{Answered, Progress, Reporter, Style};
+use crate::progress::{Answered, Progress, Reporter, Style, WorkLeft};
 use crate::replay::Replay;
 use crate::results::{ResultsFolder, Start, replay_path, write_atomically};
 use crate::reuse::{ReusePool, bot_digests, rules_digest};
@@ -87,6 +87,20 @@ pub fn gauntlet_bot(names: &[String], name: &str, pairing: Pairing) -> Result<us
             names.join(", ")
         ))
     })
+}
+
+/// The part of a run's games that seat each of `bots` bots in `pairing`, for the time left:
+/// every bot alike, or in a gauntlet every game its bot's.
+fn seat_shares(pairing: Pairing, bots: usize, gauntlet: Option<usize>) -> Vec<f64> {
+    let seats = pairing.seats(bots) as f64;
+    let others = bots.saturating_sub(1).max(1) as f64;
+    (0..bots)
+        .map(|bot| match gauntlet {
+            Some(candidate) if bot == candidate => 1.0,
+            Some(_) => (seats - 1.0) / others,
+            None => seats / bots as f64,
+        })
+        .collect()
 }
 
 /// The number of parallel jobs: `jobs`, or the number of cores for 0.
@@ -182,7 +196,11 @@ pub fn run_tournament(
             tournament.digest(),
         )
     };
-    let mut progress = Progress::new(kind.scoring(), total);
+    let mut progress = Progress::new(
+        kind.scoring(),
+        total,
+        WorkLeft::new(&names, &seat_shares(pairing, names.len(), gauntlet), total),
+    );
     let mut sprt = options.sprt.clone().map(SprtTracker::new);
     // Computed once the results folder holds its journal, in a fresh run as in a resume:
     // a bot's `dir` that holds the results folder leaves it out of its digest only then.
@@ -283,7 +301,7 @@ pub fn run_tournament(
         .filter(in_shard)
         .filter(|fixture| !finished.contains(&fixture.index));
     let done = finished.len() as u64;
-    let answered = Arc::new(Answered::default());
+    let answered = Arc::new(Answered::new(names.len()));
     let mut books = Books {
         out,
         tournament,

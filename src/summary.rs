@@ -138,11 +138,7 @@ mod tests {
 
     fn seat(bot: &str, requests: u32, crashes: u32, invalid: u32) -> SeatRecord {
         SeatRecord {
-            bot: bot.into(),
-            score: 0,
-            result: None,
             requests,
-            timeouts: 0,
             crashes,
             invalid_replies: invalid,
             invalid_reasons: if invalid > 0 {
@@ -150,9 +146,7 @@ mod tests {
             } else {
                 BTreeMap::new()
             },
-            built_in: false,
-            stats: BTreeMap::new(),
-            digest: None,
+            ..SeatRecord::new(bot, 0)
         }
     }
 

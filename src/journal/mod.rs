@@ -316,6 +316,26 @@ pub struct SeatRecord {
     pub digest: Option<String>,
 }
 
+impl SeatRecord {
+    /// A seat of `bot` that scored `score` and nothing more: no result, requests, failures
+    /// or figures (a built-in player's, and what tests build their seats from).
+    pub fn new(bot: impl Into<String>, score: i64) -> SeatRecord {
+        SeatRecord {
+            bot: bot.into(),
+            score,
+            result: None,
+            requests: 0,
+            timeouts: 0,
+            crashes: 0,
+            invalid_replies: 0,
+            invalid_reasons: BTreeMap::new(),
+            built_in: false,
+            stats: BTreeMap::new(),
+            digest: None,
+        }
+    }
+}
+
 /// A journal that cannot be written or read.
 #[derive(Debug, Error)]
 pub enum JournalError {
@@ -878,21 +898,16 @@ mod tests {
 
     fn game(index: u64) -> GameRecord {
         let seat = |bot: &str, score| SeatRecord {
-            bot: bot.into(),
-            score,
             result: Some(if score == 1 {
                 GameResult::Win
             } else {
                 GameResult::Loss
             }),
             requests: 3,
-            timeouts: 0,
-            crashes: 0,
             invalid_replies: 1,
             invalid_reasons: BTreeMap::from([("the first word is none of ...".to_owned(), 1)]),
-            built_in: false,
             stats: BTreeMap::from([("gold".to_owned(), score)]),
-            digest: None,
+            ..SeatRecord::new(bot, score)
         };
         let names = ["a".to_owned(), "b".to_owned()];
         let schedule = crate::schedule::Schedule::new(Pairing::HeadToHead, &names, 2, 1);

@@ -79,17 +79,8 @@ mod tests {
             seats: seats
                 .iter()
                 .map(|&(bot, digest)| SeatRecord {
-                    bot: bot.into(),
-                    score: 0,
-                    result: None,
-                    requests: 0,
-                    timeouts: 0,
-                    crashes: 0,
-                    invalid_replies: 0,
-                    invalid_reasons: BTreeMap::new(),
-                    built_in: false,
-                    stats: BTreeMap::new(),
                     digest: digest.map(str::to_owned),
+                    ..SeatRecord::new(bot, 0)
                 })
                 .collect(),
         }

@@ -496,17 +496,11 @@ mod tests {
 
     fn seat(bot: &str, score: i64, result: Option<GameResult>) -> SeatRecord {
         SeatRecord {
-            bot: bot.into(),
-            score,
             result,
             requests: 10,
             timeouts: 1,
-            crashes: 0,
             invalid_replies: 2,
-            invalid_reasons: BTreeMap::new(),
-            built_in: false,
-            stats: BTreeMap::new(),
-            digest: None,
+            ..SeatRecord::new(bot, score)
         }
     }
 

@@ -2,10 +2,9 @@
 //! far and the current leaders, as a live bar on a terminal or a log line every few seconds
 //! otherwise. It keeps one tally per bot, never per game, so a long run does not grow it.
 //!
-//! Time left is measured in requests, not games: a game of one-shot bots can run for minutes,
-//! and a rate of finished games says nothing until several have ended. The requests answered
-//! so far (those of running games too) against the mean requests of a finished game give how
-//! much work is left, and the request rate how long it takes.
+//! Time left is measured in requests, bot by bot, not in games: a game of one-shot bots can
+//! run for minutes, and a rate of finished games says nothing until several have ended (see
+//! [`time_left`]).
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -20,6 +19,10 @@ use crate::report::{BotTotals, Standing};
 use crate::text::escape_control;
 use arena_games::Scoring;
 
+mod time_left;
+
+pub use time_left::{Work, WorkLeft};
+
 /// How far a run is.
 #[derive(Debug)]
 pub struct Progress {
@@ -29,42 +32,76 @@ pub struct Progress {
     earlier: u64,
     /// Games finished by this run.
     done: u64,
-    /// Requests of the games finished by this run.
-    requests_done: u64,
     /// Failures of the games finished by this run: what [`Answered`] counts beyond them is
     /// the running games'.
     failures_done: Failures,
-    /// Requests of every finished game, this run's and earlier ones: with the games finished,
-    /// the mean requests of a game.
+    /// Requests of every finished game, this run's and earlier ones (none: games without
+    /// requests, whose time left only finished games can tell).
     requests_finished: u64,
+    /// The work left, bot by bot.
+    work_left: WorkLeft,
     /// Per bot, the same tally the leaderboard keeps.
     tallies: BTreeMap<String, BotTotals>,
     /// More to show at the end of the line (an SPRT's ratio).
     note: Option<String>,
 }
 
-/// What a run's games have answered so far, finished or not: the requests, and the
-/// failures among them. Every lane counts its own games' as they go, so the progress shows a
-/// long game's timeouts while it runs, not only once it ends.
-#[derive(Debug, Default)]
+/// What a run's games have answered so far, finished or not: the requests, the failures
+/// among them, and per bot what its requests took. Every lane counts its own games' as they
+/// go, so the progress shows a long game's timeouts while it runs, not only once it ends.
+#[derive(Debug)]
 pub struct Answered {
     requests: AtomicU64,
     failures: [AtomicU64; 3],
+    /// By the tournament's bot index: requests, and nanoseconds of their exchanges.
+    bots: Box<[[AtomicU64; 2]]>,
 }
 
 /// Timeouts, crashes and invalid replies, in that order.
 pub type Failures = [u64; 3];
 
 /// One reading of [`Answered`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Count {
     /// Requests answered (replies, timeouts and crashes alike).
     pub requests: u64,
     /// The failures among them.
     pub failures: Failures,
+    /// What each bot's requests took, by tournament index.
+    pub work: Vec<Work>,
 }
 
 impl Answered {
+    /// Nothing answered yet, by a tournament of `bots` bots.
+    pub fn new(bots: usize) -> Answered {
+        Answered {
+            requests: AtomicU64::new(0),
+            failures: Default::default(),
+            bots: (0..bots).map(|_| Default::default()).collect(),
+        }
+    }
+
+    /// Counts an exchange of `requests` requests that took `took`, to the bots `asked` (by
+    /// tournament index, one entry a request), each request its share of the time.
+    pub fn took(&self, asked: impl Iterator<Item = usize>, requests: usize, took: Duration) {
+        let share = took.as_nanos() / requests.max(1) as u128;
+        let share = u64::try_from(share).unwrap_or(u64::MAX);
+        for bot in asked.filter_map(|bot| self.bots.get(bot)) {
+            bot[0].fetch_add(1, Ordering::Relaxed);
+            bot[1].fetch_add(share, Ordering::Relaxed);
+        }
+    }
+
+    /// What each bot's requests took so far, by tournament index.
+    fn work(&self) -> Vec<Work> {
+        (self.bots.iter())
+            .map(|[requests, nanos]| Work {
+                requests: requests.load(Ordering::Relaxed),
+                seconds: nanos.load(Ordering::Relaxed) as f64 / 1e9,
+            })
+            .collect()
+    }
+
     /// Counts `requests` answered requests with `failures` among them.
     pub fn add(&self, requests: usize, failures: Failures) {
         self.requests.fetch_add(requests as u64, Ordering::Relaxed);
@@ -83,21 +120,22 @@ impl Answered {
                 .failures
                 .each_ref()
                 .map(|total| total.load(Ordering::Relaxed)),
+            work: self.work(),
         }
     }
 }
 
 impl Progress {
-    /// A run of `total` games.
-    pub fn new(scoring: Scoring, total: u64) -> Progress {
+    /// A run of `total` games, whose work left is counted in `work_left`.
+    pub fn new(scoring: Scoring, total: u64, work_left: WorkLeft) -> Progress {
         Progress {
             scoring,
             total,
             earlier: 0,
             done: 0,
-            requests_done: 0,
             failures_done: [0; 3],
             requests_finished: 0,
+            work_left,
             tallies: BTreeMap::new(),
             note: None,
         }
@@ -106,7 +144,7 @@ impl Progress {
     /// Counts one finished game.
     pub fn record(&mut self, game: &GameRecord) {
         self.done += 1;
-        self.requests_done += requests_of(game);
+        self.work_left.record(game, true);
         for seat in &game.seats {
             let failures = [seat.timeouts, seat.crashes, seat.invalid_replies];
             for (done, more) in self.failures_done.iter_mut().zip(failures) {
@@ -121,6 +159,7 @@ impl Progress {
     /// of its whole journal.
     pub fn record_earlier(&mut self, game: &GameRecord) {
         self.earlier += 1;
+        self.work_left.record(game, false);
         self.tally(game);
     }
 
@@ -149,7 +188,7 @@ impl Progress {
     /// failures: 0 timeouts, 0 crashes, 5 invalid replies; leading: hunter 80, bomber 30,
     /// grower 2` (leaders of every game of the journal; failures of every finished game
     /// and of the running ones so far).
-    pub fn line(&self, elapsed: Duration, answered: Count) -> String {
+    pub fn line(&self, elapsed: Duration, answered: &Count) -> String {
         let now = self.snapshot(elapsed, answered);
         let [timeouts, crashes, invalid] = now.failures;
         format!(
@@ -171,7 +210,7 @@ impl Progress {
     /// The same figures, shorter, for the live bar beside it (which shows games done and
     /// the total itself): `3.2/s, 768 requests/s, about 56 s left | 0 timeouts, 0 crashes,
     /// 5 invalid | hunter 80, bomber 30, grower 2`.
-    pub fn status(&self, elapsed: Duration, answered: Count) -> String {
+    pub fn status(&self, elapsed: Duration, answered: &Count) -> String {
         let now = self.snapshot(elapsed, answered);
         let [timeouts, crashes, invalid] = now.failures;
         format!(
@@ -190,28 +229,24 @@ impl Progress {
         self.earlier + self.done
     }
 
-    /// Seconds left after `elapsed`, in which `requests` were answered; none before any
+    /// Seconds left after `elapsed`, in which `answered` were answered; none before any
     /// game has ended (nothing yet says how long a game is) or any request was answered.
-    fn seconds_left(&self, elapsed: Duration, requests: u64) -> Option<f64> {
+    fn seconds_left(&self, elapsed: Duration, answered: &Count) -> Option<f64> {
         let finished = self.finished();
-        let games_left = self.total.saturating_sub(finished) as f64;
-        let seconds = elapsed.as_secs_f64().max(1e-9);
-        if finished == 0 || requests == 0 {
-            return (games_left == 0.0).then_some(0.0);
+        let games_left = self.total.saturating_sub(finished);
+        if games_left == 0 {
+            return Some(0.0);
         }
-        if self.requests_finished == 0 {
+        if finished > 0 && self.requests_finished == 0 {
             // Games without requests: only finished games measure the pace.
-            let game_rate = self.done as f64 / seconds;
-            return (self.done > 0).then(|| games_left / game_rate);
+            let game_rate = self.done as f64 / elapsed.as_secs_f64().max(1e-9);
+            return (self.done > 0).then(|| games_left as f64 / game_rate);
         }
-        let per_game = self.requests_finished as f64 / finished as f64;
-        let in_running_games = requests.saturating_sub(self.requests_done) as f64;
-        let requests_left = (games_left * per_game - in_running_games).max(0.0);
-        Some(requests_left / (requests as f64 / seconds))
+        self.work_left.seconds(games_left, elapsed, &answered.work)
     }
 
     /// The figures both displays show.
-    fn snapshot(&self, elapsed: Duration, answered: Count) -> Snapshot {
+    fn snapshot(&self, elapsed: Duration, answered: &Count) -> Snapshot {
         let requests = answered.requests;
         let finished = self.finished();
         let seconds = elapsed.as_secs_f64().max(1e-9);
@@ -251,7 +286,7 @@ impl Progress {
             finished,
             game_rate: self.done as f64 / seconds,
             request_rate: requests as f64 / seconds,
-            left: self.seconds_left(elapsed, requests),
+            left: self.seconds_left(elapsed, answered),
             failures,
             leaders,
         }
@@ -413,11 +448,11 @@ impl Reporter {
     pub fn tick(&mut self) {
         let (elapsed, answered) = (self.started.elapsed(), self.answered.count());
         if let Some(bar) = &self.bar {
-            bar.set_message(self.progress.status(elapsed, answered));
+            bar.set_message(self.progress.status(elapsed, &answered));
         }
         if self.style == Style::Lines && self.last_line.elapsed() >= LINE_EVERY {
             self.last_line = Instant::now();
-            tracing::info!("{}", self.progress.line(elapsed, answered));
+            tracing::info!("{}", self.progress.line(elapsed, &answered));
         }
     }
 
@@ -445,11 +480,29 @@ mod tests {
     use crate::journal::SeatRecord;
     use arena_games::engine::GameResult;
 
-    /// `count` requests answered, none of them failed.
-    fn requests(count: u64) -> Count {
+    /// A run of `total` games of pairs of the bots `names`.
+    fn run_of(names: &[&str], total: u64) -> Progress {
+        let names: Vec<String> = names.iter().map(|&name| name.to_owned()).collect();
+        let share = 2.0 / names.len() as f64;
+        Progress::new(
+            Scoring::Wins,
+            total,
+            WorkLeft::new(&names, &vec![share; names.len()], total),
+        )
+    }
+
+    /// Each bot's requests answered (by the order of [`run_of`]'s names), each taking
+    /// `seconds`; none of them failed.
+    fn answered(requests: &[u64], seconds: f64) -> Count {
         Count {
-            requests: count,
+            requests: requests.iter().sum(),
             failures: [0; 3],
+            work: (requests.iter())
+                .map(|&requests| Work {
+                    requests,
+                    seconds: requests as f64 * seconds,
+                })
+                .collect(),
         }
     }
 
@@ -462,8 +515,6 @@ mod tests {
             seats: scores
                 .iter()
                 .map(|&(bot, score)| SeatRecord {
-                    bot: bot.into(),
-                    score,
                     result: Some(if score > 0 {
                         GameResult::Win
                     } else {
@@ -471,12 +522,8 @@ mod tests {
                     }),
                     requests: 5,
                     timeouts: 1,
-                    crashes: 0,
                     invalid_replies: 2,
-                    invalid_reasons: std::collections::BTreeMap::new(),
-                    built_in: false,
-                    stats: std::collections::BTreeMap::new(),
-                    digest: None,
+                    ..SeatRecord::new(bot, score)
                 })
                 .collect(),
         }
@@ -484,11 +531,11 @@ mod tests {
 
     #[test]
     fn a_resumed_run_leads_with_the_whole_journal_but_rates_its_own_games() {
-        let mut progress = Progress::new(Scoring::Wins, 10);
+        let mut progress = run_of(&["a", "b"], 10);
         progress.record_earlier(&game(&[("a", 1), ("b", 0)]));
         progress.record_earlier(&game(&[("a", 1), ("b", 0)]));
         progress.record(&game(&[("b", 1), ("a", 0)]));
-        let line = progress.line(Duration::from_secs(1), requests(10));
+        let line = progress.line(Duration::from_secs(1), &answered(&[5, 5], 0.1));
         // 7 games of 10 requests left, at 10 requests per second.
         assert!(
             line.starts_with(
@@ -501,13 +548,14 @@ mod tests {
 
     #[test]
     fn the_line_shows_rates_time_left_failures_and_leaders() {
-        let mut progress = Progress::new(Scoring::Wins, 10);
+        let mut progress = run_of(&["a", "b", "c", "d", "e"], 10);
         progress.record(&game(&[("a", 1), ("b", 0)]));
         progress.record(&game(&[("c", 1), ("a", 0)]));
         progress.record(&game(&[("a", 1), ("d", 0)]));
         progress.record(&game(&[("e", 0), ("c", 1)]));
+        // 6 games left, 2/5 of them each bot's, 5 requests a game of 50 ms each.
         assert_eq!(
-            progress.line(Duration::from_secs(2), requests(40)),
+            progress.line(Duration::from_secs(2), &answered(&[15, 5, 10, 5, 5], 0.05)),
             "4/10 games (2.0 per second), 40 requests (20 per second), about 3 s left; \
              failures: 8 timeouts, 0 crashes, 16 invalid replies; leading: a 2, c 2, b 0"
         );
@@ -515,22 +563,22 @@ mod tests {
 
     #[test]
     fn failures_of_running_games_are_shown_before_they_end() {
-        let mut progress = Progress::new(Scoring::Wins, 10);
+        let mut progress = run_of(&["a", "b"], 10);
         progress.record_earlier(&game(&[("a", 1), ("b", 0)]));
         progress.record(&game(&[("a", 1), ("b", 0)]));
         // This run's finished game counted 2 timeouts and 4 invalid replies as it ran; the
         // running games 3 timeouts, 1 crash and 1 invalid reply more.
         let answered = Count {
-            requests: 30,
             failures: [2 + 3, 1, 4 + 1],
+            ..answered(&[15, 15], 0.01)
         };
-        let line = progress.line(Duration::from_secs(1), answered);
+        let line = progress.line(Duration::from_secs(1), &answered);
         // The earlier game's 2 timeouts and 4 invalid replies come from its record.
         assert!(
             line.contains("failures: 7 timeouts, 1 crashes, 9 invalid replies;"),
             "{line}"
         );
-        let status = progress.status(Duration::from_secs(1), answered);
+        let status = progress.status(Duration::from_secs(1), &answered);
         assert!(
             status.contains("| 7 timeouts, 1 crashes, 9 invalid |"),
             "{status}"
@@ -539,22 +587,44 @@ mod tests {
 
     #[test]
     fn time_left_counts_the_requests_of_the_running_games() {
-        let mut progress = Progress::new(Scoring::Wins, 10);
+        let mut progress = run_of(&["a", "b"], 10);
         progress.record(&game(&[("a", 1), ("b", 0)]));
         progress.record(&game(&[("a", 1), ("b", 0)]));
         // 10 requests per game; 8 games left, 10 requests of them already answered: 70 at
         // 15 per second.
-        let line = progress.line(Duration::from_secs(2), requests(30));
+        let line = progress.line(Duration::from_secs(2), &answered(&[15, 15], 1.0 / 15.0));
         assert!(line.contains("about 5 s left"), "{line}");
         // Running games that have answered more than a game's mean are about to end.
-        let line = progress.line(Duration::from_secs(2), requests(200));
+        let line = progress.line(Duration::from_secs(2), &answered(&[100, 100], 0.01));
         assert!(line.contains("about 0 s left"), "{line}");
     }
 
     #[test]
+    fn the_slow_bots_games_left_are_counted_at_their_own_pace() {
+        // `slow` starts a process per request (0.5 s); the others answer in 1 ms. The first
+        // round's quick game ended; the slow ones run.
+        let mut progress = run_of(&["quick", "also", "slow"], 12);
+        progress.record(&game(&[("quick", 1), ("also", 0)]));
+        let work = answered(&[5 + 2, 5 + 2, 4], 0.001);
+        let slow = Work {
+            requests: 4,
+            seconds: 2.0,
+        };
+        let count = Count {
+            work: vec![work.work[0], work.work[1], slow],
+            ..work
+        };
+        // `slow` is in 8 of the 12 games, none finished: at 5 requests a game (the finished
+        // game's), 40 less the 4 it answered, at 0.5 s each: 18 s of its own; about two
+        // games at a time so far (2 s of exchanges in 1 s).
+        let line = progress.line(Duration::from_secs(1), &count);
+        assert!(line.contains("about 9 s left"), "{line}");
+    }
+
+    #[test]
     fn a_long_first_game_shows_its_requests_before_any_time_left() {
-        let progress = Progress::new(Scoring::Wins, 300);
-        let line = progress.line(Duration::from_secs(60), requests(1200));
+        let progress = run_of(&["a", "b"], 300);
+        let line = progress.line(Duration::from_secs(60), &answered(&[600, 600], 0.05));
         assert!(
             line.starts_with(
                 "0/300 games (0.0 per second), 1200 requests (20 per second), time left \
@@ -575,12 +645,12 @@ mod tests {
 
     #[test]
     fn the_status_beside_the_bar_is_short() {
-        let mut progress = Progress::new(Scoring::Wins, 10);
+        let mut progress = run_of(&["a", "b", "c"], 10);
         progress.record(&game(&[("a", 1), ("b", 0)]));
         progress.record(&game(&[("c", 1), ("a", 0)]));
         assert_eq!(progress.finished(), 2);
         assert_eq!(
-            progress.status(Duration::from_secs(1), requests(20)),
+            progress.status(Duration::from_secs(1), &answered(&[10, 5, 5], 0.05)),
             "2.0/s, 20 requests/s, about 4 s left | 4 timeouts, 0 crashes, 8 invalid | a 1, \
              c 1, b 0"
         );
@@ -588,9 +658,9 @@ mod tests {
 
     #[test]
     fn leaders_names_are_shown_escaped() {
-        let mut progress = Progress::new(Scoring::Wins, 1);
+        let mut progress = run_of(&["a", "b"], 1);
         progress.record(&game(&[("\x1b]0;title\x07", 1)]));
-        let status = progress.status(Duration::from_secs(1), requests(0));
+        let status = progress.status(Duration::from_secs(1), &answered(&[], 0.0));
         assert!(status.ends_with("| \\x1b]0;title\\x07 1"), "{status}");
     }
 
@@ -604,10 +674,13 @@ mod tests {
 
     #[test]
     fn mean_scores_show_three_decimals() {
-        let mut progress = Progress::new(Scoring::Mean, 4);
+        let mut progress = Progress {
+            scoring: Scoring::Mean,
+            ..run_of(&["a", "b"], 4)
+        };
         progress.record(&game(&[("a", 3), ("b", 4)]));
         progress.record(&game(&[("a", 4), ("b", 0)]));
-        let line = progress.line(Duration::from_secs(1), requests(10));
+        let line = progress.line(Duration::from_secs(1), &answered(&[10, 10], 0.01));
         assert!(line.ends_with("leading: a 3.500, b 2.000"), "{line}");
     }
 }
