@@ -193,8 +193,12 @@ fn match_command(args: MatchArgs, progress: progress::Style) -> Result<u8, Error
     let file = out.join(MATCH_FILE);
     // No file yet to point into: the problems are the command line's, and too few bots are
     // too few `--bot`s.
-    let fewest = args.game.default_options().min_bots();
-    let too_few = arena::config::too_few_bots(args.game, fewest, args.bots.len());
+    let defaults = args.game.default_options();
+    let (fewest, fewer) = (defaults.min_bots(), defaults.fewer_bots());
+    let too_few = arena::config::too_few_bots(args.game, fewest, args.bots.len(), fewer);
+    let or = fewer.map_or_else(String::new, |(key, value)| {
+        format!(", or --option {key}={value} to play fewer")
+    });
     let tournament = Tournament::from_toml_str(&text, &file).map_err(|error| {
         let problems: Vec<String> = error
             .problems
@@ -202,7 +206,7 @@ fn match_command(args: MatchArgs, progress: progress::Style) -> Result<u8, Error
             .map(|problem| match &problem.message {
                 message if *message == too_few && problem.details.is_empty() => format!(
                     "arena match: {} needs at least {fewest} bots, {} given (one --bot \
-                     NAME=COMMAND each)",
+                     NAME=COMMAND each{or})",
                     args.game,
                     args.bots.len()
                 ),

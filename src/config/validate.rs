@@ -236,7 +236,7 @@ impl Tournament {
             problems.push(Problem::at(
                 source,
                 Some(game_span.clone()),
-                too_few_bots(kind, min_bots, first.bots.len()),
+                too_few_bots(kind, min_bots, first.bots.len(), options.fewer_bots()),
             ));
         }
         let games = (first.games.as_ref()).map_or(kind.default_games(), |g| *g.get_ref());
@@ -595,8 +595,16 @@ fn string_value(value: &Spanned<toml::Value>) -> Result<String, (Range<usize>, S
 }
 
 /// The problem of a tournament file of `kind` with `count` bots where it needs `min`.
-pub fn too_few_bots(kind: GameKind, min: usize, count: usize) -> String {
-    format!("{kind} needs at least {min} bots, the file has {count} (add [[bots]] tables)")
+pub fn too_few_bots(
+    kind: GameKind,
+    min: usize,
+    count: usize,
+    fewer: Option<(&str, &str)>,
+) -> String {
+    let or = fewer.map_or_else(String::new, |(key, value)| {
+        format!(", or set `{key} = {value}` in [options] to play fewer")
+    });
+    format!("{kind} needs at least {min} bots, the file has {count} (add [[bots]] tables{or})")
 }
 
 /// Why `name` (as written, before trimming spaces) cannot name a bot, if it cannot: empty,

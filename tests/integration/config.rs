@@ -18,7 +18,7 @@ command = "/bin/sh -c true"
     let cases: &[(&str, String, &str)] = &[
         ("syntax error", "game = \"petri\nseed = 1\n".into(), "t.toml:1:"),
         ("unknown game", format!("game = \"slime-war\"\n{valid_bots}"), "t.toml:1:8: unknown game `slime-war` (expected one of: alienwar, cave, eggs, petri, slime)"),
-        ("too few egg hunters", format!("game = \"eggs\"\n{valid_bots}"), "t.toml:1:8: eggs needs at least 7 bots, the file has 2"),
+        ("too few egg hunters", format!("game = \"eggs\"\n{valid_bots}"), "t.toml:1:8: eggs needs at least 7 bots, the file has 2 (add [[bots]] tables, or set `size_as_seven = true` in [options] to play fewer)"),
         ("missing map", format!("game = \"eggs\"\n[options]\nmap = \"no-map.txt\"\n{valid_bots}"), "t.toml:2:1: options: cannot read "),
         ("unknown cave option value", format!("game = \"cave\"\n[options]\nconfusion = \"dizzy\"\n{valid_bots}"), "t.toml:3:13: unknown variant `dizzy`"),
         ("crowded cave", format!("game = \"cave\"\n[options.density]\nboulder = 9000\n{valid_bots}"), "t.toml:2:2: options: the densities add up to 9440 basis points"),

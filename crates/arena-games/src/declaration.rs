@@ -73,6 +73,12 @@ pub trait Settings: DeserializeOwned + Default + Clone + PartialEq + fmt::Debug 
         1
     }
 
+    /// The option, as its key and value, that lets fewer bots than [`Settings::min_bots`]
+    /// play, if one does: named where a tournament has too few.
+    fn fewer_bots(&self) -> Option<(&'static str, &'static str)> {
+        None
+    }
+
     /// The fewest bots a game with these options seats: what the pairing can schedule,
     /// raised by the game's own limit.
     fn fewest_bots(&self) -> usize {

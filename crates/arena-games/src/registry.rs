@@ -191,6 +191,12 @@ macro_rules! games {
                 self.settings().fewest_bots()
             }
 
+            /// The option, key and value, that lets fewer bots than [`GameOptions::min_bots`]
+            /// play (the Egg Hunt's `size_as_seven`), if one does.
+            pub fn fewer_bots(&self) -> Option<(&'static str, &'static str)> {
+                self.settings().fewer_bots()
+            }
+
             /// Problems with the option values (each a sentence); empty if they are fine.
             pub fn validate(&self) -> Vec<String> {
                 self.settings().validate()
@@ -258,6 +264,7 @@ macro_rules! games {
 pub(crate) trait SettingsView {
     fn pairing(&self) -> Pairing;
     fn fewest_bots(&self) -> usize;
+    fn fewer_bots(&self) -> Option<(&'static str, &'static str)>;
     fn validate(&self) -> Vec<String>;
     fn data_file(&self) -> Option<&Path>;
     fn bounds(&self, seats: usize) -> Bounds;
@@ -269,6 +276,9 @@ impl<T: Settings> SettingsView for T {
     }
     fn fewest_bots(&self) -> usize {
         Settings::fewest_bots(self)
+    }
+    fn fewer_bots(&self) -> Option<(&'static str, &'static str)> {
+        Settings::fewer_bots(self)
     }
     fn validate(&self) -> Vec<String> {
         Settings::validate(self)

@@ -49,6 +49,10 @@ impl Settings for EggsOptions {
         }
     }
 
+    fn fewer_bots(&self) -> Option<(&'static str, &'static str)> {
+        Some(("size_as_seven", "true"))
+    }
+
     /// Checks the text of the map file named by `map` (read by the tournament loader, which
     /// passes its `path` for messages); `entries` players must find distinct start squares on
     /// it. Returns the problems found; on none the map is kept for every run.
