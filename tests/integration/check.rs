@@ -370,6 +370,34 @@ fn assert_template_passes(game: &str, lang: &str) {
     assert_eq!(again.status.code(), Some(2));
 }
 
+/// A Rust bot made inside another Cargo workspace (an arena checkout, say) is a package of
+/// its own there: Cargo refused to build it ("believes it's in a workspace when it's not").
+#[test]
+fn the_rust_template_builds_inside_another_workspace() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("Cargo.toml"), "[workspace]\nmembers = []\n").unwrap();
+    let output = arena(dir.path(), &["new", "petri", "--lang", "rust", "bot"]);
+    assert!(output.status.success());
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let metadata = std::process::Command::new(cargo)
+        .args([
+            "metadata",
+            "--offline",
+            "--no-deps",
+            "--format-version",
+            "1",
+        ])
+        .args(["--manifest-path", "bot/Cargo.toml"])
+        .current_dir(dir.path())
+        .output()
+        .expect("cargo runs");
+    assert!(
+        metadata.status.success(),
+        "{}",
+        String::from_utf8_lossy(&metadata.stderr)
+    );
+}
+
 #[test]
 fn the_python_templates_pass_the_check() {
     for game in GameKind::ALL {
