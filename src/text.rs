@@ -67,6 +67,26 @@ pub fn one_line(bytes: &[u8], max_chars: usize) -> String {
     escape_control(&cut).into_owned()
 }
 
+/// `bytes` exactly, for people to read byte by byte (`arena check`): printable ASCII as it
+/// is, quotes too, but the backslash as `\\`; `\n`, `\r` and `\t`; every other byte as
+/// `\xNN`, so a carriage return, a byte order mark or a stray UTF-8 byte shows.
+pub fn escape_bytes(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for &byte in bytes {
+        match byte {
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            b' '..=b'~' => out.push(char::from(byte)),
+            _ => {
+                let _ = write!(out, "\\x{byte:02x}");
+            }
+        }
+    }
+    out
+}
+
 /// `word` as a POSIX shell reads it back: as it is when it can be, else quoted, so a path
 /// with a space or a `$` in a command printed for the user to paste stays one word. A word
 /// that cannot be quoted (it holds a NUL byte, which no argument can) is left as it is.
@@ -86,6 +106,18 @@ mod tests {
             assert_ne!(quoted, word);
             assert_eq!(shlex::split(&quoted).unwrap(), [word], "{quoted}");
         }
+    }
+
+    #[test]
+    fn exact_bytes_show_every_byte_and_keep_quotes() {
+        assert_eq!(
+            escape_bytes(b"it's \"fine\" \\o/\r\n"),
+            "it's \"fine\" \\\\o/\\r\\n"
+        );
+        assert_eq!(
+            escape_bytes("\u{feff}é\x7f\t".as_bytes()),
+            "\\xef\\xbb\\xbf\\xc3\\xa9\\x7f\\t"
+        );
     }
 
     #[test]

@@ -141,7 +141,7 @@ fn shebang_problem(path: &Path, line: &[u8], bot: &BotProgram) -> Option<String>
         return Some(format!(
             "program {shown}: its first line ends in CR LF (Windows line ends), so the system \
              reads it as `#!{}`, carriage return included: save it with LF line ends",
-            line.escape_ascii()
+            crate::text::escape_bytes(line)
         ));
     }
     let text = String::from_utf8_lossy(line);

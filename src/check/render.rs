@@ -129,7 +129,7 @@ pub fn render_check(
 fn write_bytes(out: &mut String, bytes: &[u8]) {
     let shown = &bytes[..bytes.len().min(SHOWN_BYTES)];
     for line in shown.split_inclusive(|&b| b == b'\n') {
-        let _ = writeln!(out, "     | {}", line.escape_ascii());
+        let _ = writeln!(out, "     | {}", crate::text::escape_bytes(line));
     }
     if bytes.len() > shown.len() {
         let _ = writeln!(out, "     ... {} more bytes", bytes.len() - shown.len());

@@ -849,14 +849,38 @@ fn resolve_program(word: &str, dir: &Path) -> Result<PathBuf, String> {
         return match executable(&path) {
             Some(true) => Ok(without_dot_dot(path)),
             Some(false) => Err(format!("program {} is not executable", path.display())),
-            None => Err(format!("program {} does not exist", path.display())),
+            None => Err(format!(
+                "program {} does not exist{}",
+                path.display(),
+                one_word_hint(word)
+            )),
         };
     }
     let search = env::var_os("PATH").unwrap_or_default();
     env::split_paths(&search)
         .map(|folder| folder.join(OsStr::new(word)))
         .find(|candidate| executable(candidate) == Some(true))
-        .ok_or_else(|| format!("program `{word}` not found in PATH"))
+        .ok_or_else(|| {
+            // As in a shell, a bare name is never looked up in the bot's own folder.
+            let hint = if dir.join(word).is_file() {
+                format!(" (for {word} in the bot's folder, write `./{word}`)")
+            } else {
+                one_word_hint(word)
+            };
+            format!("program `{word}` not found in PATH{hint}")
+        })
+}
+
+/// What to add when no program is named `word`: a command line given as one word (quoted
+/// whole on `arena check`'s command line) holds its spaces.
+fn one_word_hint(word: &str) -> String {
+    if word.contains(' ') {
+        "; a command is its words one by one: its program, then its arguments (quote none \
+         of them together)"
+            .to_owned()
+    } else {
+        String::new()
+    }
 }
 
 /// `path` with its folder canonical (no `..`, no link), the file's own name kept (a program

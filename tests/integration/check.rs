@@ -314,6 +314,21 @@ fn a_missing_program_is_a_usage_error() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("no-such-bot does not exist"), "{stderr}");
+    // A bot in the folder named bare, as a shell would not find it; a command quoted whole.
+    std::fs::write(dir.path().join("bot.sh"), "#!/bin/sh\necho 1\n").unwrap();
+    let (output, _) = check(dir.path(), "petri", &[], &["bot.sh"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("not found in PATH (for bot.sh in the bot's folder, write `./bot.sh`)"),
+        "{stderr}"
+    );
+    let (output, _) = check(dir.path(), "petri", &[], &["/usr/bin/python3 bot.py"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("a command is its words one by one: its program, then its arguments"),
+        "{stderr}"
+    );
 
     // As in a tournament file: no folder to run in and no time to answer are usage errors.
     let true_bot = ["/bin/true"];
