@@ -15,10 +15,12 @@ use arena_games::probe::Verdict;
 const SHOWN_BYTES: usize = 2048;
 
 /// Renders the reports of a check of `command` for `game`, run in the sandbox `sandbox`
-/// enforced for `program` (or without one).
+/// enforced for `program` (or without one); `java` if the bot is a Java alien that arena's
+/// Java host runs, whose silences have other causes than a program's.
 pub fn render_check(
     game: &str,
     command: &str,
+    java: bool,
     sandbox: Option<(&Enforced, &BotProgram)>,
     reports: &[ProbeReport],
 ) -> String {
@@ -54,11 +56,15 @@ pub fn render_check(
             CallStatus::TimedOut => {
                 let _ = writeln!(out, "   no reply: timed out after {elapsed}");
                 if matches!(report.input, Input::Session(_)) && report.result.output.is_empty() {
-                    out.push_str(
+                    out.push_str(if java {
+                        "   nothing arrived: the alien's code did not return in time (a loop \
+                         that never ends in move or wantToFight looks like this)\n"
+                    } else {
                         "   nothing arrived: a persistent process that printed its reply but did \
-                         not flush it (Python: print(..., flush=True); C: fflush(stdout)) \
-                         looks like this\n",
-                    );
+                         not flush it (Python: print(..., flush=True); C: fflush(stdout)), or \
+                         that reads its input to the end before answering (Python: \
+                         sys.stdin.read()), looks like this\n"
+                    });
                 }
             }
             CallStatus::TooLong => {
@@ -294,7 +300,7 @@ mod tests {
             b"",
             None,
         );
-        let text = render_check("petri", "bot", None, &[good, late]);
+        let text = render_check("petri", "bot", false, None, &[good, late]);
         let expected = "\
 checking `bot` against the petri protocol
 sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
@@ -335,7 +341,7 @@ sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
         let mut stderr = "noise line\n".repeat(300).into_bytes();
         stderr.extend_from_slice("Traceback\n  NameError: café \x1b[2J\n".as_bytes());
         crashed.result.stderr = stderr;
-        let text = render_check("petri", "bot", None, &[crashed]);
+        let text = render_check("petri", "bot", false, None, &[crashed]);
         assert!(
             text.contains("ended with exit status 1: a tournament plays the reply and counts"),
             "{text}"
@@ -375,7 +381,7 @@ sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
             Verdict::Unparsed("not three numbers".into()),
             b"4 4 4\n",
         );
-        let text = render_check("petri", "bot", None, &[ahead]);
+        let text = render_check("petri", "bot", false, None, &[ahead]);
         assert!(
             text.contains(
                 "   then, before the next request, it wrote 6 more bytes to stdout:\n     | 4 4 \
@@ -388,5 +394,25 @@ sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
         let legal = |unasked| replied(b"4 4 4", Verdict::Legal("HP 4".into()), unasked);
         assert!(legal(b"").is_valid());
         assert!(!legal(b"done\n").is_valid());
+    }
+
+    #[test]
+    fn a_silent_timeout_is_explained_by_what_the_bot_is() {
+        let silent = || {
+            report(
+                Input::Session(b"MOVE\n".to_vec()),
+                CallStatus::TimedOut,
+                b"",
+                None,
+            )
+        };
+        let program = render_check("alienwar", "bot", false, None, &[silent()]);
+        assert!(program.contains("did not flush it"), "{program}");
+        assert!(program.contains("reads its input to the end"), "{program}");
+        let alien = render_check("alienwar", "--java A.java", true, None, &[silent()]);
+        assert!(
+            alien.contains("the alien's code did not return in time") && !alien.contains("flush"),
+            "{alien}"
+        );
     }
 }

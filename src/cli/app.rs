@@ -145,6 +145,7 @@ fn check_command(args: &CheckArgs) -> Result<u8, Error> {
     write_stdout(&render_check(
         args.game.name(),
         &command,
+        !args.java.is_empty(),
         sandbox.as_ref().map(|enforced| (enforced, &program)),
         &reports,
     ))?;
