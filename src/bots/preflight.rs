@@ -14,6 +14,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use super::program::{BotProgram, ResourceLimits};
+use crate::sandbox::NOBODY;
 
 /// The kernel reads at most this much of a script's first line (`BINPRM_BUF_SIZE`).
 const FIRST_LINE_BYTES: usize = 256;
@@ -38,6 +39,80 @@ pub fn problem(bot: &BotProgram) -> Option<String> {
     program_problem(&bot.program, bot)
         .or_else(|| script_argument_problem(bot))
         .or_else(|| limit_problem(&bot.rlimits, runner_hard_limit))
+        .or_else(|| {
+            // SAFETY: geteuid cannot fail.
+            let root = unsafe { libc::geteuid() } == 0;
+            (root && bot.sandbox.is_some())
+                .then(|| closed_to_nobody(bot))
+                .flatten()
+        })
+}
+
+/// A file of the bot's that its sandbox's user cannot use. As root, arena runs bots as
+/// `nobody`, for whom a file saved under `umask 077` (mode 600, or a folder of mode 700) is
+/// closed: every request would fail with "Permission denied" as the bot's crash. The
+/// program must be executable by nobody, a script (the program's `#!` file, or a script
+/// named as its argument) readable, and the folders from the bot's `dir` down to them open.
+fn closed_to_nobody(bot: &BotProgram) -> Option<String> {
+    let scripts = script_arguments(bot).map(|arg| bot.dir.join(arg));
+    let is_script = first_bytes(&bot.program).is_ok_and(|first| first.starts_with(b"#!"));
+    let program_needs = if is_script { READ | EXECUTE } else { EXECUTE };
+    std::iter::once((bot.program.clone(), program_needs))
+        .chain(scripts.map(|script| (script, READ)))
+        .find_map(|(file, needs)| {
+            let base = if file.starts_with(&bot.dir) {
+                bot.dir.as_path()
+            } else {
+                file.parent()?
+            };
+            let folders = file
+                .ancestors()
+                .skip(1)
+                .take_while(|folder| folder.starts_with(base));
+            let closed_folder = folders
+                .filter_map(|folder| Some((folder, std::fs::metadata(folder).ok()?)))
+                .find(|(_, metadata)| !open_to_nobody(metadata, EXECUTE));
+            if let Some((folder, _)) = closed_folder {
+                return Some(format!(
+                    "its folder {} cannot be entered by nobody (uid {NOBODY}), as whom bots run \
+                     when arena runs as root: `chmod o+x {}` (or run without the sandbox)",
+                    folder.display(),
+                    crate::text::shell_word(&folder.display().to_string())
+                ));
+            }
+            let metadata = std::fs::metadata(&file).ok()?;
+            (!open_to_nobody(&metadata, needs)).then(|| {
+                let (what, mode) = if needs & READ != 0 {
+                    ("read", "o+r")
+                } else {
+                    ("run", "o+x")
+                };
+                format!(
+                    "{} cannot be {what} by nobody (uid {NOBODY}), as whom bots run when arena \
+                     runs as root: `chmod {mode} {}` (or run without the sandbox)",
+                    file.display(),
+                    crate::text::shell_word(&file.display().to_string())
+                )
+            })
+        })
+}
+
+/// Permission bits: read and execute (search, for a folder).
+const READ: u32 = 0o4;
+const EXECUTE: u32 = 0o1;
+
+/// Whether `nobody` (uid and gid 65534) has the permissions `needs` on a file of `metadata`.
+fn open_to_nobody(metadata: &std::fs::Metadata, needs: u32) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let mode = metadata.mode();
+    let bits = if metadata.uid() == NOBODY {
+        mode >> 6
+    } else if metadata.gid() == NOBODY {
+        mode >> 3
+    } else {
+        mode
+    };
+    bits & needs == needs
 }
 
 /// A limit of the bot's above the same hard limit of the runner's own (`ulimit -Hv`, `-Ht`):
@@ -188,10 +263,7 @@ fn shebang_problem(path: &Path, line: &[u8], bot: &BotProgram) -> Option<String>
 /// a path relative to the wrong folder. Only words that end like a script file and hold no
 /// space are taken for script paths, so code or options given as arguments never are.
 fn script_argument_problem(bot: &BotProgram) -> Option<String> {
-    bot.args
-        .iter()
-        .filter(|arg| !arg.starts_with('-') && !arg.contains([' ', '\t', '\n', '=']))
-        .filter(|arg| SCRIPT_ENDINGS.iter().any(|ending| arg.ends_with(ending)))
+    script_arguments(bot)
         .find(|arg| !bot.dir.join(arg).exists())
         .map(|arg| {
             format!(
@@ -200,6 +272,15 @@ fn script_argument_problem(bot: &BotProgram) -> Option<String> {
                 bot.dir.join(arg).display()
             )
         })
+}
+
+/// The bot's arguments that name scripts: words that end like a script file and hold no
+/// space, so code or options given as arguments never are taken for one.
+fn script_arguments(bot: &BotProgram) -> impl Iterator<Item = &String> {
+    bot.args
+        .iter()
+        .filter(|arg| !arg.starts_with('-') && !arg.contains([' ', '\t', '\n', '=']))
+        .filter(|arg| SCRIPT_ENDINGS.iter().any(|ending| arg.ends_with(ending)))
 }
 
 /// Why `path` cannot be executed, if it cannot.

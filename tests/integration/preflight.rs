@@ -125,6 +125,53 @@ fn a_script_argument_is_looked_for_in_the_bots_folder() {
     }
 }
 
+/// As root, bots run as nobody: a script saved under `umask 077` in a folder of mode 700
+/// failed every request with "Permission denied" as the bot's crash. Unprivileged, bots
+/// keep the runner's own user, and such files are theirs to read.
+#[test]
+fn files_nobody_may_read_are_named_when_bots_run_as_nobody() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("mine");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let script = file(&folder, "bot.py", b"print(1)\n", 0o600);
+    let sandboxed = BotProgram {
+        sandbox: Some(std::sync::Arc::new(arena::sandbox::BoxSpec::default())),
+        ..bot(Path::new("/usr/bin/python3"), &["mine/bot.py"], dir.path())
+    };
+    // SAFETY: geteuid cannot fail.
+    let root = unsafe { libc::geteuid() } == 0;
+    let said = |expected: &str| {
+        let said = problem(&sandboxed);
+        if root {
+            assert!(
+                said.as_deref().is_some_and(|said| said.contains(expected)),
+                "{said:?}"
+            );
+        } else {
+            assert_eq!(said, None);
+        }
+    };
+    said(&format!(
+        "its folder {} cannot be entered by nobody",
+        folder.display()
+    ));
+    std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o711)).unwrap();
+    said(&format!("`chmod o+r {}`", script.display()));
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o644)).unwrap();
+    assert_eq!(problem(&sandboxed), None);
+    // Without the sandbox the files are the runner's own.
+    std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o700)).unwrap();
+    assert_eq!(
+        problem(&bot(
+            Path::new("/usr/bin/python3"),
+            &["mine/bot.py"],
+            dir.path()
+        )),
+        None
+    );
+}
+
 #[test]
 fn a_tournament_lists_each_bot_that_cannot_start_by_name() {
     let dir = tempfile::tempdir().unwrap();
