@@ -513,7 +513,7 @@ mod tests {
             bots: vec!["a".into(), "b".into()],
             width,
             height,
-            legend: Legend::new([], 2, "player").into_glyphs(),
+            legend: Legend::new([], 2, |seat| format!("seat {seat}")).into_glyphs(),
             message_cap: 512,
         };
         let frame = |turn| Frame {
@@ -645,7 +645,7 @@ mod tests {
                 bots: vec!["a".into()],
                 width: 2,
                 height: 1,
-                legend: Legend::new([], 1, "slime").into_glyphs(),
+                legend: Legend::new([], 1, |seat| format!("slime {seat}")).into_glyphs(),
                 message_cap: 10,
             },
             frames: vec![Frame {

@@ -35,7 +35,7 @@ mod tests {
                 bots: vec!["<b>".into()],
                 width: 1,
                 height: 1,
-                legend: Legend::new([], 1, "player").into_glyphs(),
+                legend: Legend::new([], 1, |seat| format!("seat {seat}")).into_glyphs(),
                 message_cap: 512,
             },
             frames: vec![Frame {

@@ -155,7 +155,10 @@ mod tests {
             width: cells.len(),
             height: 1,
             cells: cells.into(),
-            legend: Legend::new([Glyph::thing('.', '.', "empty", "#000")], 1, "cell").into_glyphs(),
+            legend: Legend::new([Glyph::thing('.', '.', "empty", "#000")], 1, |seat| {
+                format!("cell {seat}")
+            })
+            .into_glyphs(),
             scores: vec![cells.matches('A').count() as i64],
             events: vec![format!("now {cells}")],
         })

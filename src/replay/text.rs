@@ -32,9 +32,10 @@ pub fn write_text(
 ) -> io::Result<()> {
     let header = &replay.header;
     let mut out = String::new();
-    let seats: Vec<String> = (1..)
+    // Seats are numbered from 0, as the game's summary and events name them.
+    let seats: Vec<String> = (0..)
         .zip(&header.bots)
-        .map(|(n, bot)| format!("{n} {}", escape_control(bot)))
+        .map(|(n, bot)| format!("seat {n} {}", escape_control(bot)))
         .collect();
     let _ = writeln!(
         out,
@@ -53,7 +54,11 @@ pub fn write_text(
         let legend: Vec<String> = header
             .legend
             .iter()
-            .map(|g| format!("{} {}", printable(g.glyph), escape_control(&g.name)))
+            .map(|g| {
+                let bot = (g.seat.and_then(|seat| header.bots.get(seat)))
+                    .map_or_else(String::new, |bot| format!(" ({})", escape_control(bot)));
+                format!("{} {}{bot}", printable(g.glyph), escape_control(&g.name))
+            })
             .collect();
         let _ = writeln!(out, "legend: {}", legend.join(", "));
     }
@@ -143,7 +148,7 @@ fn render_frame(
             let _ = writeln!(
                 out,
                 "  ! {}: invalid reply \"{}\": {}",
-                message.seat + 1,
+                message.seat,
                 reply.escape_debug(),
                 escape_control(message.invalid.as_deref().unwrap_or_default())
             );
@@ -153,22 +158,22 @@ fn render_frame(
             let _ = writeln!(
                 out,
                 "  > {}: {}",
-                message.seat + 1,
+                message.seat,
                 message.request.escape_debug()
             );
             match &message.reply {
                 Some(reply) => {
-                    let _ = writeln!(out, "  < {}: {}", message.seat + 1, reply.escape_debug());
+                    let _ = writeln!(out, "  < {}: {}", message.seat, reply.escape_debug());
                 }
                 None => {
-                    let _ = writeln!(out, "  < {}: (no reply)", message.seat + 1);
+                    let _ = writeln!(out, "  < {}: (no reply)", message.seat);
                 }
             }
             if let Some(reason) = &message.invalid {
                 let _ = writeln!(
                     out,
                     "  ! {}: invalid: {}",
-                    message.seat + 1,
+                    message.seat,
                     escape_control(reason)
                 );
             }
@@ -207,8 +212,10 @@ mod tests {
                 bots: vec!["bot".into()],
                 width: 2,
                 height: 2,
-                legend: Legend::new([Glyph::thing('_', ' ', "floor", "#000")], 1, "player")
-                    .into_glyphs(),
+                legend: Legend::new([Glyph::thing('_', ' ', "floor", "#000")], 1, |seat| {
+                    format!("player {}", seat + 1)
+                })
+                .into_glyphs(),
                 message_cap: 512,
             },
             frames: (0..5).map(|turn| frame(turn, "A3_")).collect(),
@@ -229,7 +236,7 @@ mod tests {
         let text = text(&replay(), options);
         assert_eq!(
             text,
-            "test game 2 (seed 3): 1 bot\nlegend:   floor, 1 player 1\n\n\
+            "test game 2 (seed 3): seat 0 bot\nlegend:   floor, 1 player 1 (bot)\n\n\
              turn 0  scores 0\n1 \n  \n  * event 0\n\n\
              turn 3  scores 3\n1 \n  \n  * event 3\n\n\
              turn 4  scores 4\n1 \n  \n  * event 4\n\nend: over\n"
@@ -293,7 +300,7 @@ mod tests {
         let text = text(&replay, options);
         assert_eq!(
             text,
-            "test game 2 (seed 3): 1 \\x1b[2J\nlegend: ? floor, 1 a\\rb\n\n\
+            "test game 2 (seed 3): seat 0 \\x1b[2J\nlegend: ? floor, 1 a\\rb (\\x1b[2J)\n\n\
              turn 0  scores 0\n1?\n??\n  * \\x1b]0;x\\x07\n\nend: over\\nforged line\n"
         );
     }
@@ -311,7 +318,10 @@ mod tests {
         let warning = "\nwarning: the code 'A' means both floor and player 1 (an older arena's \
                        replay); its cells print as the last\n";
         assert!(text.contains(warning), "{text}");
-        assert!(text.contains("\nlegend:   floor, 1 player 1\n"), "{text}");
+        assert!(
+            text.contains("\nlegend:   floor, 1 player 1 (bot)\n"),
+            "{text}"
+        );
         assert!(text.contains("\n1?\n??\n"), "{text}");
     }
 

@@ -181,7 +181,7 @@
   const seatRows = header.bots.map((bot, seat) => {
     const tr = document.createElement("tr");
     const name = document.createElement("td");
-    name.append(swatch(seatColours[seat]), `${seat + 1} ${bot}`);
+    name.append(swatch(seatColours[seat]), `seat ${seat} ${bot}`);
     const score = document.createElement("td");
     tr.append(name, score);
     $("seats").append(tr);
@@ -189,7 +189,8 @@
   });
   for (const g of header.legend) {
     const li = document.createElement("li");
-    li.append(swatch(glyphs.get(g.code).fill), `${g.glyph === " " ? "␣" : g.glyph} ${g.name}`);
+    const bot = g.seat != null && header.bots[g.seat] !== undefined ? ` (${header.bots[g.seat]})` : "";
+    li.append(swatch(glyphs.get(g.code).fill), `${g.glyph === " " ? "␣" : g.glyph} ${g.name}${bot}`);
     $("legend").append(li);
   }
   if (replay.end) $("summary").textContent = replay.end.summary;
@@ -251,7 +252,7 @@
     }
     fillList(list, rejected.length, (i) => {
       const m = rejected[i];
-      return `seat ${m.seat + 1} (${header.bots[m.seat]}) sent ${JSON.stringify(m.reply)}: ${m.invalid}`;
+      return `seat ${m.seat} (${header.bots[m.seat]}) sent ${JSON.stringify(m.reply)}: ${m.invalid}`;
     });
   }
   function showMessages(frame) {
@@ -259,7 +260,7 @@
     box.replaceChildren();
     for (const m of frame.messages || []) {
       const label = document.createElement("div");
-      label.textContent = `seat ${m.seat + 1} (${header.bots[m.seat]})`;
+      label.textContent = `seat ${m.seat} (${header.bots[m.seat]})`;
       const req = document.createElement("pre");
       req.textContent = m.request;
       const rep = document.createElement("pre");

@@ -210,11 +210,18 @@ fn every_game_gets_a_replay_that_prints_turn_by_turn() {
     assert!(output.status.success());
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.starts_with("petri game 0 (seed "), "{text}");
+    // Seats are named from 0 everywhere, as the summary names them, with their bots.
+    let seats = text.lines().next().unwrap();
+    assert!(
+        seats.contains("): seat 0 ") && seats.contains(", seat 1 "),
+        "{text}"
+    );
+    assert!(text.contains(", 1 cell of seat 0 ("), "{text}");
     assert!(text.contains("\nturn 2  scores "), "{text}");
     assert!(!text.contains("\nturn 1  "), "only turn 2: {text}");
     assert!(
-        // Turn 2 is the second seat's first player turn.
-        text.contains("  > 2: ") && text.contains("  < 2: ") && !text.contains("  > 1: "),
+        // Turn 2 is the second seat's (seat 1's) first player turn.
+        text.contains("  > 1: ") && text.contains("  < 1: ") && !text.contains("  > 0: "),
         "{text}"
     );
     assert!(
@@ -279,7 +286,14 @@ fn record_cave(dir: &Path, bots: usize) -> PathBuf {
 /// The legend as `arena replay` prints it: `glyph name` per entry.
 fn text_legend(replay: &Replay) -> Vec<String> {
     let legend = replay.header.legend.iter();
-    legend.map(|g| format!("{} {}", g.glyph, g.name)).collect()
+    legend
+        .map(
+            |g| match g.seat.and_then(|seat| replay.header.bots.get(seat)) {
+                Some(bot) => format!("{} {} ({bot})", g.glyph, g.name),
+                None => format!("{} {}", g.glyph, g.name),
+            },
+        )
+        .collect()
 }
 
 /// What `arena replay FILE --turn 0` prints.
@@ -574,7 +588,7 @@ fn a_replays_names_and_summary_are_printed_escaped() {
     assert!(output.status.success(), "{output:?}");
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert!(
-        stdout.contains(": 1 \\x1b[2J\\x1b]0;pwned\\x07\n"),
+        stdout.contains(": seat 0 \\x1b[2J\\x1b]0;pwned\\x07\n"),
         "{stdout}"
     );
     assert!(stdout.ends_with("\nend: over\\r\\u{9b}31m\n"), "{stdout}");
@@ -613,12 +627,12 @@ fn the_viewer_marks_each_invalid_reply_with_its_reason() {
     for (turn, want) in [
         (
             1,
-            format!("seat 1 (bad) sent \"ATTACK N 9\\n\": {strength}"),
+            format!("seat 0 (bad) sent \"ATTACK N 9\\n\": {strength}"),
         ),
         (2, "none this turn".to_owned()),
         (
             5,
-            format!("seat 1 (bad) sent \"ATTACK N 9\\n\": {strength}"),
+            format!("seat 0 (bad) sent \"ATTACK N 9\\n\": {strength}"),
         ),
     ] {
         let dom = dump_dom(&page, profile.path(), &format!("turn={turn}"), &[]);
@@ -632,7 +646,7 @@ fn the_viewer_marks_each_invalid_reply_with_its_reason() {
     );
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(
-        text.contains(&format!("! 1: invalid reply \"ATTACK N 9\\n\": {strength}")),
+        text.contains(&format!("! 0: invalid reply \"ATTACK N 9\\n\": {strength}")),
         "{text}"
     );
 }
@@ -666,7 +680,7 @@ fn the_viewer_shows_a_frame_of_millions_of_events() {
     assert_eq!(events[10_000], "… 1990000 more");
     let invalid = list_items(&dom, "invalid");
     assert_eq!(invalid.len(), 10_001);
-    assert_eq!(invalid[0], "seat 1 (a) sent \"y\": bad");
+    assert_eq!(invalid[0], "seat 0 (a) sent \"y\": bad");
     assert_eq!(invalid[10_000], "… 140000 more");
 }
 

@@ -94,12 +94,17 @@ pub struct Legend {
 
 impl Legend {
     /// The legend of `things` (the game's own symbols, each code used once) and `seats`
-    /// seats named `seat_name 1`, `seat_name 2`... Seat codes are the [`SEAT_LETTERS`] that
-    /// are neither the code nor the glyph of a thing, in order; a seat's glyph is its
-    /// 1-based number while that is one digit no thing shows, else its code. Should the
-    /// letters run out, the last free one goes to all the seats left, as one entry
-    /// (`bot 553 to 600`) drawn in no seat's colour: still one meaning per code.
-    pub fn new(things: impl IntoIterator<Item = Glyph>, seats: usize, seat_name: &str) -> Legend {
+    /// seats, seat `s` named `name(s)`: in the words of the game's summaries, which name
+    /// seats from 0 (`seat 0`), or of its protocol (Slime's `player 1` is seat 0). Seat codes
+    /// are the [`SEAT_LETTERS`] that are neither the code nor the glyph of a thing, in order;
+    /// a seat's glyph is its 1-based number while that is one digit no thing shows, else its
+    /// code. Should the letters run out, the last free one goes to all the seats left, as one
+    /// entry (`seat 552 to seat 599`) drawn in no seat's colour: still one meaning per code.
+    pub fn new(
+        things: impl IntoIterator<Item = Glyph>,
+        seats: usize,
+        name: impl Fn(usize) -> String,
+    ) -> Legend {
         let mut glyphs: Vec<Glyph> = things.into_iter().collect();
         let first_seat = glyphs.len();
         let taken = |c: char| glyphs.iter().any(|g| g.code == c || g.glyph == c);
@@ -123,13 +128,13 @@ impl Legend {
                 .map(|(seat, &code)| Glyph {
                     code,
                     glyph: seat_glyph(seat, code, &digits),
-                    name: format!("{seat_name} {}", seat + 1),
+                    name: name(seat),
                     seat: Some(seat),
                     colour: None,
                 }),
         );
         if let Some(&code) = codes.get(own) {
-            let name = format!("{seat_name} {} to {seats}", own + 1);
+            let name = format!("{} to {}", name(own), name(seats - 1));
             glyphs.push(Glyph::thing(code, code, &name, CROWD_COLOUR));
         }
         Legend { glyphs, first_seat }
@@ -224,6 +229,11 @@ mod tests {
 
     /// Things that take the seats' favourite characters: the first `n` seat letters as
     /// codes, shown as digits, then as more letters further on.
+    /// The name of seat `seat` in these tests.
+    fn bot(seat: usize) -> String {
+        format!("bot {seat}")
+    }
+
     fn greedy_things(n: usize) -> Vec<Glyph> {
         let letters: Vec<char> = SEAT_LETTERS.into_iter().flatten().collect();
         (0..n)
@@ -247,10 +257,10 @@ mod tests {
         for things in [0, 1, 5, 12, 30] {
             let room = SEAT_ALPHABET - things - things.saturating_sub(9);
             for seats in (1..=100).chain([room]) {
-                let legend = Legend::new(greedy_things(things), seats, "bot");
+                let legend = Legend::new(greedy_things(things), seats, bot);
                 assert_unambiguous(&legend, things, seats);
                 let more = greedy_things(things).into_iter().chain(punctuation());
-                assert_unambiguous(&Legend::new(more, seats, "bot"), things + 10, seats);
+                assert_unambiguous(&Legend::new(more, seats, bot), things + 10, seats);
             }
         }
     }
@@ -258,12 +268,12 @@ mod tests {
     #[test]
     fn seats_beyond_the_alphabet_share_its_last_letter_as_one_entry() {
         let room = SEAT_ALPHABET - 12 - 3;
-        let legend = Legend::new(greedy_things(12), room + 5, "bot");
+        let legend = Legend::new(greedy_things(12), room + 5, bot);
         let glyphs = &legend.glyphs;
         let codes: BTreeSet<char> = glyphs.iter().map(|g| g.code).collect();
         assert_eq!((glyphs.len(), codes.len()), (12 + room, 12 + room));
         let crowd = glyphs.last().unwrap();
-        assert_eq!(crowd.name, format!("bot {room} to {}", room + 5));
+        assert_eq!(crowd.name, format!("bot {} to bot {}", room - 1, room + 4));
         assert_eq!(
             (crowd.seat, crowd.colour.as_deref()),
             (None, Some(CROWD_COLOUR))
@@ -285,7 +295,7 @@ mod tests {
             Glyph::thing('B', 'B', "bats", "#000"),
             Glyph::thing('_', '2', "two", "#000"),
         ];
-        let legend = Legend::new(things, 11, "bot");
+        let legend = Legend::new(things, 11, bot);
         let seats = &legend.glyphs[2..];
         let codes: String = seats.iter().map(|g| g.code).collect();
         let glyphs: String = seats.iter().map(|g| g.glyph).collect();
@@ -293,7 +303,7 @@ mod tests {
         assert_eq!(glyphs, "1C3456789KL", "2 is a thing's glyph");
         assert_eq!(
             (seats[10].name.as_str(), seats[10].seat),
-            ("bot 11", Some(10))
+            ("bot 10", Some(10))
         );
     }
 
@@ -304,7 +314,7 @@ mod tests {
             width: 2,
             height: 1,
             cells: ".A".into(),
-            legend: Legend::new([Glyph::thing('.', '.', "empty", "#000")], 1, "cell").into_glyphs(),
+            legend: Legend::new([Glyph::thing('.', '.', "empty", "#000")], 1, bot).into_glyphs(),
             scores: vec![1],
             events: Vec::new(),
         };

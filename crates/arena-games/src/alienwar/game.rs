@@ -490,7 +490,7 @@ impl Game for AlienWar {
         let legend = Legend::new(
             std::iter::once(empty).chain(prey_glyphs),
             self.seats,
-            "species",
+            |seat| format!("seat {seat}"),
         );
         let mut cells = vec!['.'; side * side];
         for instance in planet.instances().iter().filter(|i| !i.is_dead()) {

@@ -271,7 +271,7 @@ impl Game for Cave {
         ]
         .into_iter()
         .map(|(code, glyph, name, colour)| Glyph::thing(code, glyph, name, colour));
-        let legend = Legend::new(things, world.robots.len(), "bot");
+        let legend = Legend::new(things, world.robots.len(), |seat| format!("seat {seat}"));
         let mut cells: Vec<char> = (0..world.side * world.side)
             .map(|i| char::from(world.symbol(Pos::new(i % world.side, i / world.side), usize::MAX)))
             .collect();

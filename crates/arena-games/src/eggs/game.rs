@@ -222,7 +222,9 @@ impl Game for Eggs {
             Glyph::thing('#', '#', "wall", "#8a8f98"),
             Glyph::thing('o', 'o', "egg", "#f4e4b0"),
         ];
-        let legend = Legend::new(things, hunt.positions().len(), "player");
+        let legend = Legend::new(things, hunt.positions().len(), |seat| {
+            format!("seat {seat}")
+        });
         let mut cells: Vec<char> = (0..board.rows())
             .flat_map(|row| (0..board.cols()).map(move |col| board::Pos::new(row, col)))
             .map(|pos| match board.get(pos) {

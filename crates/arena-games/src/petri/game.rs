@@ -302,7 +302,7 @@ impl Game for Petri {
             Glyph::thing('.', '.', "empty", "#20242c"),
             Glyph::thing('+', '+', "corpse", "#6b5a4a"),
         ];
-        let legend = Legend::new(things, 2, "cell of seat");
+        let legend = Legend::new(things, 2, |seat| format!("cell of seat {seat}"));
         Some(Snapshot {
             turn: dish.turns_done(),
             width: usize::from(width),

@@ -146,7 +146,7 @@ impl Game for Slime {
     /// is the last move in the protocol's `row col` coordinates, or the pass.
     fn snapshot(&self) -> Option<Snapshot> {
         let empty = Glyph::thing('.', '.', "empty", "#20242c");
-        let legend = Legend::new([empty], SEATS, "player");
+        let legend = Legend::new([empty], SEATS, |seat| format!("player {}", seat + 1));
         let cells = self
             .board
             .rows()
