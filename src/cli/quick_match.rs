@@ -111,9 +111,18 @@ pub fn tournament_text(
         text += &format!("seed = {seed}\n");
     }
     if !options.is_empty() {
+        // The file is kept in the results folder: a data file named relative to where the
+        // match was started is written as an absolute path.
+        let data_file = game.default_options().data_file_option();
         text += "\n[options]\n";
         for option in options {
-            text += &format!("{} = {}\n", option.key, option.value);
+            let value = match &option.value {
+                toml::Value::String(path) if Some(option.key.as_str()) == data_file => {
+                    toml::Value::String(dir.join(path).to_string_lossy().into_owned())
+                }
+                value => value.clone(),
+            };
+            text += &format!("{} = {value}\n", option.key);
         }
     }
     for bot in bots {
@@ -248,6 +257,15 @@ mod tests {
         let text = tournament_text(GameKind::Cave, &bots, &cave, dir.path(), None, None);
         assert!(text.contains("[options]\ndensity.gold = 300\n"), "{text}");
         assert!(Tournament::from_toml_str(&text, &file).is_ok(), "{text}");
+        // A data file named where the match starts is found from the file in the results
+        // folder.
+        let eggs = [parse_option("map=board.txt").unwrap()];
+        let text = tournament_text(GameKind::Eggs, &bots, &eggs, dir.path(), None, None);
+        let map = dir.path().join("board.txt");
+        assert!(
+            text.contains(&format!("map = {:?}", map.to_str().unwrap())),
+            "{text}"
+        );
         let unknown = [parse_option("colour=red").unwrap()];
         let text = tournament_text(GameKind::Petri, &bots, &unknown, dir.path(), None, None);
         assert!(Tournament::from_toml_str(&text, &file).is_err(), "{text}");

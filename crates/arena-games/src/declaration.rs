@@ -90,6 +90,13 @@ pub trait Settings: DeserializeOwned + Default + Clone + PartialEq + fmt::Debug 
         Vec::new()
     }
 
+    /// The key of the option that names [`Settings::data_file`], if the game has one: where
+    /// options come from elsewhere than a file (`arena match --option`), its path is made
+    /// absolute before it is written into one.
+    fn data_file_option(&self) -> Option<&'static str> {
+        None
+    }
+
     /// The data file the options name, relative to the tournament file. The tournament
     /// loader reads it and hands it to [`Settings::use_data_file`]: engines and options never
     /// touch files.

@@ -197,6 +197,11 @@ macro_rules! games {
                 self.settings().fewer_bots()
             }
 
+            /// The key of the option that names the game's data file (the Egg Hunt's `map`).
+            pub fn data_file_option(&self) -> Option<&'static str> {
+                self.settings().data_file_option()
+            }
+
             /// Problems with the option values (each a sentence); empty if they are fine.
             pub fn validate(&self) -> Vec<String> {
                 self.settings().validate()
@@ -265,6 +270,7 @@ pub(crate) trait SettingsView {
     fn pairing(&self) -> Pairing;
     fn fewest_bots(&self) -> usize;
     fn fewer_bots(&self) -> Option<(&'static str, &'static str)>;
+    fn data_file_option(&self) -> Option<&'static str>;
     fn validate(&self) -> Vec<String>;
     fn data_file(&self) -> Option<&Path>;
     fn bounds(&self, seats: usize) -> Bounds;
@@ -279,6 +285,9 @@ impl<T: Settings> SettingsView for T {
     }
     fn fewer_bots(&self) -> Option<(&'static str, &'static str)> {
         Settings::fewer_bots(self)
+    }
+    fn data_file_option(&self) -> Option<&'static str> {
+        Settings::data_file_option(self)
     }
     fn validate(&self) -> Vec<String> {
         Settings::validate(self)

@@ -182,7 +182,10 @@ fn a_sixth_game_needs_only_its_registry_line() {
     let mut options = kind.parse_options(&mut Defaults).expect("defaults parse");
     assert_eq!(options, kind.default_options());
     assert_eq!((options.kind(), options.min_bots()), (kind, 1));
-    assert_eq!(options.fewer_bots(), None);
+    assert_eq!(
+        (options.fewer_bots(), options.data_file_option()),
+        (None, None)
+    );
     assert_eq!(options.pairing(), Pairing::FreeForAll);
     assert!(options.validate().is_empty() && options.built_in_names().is_empty());
     assert!(options.data_file().is_none());

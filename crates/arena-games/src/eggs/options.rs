@@ -49,6 +49,10 @@ impl Settings for EggsOptions {
         }
     }
 
+    fn data_file_option(&self) -> Option<&'static str> {
+        Some("map")
+    }
+
     fn fewer_bots(&self) -> Option<(&'static str, &'static str)> {
         Some(("size_as_seven", "true"))
     }
