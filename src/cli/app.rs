@@ -525,7 +525,42 @@ fn standings_command(args: &StandingsArgs) -> Result<u8, Error> {
     Ok(if left_out == 0 { EXIT_OK } else { EXIT_USAGE })
 }
 
+/// What `arena replay` says of a folder given for a replay file: a replay is one game's
+/// file, and a results folder keeps them in `replays/`; the first few are named.
+fn folder_for_a_replay(folder: &Path) -> String {
+    let replays = [folder.join(REPLAYS_DIR), folder.to_path_buf()]
+        .into_iter()
+        .find_map(|dir| {
+            let mut names: Vec<String> = std::fs::read_dir(&dir)
+                .ok()?
+                .flatten()
+                .map(|entry| entry.file_name().to_string_lossy().into_owned())
+                .filter(|name| name.starts_with("game-") && name.ends_with(".jsonl"))
+                .collect();
+            names.sort_by_key(|name| {
+                let number = name.trim_start_matches("game-").trim_end_matches(".jsonl");
+                number.parse::<u64>().unwrap_or(u64::MAX)
+            });
+            let first = names.first()?;
+            let first = dir.join(first).display().to_string();
+            Some(format!(
+                "; it has {}, the first: `arena replay {}`",
+                arena::text::plural(names.len() as u64, "replay", "replays"),
+                escape_control(&shell_word(&first))
+            ))
+        });
+    format!(
+        "{} is a folder: a replay is one game's file, `replays/game-<index>.jsonl` in a \
+         results folder of a run with --replays{}",
+        escape_control(&folder.display().to_string()),
+        replays.unwrap_or_default()
+    )
+}
+
 fn replay_command(args: &ReplayArgs) -> Result<u8, Error> {
+    if args.file.is_dir() {
+        return Err(Error::Usage(folder_for_a_replay(&args.file)));
+    }
     if let Some(page) = &args.html {
         refuse_to_replace(page, [args.file.clone()])?;
     }

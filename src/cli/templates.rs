@@ -170,8 +170,8 @@ pub fn next_steps(game: GameKind, lang: Lang, dir: &Path, written: &[PathBuf]) -
     let why = match lang {
         Lang::Python => {
             "(/usr/bin/python3 -S -I starts in about 10 ms; a `python3` through a version \
-             manager's shim such as pyenv's takes up to 250 ms, on every turn of a one-shot \
-             game)\n"
+             manager's shim such as pyenv's takes up to 250 ms at every start of the bot, \
+             which a game of a process per turn makes every turn)\n"
         }
         Lang::Javascript | Lang::Rust | Lang::Java => "",
     };

@@ -270,7 +270,7 @@ impl Progress {
             *shown += counted.saturating_sub(done);
         }
         standings.sort_by(Standing::by_rank);
-        let leaders = standings
+        let mut leaders: Vec<String> = standings
             .iter()
             .take(3)
             .map(|s| {
@@ -282,6 +282,9 @@ impl Progress {
                 }
             })
             .collect();
+        if leaders.is_empty() {
+            leaders.push("none yet".to_owned());
+        }
         Snapshot {
             finished,
             game_rate: self.done as f64 / seconds,
@@ -632,6 +635,7 @@ mod tests {
             ),
             "{line}"
         );
+        assert!(line.ends_with("; leading: none yet"), "{line}");
     }
 
     #[test]

@@ -685,6 +685,27 @@ fn the_viewer_shows_a_frame_of_millions_of_events() {
 }
 
 #[test]
+fn a_folder_given_for_a_replay_is_told_where_its_replays_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let replays = dir.path().join("out/replays");
+    std::fs::create_dir_all(&replays).unwrap();
+    for game in [10, 2] {
+        std::fs::write(replays.join(format!("game-{game}.jsonl")), "").unwrap();
+    }
+    let output = arena(dir.path(), &["replay", "out"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(
+            "out is a folder: a replay is one game's file, `replays/game-<index>.jsonl` in a \
+             results folder of a run with --replays; it has 2 replays, the first: `arena \
+             replay out/replays/game-2.jsonl`"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_turn_past_the_end_of_a_replay_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let file = crate::failures::invalid_every_turn(dir.path());
