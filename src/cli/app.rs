@@ -10,7 +10,7 @@ use crate::args::{
     CheckArgs, Cli, Command, LogFormat, ManArgs, MatchArgs, MergeArgs, NewArgs, OutputFormat,
     ReplayArgs, ReportArgs, RunArgs, SelectionArgs, StandingsArgs,
 };
-use crate::quick_match::{MATCH_FILE, tournament_text};
+use crate::quick_match::{MATCH_FILE, MatchSettings, tournament_text};
 use crate::templates;
 use arena::check::{ProbeReport, Timeouts, check_bot, render_check};
 use arena::config::Tournament;
@@ -183,14 +183,13 @@ fn match_command(args: MatchArgs, progress: progress::Style) -> Result<u8, Error
     let out = args
         .out
         .unwrap_or_else(|| default_results_dir(Path::new(&format!("{}-match", args.game))));
-    let text = tournament_text(
-        args.game,
-        &args.bots,
-        &args.options,
-        &here,
-        args.games,
-        args.seed,
-    );
+    let settings = MatchSettings {
+        games: args.games,
+        seed: args.seed,
+        timeout_ms: args.timeout_ms,
+        options: args.options.clone(),
+    };
+    let text = tournament_text(args.game, &args.bots, &settings, &here);
     let file = out.join(MATCH_FILE);
     // No file yet to point into: the problems are the command line's, and too few bots are
     // too few `--bot`s.

@@ -333,6 +333,10 @@ pub struct MatchArgs {
     /// Repeatable; the game's page lists its options.
     #[arg(long = "option", value_name = "KEY=VALUE", value_parser = crate::quick_match::parse_option)]
     pub options: Vec<crate::quick_match::MatchOption>,
+    /// Time a request has, in milliseconds, as a tournament file's `timeout_ms` [default:
+    /// the game's].
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout_ms: Option<u64>,
     /// Master seed [default: 1].
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,

@@ -83,18 +83,34 @@ pub fn parse_option(text: &str) -> Result<MatchOption, String> {
     }
 }
 
-/// The tournament file of a match of `bots` at `game` with `options`, started in `dir` (the
-/// folder their commands are relative to), with `games` per pairing or runs and the master
-/// `seed` if given: all that decides the match's games, so that the file alone plays or
-/// resumes it.
+/// What a match sets besides its bots, each as a tournament file would.
+#[derive(Debug, Clone, Default)]
+pub struct MatchSettings {
+    /// Games per pairing, or runs.
+    pub games: Option<u32>,
+    /// The master seed.
+    pub seed: Option<u64>,
+    /// The time a request has, in milliseconds.
+    pub timeout_ms: Option<u64>,
+    /// The game's `[options]` entries.
+    pub options: Vec<MatchOption>,
+}
+
+/// The tournament file of a match of `bots` at `game` with `settings`, started in `dir`
+/// (the folder their commands are relative to): all that decides the match's games, so
+/// that the file alone plays or resumes it.
 pub fn tournament_text(
     game: GameKind,
     bots: &[MatchBot],
-    options: &[MatchOption],
+    settings: &MatchSettings,
     dir: &Path,
-    games: Option<u32>,
-    seed: Option<u64>,
 ) -> String {
+    let MatchSettings {
+        games,
+        seed,
+        timeout_ms,
+        options,
+    } = settings;
     // TOML's own quoting, so any name, command or folder reads back as it was given.
     let quote = |text: &str| toml::Value::String(text.to_owned()).to_string();
     let mut text = format!(
@@ -104,6 +120,9 @@ pub fn tournament_text(
     );
     if let Some(games) = games {
         text += &format!("games = {games}\n");
+    }
+    if let Some(timeout_ms) = timeout_ms {
+        text += &format!("timeout_ms = {timeout_ms}\n");
     }
     // A TOML integer is an i64: a larger seed stays on the command line (the run's
     // resume command gives it again).
@@ -150,6 +169,14 @@ mod tests {
     use super::*;
     use arena::config::Tournament;
 
+    /// A match with these options, and the rest as the game has it.
+    fn with_options(options: &[MatchOption]) -> MatchSettings {
+        MatchSettings {
+            options: options.to_vec(),
+            ..MatchSettings::default()
+        }
+    }
+
     /// A bot of the command line `command`.
     fn command_bot(name: &str, command: &str) -> MatchBot {
         MatchBot {
@@ -181,7 +208,12 @@ mod tests {
             assert_eq!(program, MatchProgram::Command(command.into()));
         }
         let dir = tempfile::tempdir().unwrap();
-        let text = tournament_text(GameKind::AlienWar, &[bot], &[], dir.path(), None, None);
+        let text = tournament_text(
+            GameKind::AlienWar,
+            &[bot],
+            &MatchSettings::default(),
+            dir.path(),
+        );
         let file = dir.path().join(MATCH_FILE);
         let tournament = Tournament::from_toml_str(&text, &file);
         let expected = format!("java = [{:?}, ", dir.path().join("my aliens/Mine.java"));
@@ -203,19 +235,23 @@ mod tests {
             command_bot("b", "/bin/true"),
         ];
         let file = dir.path().join(MATCH_FILE);
-        let text = tournament_text(GameKind::Petri, &bots, &[], dir.path(), Some(3), Some(7));
+        let settings = MatchSettings {
+            games: Some(3),
+            seed: Some(7),
+            timeout_ms: Some(250),
+            options: Vec::new(),
+        };
+        let text = tournament_text(GameKind::Petri, &bots, &settings, dir.path());
         let tournament = Tournament::from_toml_str(&text, &file).unwrap();
         assert_eq!(tournament.kind(), GameKind::Petri);
         assert_eq!(tournament.games, 3);
         assert_eq!(tournament.seed, 7);
-        let text = tournament_text(
-            GameKind::Petri,
-            &bots,
-            &[],
-            dir.path(),
-            None,
-            Some(u64::MAX),
-        );
+        assert_eq!(tournament.timeout, std::time::Duration::from_millis(250));
+        let settings = MatchSettings {
+            seed: Some(u64::MAX),
+            ..MatchSettings::default()
+        };
+        let text = tournament_text(GameKind::Petri, &bots, &settings, dir.path());
         assert!(Tournament::from_toml_str(&text, &file).is_ok(), "{text}");
         let names: Vec<&str> = tournament.bots.iter().map(|b| b.name.as_str()).collect();
         assert_eq!(names, ["quote \" and \\ back", "b"]);
@@ -248,26 +284,26 @@ mod tests {
         let bots = [command_bot("a", "/bin/true"), command_bot("b", "/bin/true")];
         let options = ["width=12", "rules=petri.js"].map(|o| parse_option(o).unwrap());
         let file = dir.path().join(MATCH_FILE);
-        let text = tournament_text(GameKind::Petri, &bots, &options, dir.path(), None, None);
+        let text = tournament_text(GameKind::Petri, &bots, &with_options(&options), dir.path());
         let tournament = Tournament::from_toml_str(&text, &file).unwrap();
         let shown = format!("{:?}", tournament.options);
         assert!(shown.contains("width: 12"), "{shown}");
         assert!(shown.contains("PetriJs"), "{shown}");
         let cave = [parse_option("density.gold=300").unwrap()];
-        let text = tournament_text(GameKind::Cave, &bots, &cave, dir.path(), None, None);
+        let text = tournament_text(GameKind::Cave, &bots, &with_options(&cave), dir.path());
         assert!(text.contains("[options]\ndensity.gold = 300\n"), "{text}");
         assert!(Tournament::from_toml_str(&text, &file).is_ok(), "{text}");
         // A data file named where the match starts is found from the file in the results
         // folder.
         let eggs = [parse_option("map=board.txt").unwrap()];
-        let text = tournament_text(GameKind::Eggs, &bots, &eggs, dir.path(), None, None);
+        let text = tournament_text(GameKind::Eggs, &bots, &with_options(&eggs), dir.path());
         let map = dir.path().join("board.txt");
         assert!(
             text.contains(&format!("map = {:?}", map.to_str().unwrap())),
             "{text}"
         );
         let unknown = [parse_option("colour=red").unwrap()];
-        let text = tournament_text(GameKind::Petri, &bots, &unknown, dir.path(), None, None);
+        let text = tournament_text(GameKind::Petri, &bots, &with_options(&unknown), dir.path());
         assert!(Tournament::from_toml_str(&text, &file).is_err(), "{text}");
     }
 }
