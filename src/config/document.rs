@@ -54,8 +54,33 @@ impl<'a> Document<'a> {
     }
 }
 
+impl Document<'_> {
+    /// Where the value of the key `path` (its parts: `["options", "density", "gold"]`)
+    /// stands, if the document has it.
+    pub(crate) fn value_span(&self, path: &[&str]) -> Option<Range<usize>> {
+        let (last, tables) = path.split_last()?;
+        let mut table = self.table.get_ref();
+        for name in tables {
+            table = match value_of(table, name)?.get_ref() {
+                DeValue::Table(inner) => inner,
+                _ => return None,
+            };
+        }
+        value_of(table, last).map(Spanned::span)
+    }
+}
+
+/// The value of the key `name` in `table`.
+fn value_of<'t, 'a>(table: &'t DeTable<'a>, name: &str) -> Option<&'t Spanned<DeValue<'a>>> {
+    table
+        .iter()
+        .find(|(key, _)| key.get_ref() == name)
+        .map(|(_, value)| value)
+}
+
 fn problem(source: &str, error: &toml::de::Error) -> Problem {
-    Problem::at(source, error.span(), error.message().trim_end().to_owned())
+    let message = super::wording::plain(error.message().trim_end());
+    Problem::at(source, error.span(), message)
 }
 
 /// Drops the key of `table` that `span` points into (its name or its value), looking into

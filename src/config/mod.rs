@@ -6,6 +6,7 @@ mod error;
 mod raw;
 mod source;
 mod validate;
+mod wording;
 
 pub use error::{ConfigError, Problem};
 pub use source::MAX_FILE_BYTES;

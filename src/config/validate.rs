@@ -155,9 +155,14 @@ impl Tournament {
         };
         let base = canonical_so_far(folder);
         for message in options.validate() {
+            // At the option the message names first (`max_turns` must be...), if it is there.
+            let named = message.split('`').nth(1).and_then(|key| {
+                let path: Vec<&str> = std::iter::once("options").chain(key.split('.')).collect();
+                document.value_span(&path)
+            });
             problems.push(Problem::at(
                 source,
-                option_span.clone(),
+                named.or(option_span.clone()),
                 format!("options: {message}"),
             ));
         }
