@@ -9,19 +9,34 @@ use std::fmt::Write;
 /// Whether `c` must not reach a terminal as it is: the control characters (C0 with tab and
 /// newline, DEL, C1), which start escape sequences or move the cursor; the bidirectional
 /// controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069), which reorder the
-/// text after them so a line reads other than it is ("Trojan Source"); and the line and
-/// paragraph separators U+2028 and U+2029, which some programs take for a newline.
+/// text after them so a line reads other than it is ("Trojan Source"); the line and
+/// paragraph separators U+2028 and U+2029, which some programs take for a newline; and the
+/// characters that show as nothing and join nothing (the zero-width space, the soft hyphen,
+/// word joiners and invisible operators, Hangul fillers, the byte order mark, tags), with
+/// which two names that read alike (`ab`, `a\u{200b}b`) would be two bots. The zero-width
+/// joiner and non-joiner stay: emoji and several scripts are written with them.
 pub fn is_unsafe(c: char) -> bool {
     c.is_control()
         || matches!(
             c,
-            '\u{061c}'
+            '\u{00ad}'
+                | '\u{034f}'
+                | '\u{061c}'
+                | '\u{115f}'
+                | '\u{1160}'
+                | '\u{180e}'
+                | '\u{200b}'
                 | '\u{200e}'
                 | '\u{200f}'
                 | '\u{202a}'..='\u{202e}'
-                | '\u{2066}'..='\u{2069}'
                 | '\u{2028}'
                 | '\u{2029}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{206f}'
+                | '\u{3164}'
+                | '\u{feff}'
+                | '\u{ffa0}'
+                | '\u{e0000}'..='\u{e007f}'
         )
 }
 
@@ -139,6 +154,7 @@ mod tests {
         );
         assert_eq!(escape_control("abc\u{202e}fed"), "abc\\u{202e}fed");
         assert_eq!(escape_control("a\u{2028}b"), "a\\u{2028}b");
+        assert_eq!(escape_control("a\u{200b}b\u{ad}"), "a\\u{200b}b\\u{ad}");
     }
 
     #[test]

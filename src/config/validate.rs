@@ -620,9 +620,9 @@ pub fn bot_name_problem(name: &str) -> Option<String> {
     let length = trimmed.chars().count();
     if let Some(c) = name.chars().find(|&c| is_unsafe(c)) {
         Some(format!(
-            "bot name `{}` contains the control character U+{:04X}; names are shown on \
-             terminals and in tables, so they may not hold control characters, newlines or \
-             bidirectional overrides",
+            "bot name `{}` contains the control or invisible character U+{:04X}; names are shown on \
+             terminals and in tables, so they may not hold control characters, newlines, \
+             bidirectional overrides or characters that show as nothing",
             escape_control(name),
             u32::from(c)
         ))

@@ -1174,7 +1174,7 @@ mod tests {
                     bots: vec!["a".into(), "\x1b[31mb\n".into()],
                     ..header()
                 },
-                "bot name `\\x1b[31mb\\n` contains the control character U+001B",
+                "bot name `\\x1b[31mb\\n` contains the control or invisible character U+001B",
             ),
         ] {
             JournalWriter::create(&path, header).unwrap();
