@@ -123,8 +123,10 @@ pub async fn call_once(
     } else {
         last_words(progress.errors, stderr).await
     };
+    // What a process that timed out had written is kept too: it is no reply, but `arena
+    // check` and `--log-io` show it (a reply printed by a process that then kept running).
     let output = match status {
-        CallStatus::Replied { .. } => progress.reply.bytes,
+        CallStatus::Replied { .. } | CallStatus::TimedOut => progress.reply.bytes,
         _ => Vec::new(),
     };
     CallResult {

@@ -55,6 +55,20 @@ pub fn render_check(
             }
             CallStatus::TimedOut => {
                 let _ = writeln!(out, "   no reply: timed out after {elapsed}");
+                let written = &report.result.output;
+                if !written.is_empty() && !matches!(report.input, Input::Session(_)) {
+                    let _ = writeln!(
+                        out,
+                        "   it had written ({} bytes), but had not ended:",
+                        written.len()
+                    );
+                    write_bytes(&mut out, written);
+                    out.push_str(
+                        "   a process started for one request has replied once it exits (or \
+                         closes its stdout): one that prints its reply and then keeps running \
+                         looks like this\n",
+                    );
+                }
                 if matches!(report.input, Input::Session(_)) && report.result.output.is_empty() {
                     out.push_str(if java {
                         "   nothing arrived: the alien's code did not return in time (a loop \
@@ -413,6 +427,24 @@ sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
         assert!(
             alien.contains("the alien's code did not return in time") && !alien.contains("flush"),
             "{alien}"
+        );
+    }
+
+    #[test]
+    fn a_one_shot_process_that_wrote_and_kept_running_is_shown_what_it_wrote() {
+        let lingering = report(
+            Input::Stdin(b"BEGIN".to_vec()),
+            CallStatus::TimedOut,
+            b"4 6 2 LOOP\n",
+            None,
+        );
+        let text = render_check("petri", "bot", false, None, &[lingering]);
+        assert!(
+            text.contains(
+                "   it had written (11 bytes), but had not ended:\n     | 4 6 2 LOOP\\n\n   a \
+                 process started for one request has replied once it exits"
+            ),
+            "{text}"
         );
     }
 }

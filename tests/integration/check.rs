@@ -122,6 +122,23 @@ fn a_loop_bot_that_never_flushes_is_told_what_a_silent_timeout_looks_like() {
 }
 
 #[test]
+fn a_one_shot_bot_that_replies_and_keeps_running_is_shown_what_it_wrote() {
+    let dir = tempfile::tempdir().unwrap();
+    // Answers the one-shot setup, flushes, then waits instead of exiting.
+    let bot = "import sys, time\nprint('4 6 2 LOOP', flush=True)\ntime.sleep(30)\n";
+    let options = ["--timeout-ms", "300", "--setup-timeout-ms", "500"];
+    let (output, text) = check_python(dir.path(), "petri", &options, "lingering", bot);
+    assert_eq!(output.status.code(), Some(3), "{text}");
+    assert!(
+        text.contains(
+            "   it had written (11 bytes), but had not ended:\n     | 4 6 2 LOOP\\n\n   a \
+             process started for one request has replied once it exits"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
 fn a_loop_bot_that_prints_more_than_its_reply_is_told_its_lines_run_out_of_step() {
     let dir = tempfile::tempdir().unwrap();
     // Answers the one-shot setup, then, as a persistent process, prints a debugging line
