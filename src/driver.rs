@@ -123,7 +123,7 @@ pub async fn play(
             }),
         })
         .collect();
-    let mut host = SharedHost::for_game(tournament, &mut seats);
+    let mut host = SharedHost::for_game(tournament, fixture.index, &mut seats);
     // Every box of the game is made at once, instead of one after another as the game first
     // asks each seat: making one takes a few milliseconds.
     let own_boxes = (seats.iter_mut())

@@ -21,6 +21,10 @@ pub(super) struct SharedHost {
     limits: Limits,
     /// The JVM's box, with every bot in it, and the JVM's process.
     pub(super) connection: Connection,
+    /// The game's number, and the names of the bots served here: what a warning of the
+    /// host's end names.
+    game: u64,
+    members: Vec<String>,
 }
 
 impl SharedHost {
@@ -28,7 +32,11 @@ impl SharedHost {
     /// game has some; marks their seats as served by it. The JVM runs in the first Java
     /// bot's folder with its environment (which holds what a JVM needs under a limit, see
     /// `jvm_environment`), under the widest of their limits.
-    pub(super) fn for_game(tournament: &Tournament, seats: &mut [Seat<'_>]) -> Option<Self> {
+    pub(super) fn for_game(
+        tournament: &Tournament,
+        game: u64,
+        seats: &mut [Seat<'_>],
+    ) -> Option<Self> {
         if tournament.java_host != JavaHostMode::Shared {
             return None;
         }
@@ -65,11 +73,16 @@ impl SharedHost {
                 .saturating_mul(members.len()),
             ..tournament.limits
         };
+        let members = (members.iter())
+            .map(|&(seat, _)| seats[seat].bot.name.clone())
+            .collect();
         Some(SharedHost {
             program,
             env,
             limits,
             connection: Connection::default(),
+            game,
+            members,
         })
     }
 
@@ -151,10 +164,25 @@ impl SharedHost {
         // had ended before (then all are SessionGone, and the warning was given).
         let failed = results.iter().position(|result| !replied(&result.status));
         if let Some(failed) = failed.filter(|&i| results[i].status != CallStatus::SessionGone) {
+            let culprit = &batch[failed].0.bot.name;
+            let others: Vec<&str> = (self.members.iter())
+                .filter(|member| *member != culprit)
+                .map(String::as_str)
+                .collect();
+            let others = if others.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; the game's other Java bots ({}) get the default answers from now on, \
+                     so their results in this game are not their own",
+                    others.join(", ")
+                )
+            };
             tracing::warn!(
-                bot = %batch[failed].0.bot.name,
-                "the shared Java host ended while serving this bot; the game's Java bots \
-                 get the default answers from now on (`java_host = \"separate\"` isolates them)"
+                bot = %culprit,
+                "game {}: the shared Java host ended while serving this bot{others} \
+                 (`java_host = \"separate\"` isolates them)",
+                self.game
             );
         }
         batch

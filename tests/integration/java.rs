@@ -432,8 +432,11 @@ fn a_java_bot_that_hangs_in_the_shared_jvm_times_out_and_the_game_ends_normally(
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     assert!(
-        stderr.contains("the shared Java host ended while serving this bot")
-            && stderr.contains("Sleeper"),
+        stderr.contains(
+            "game 0: the shared Java host ended while serving this bot; the game's \
+                         other Java bots (Nomad) get the default answers from now on, so \
+                         their results in this game are not their own"
+        ) && stderr.contains("Sleeper"),
         "{stderr}"
     );
     let board: Value = serde_json::from_slice(&output.stdout).unwrap();
