@@ -22,10 +22,23 @@
     };
     return "#" + f(0) + f(8) + f(4);
   }
+  // Nor near one: a bot drawn in the green of Cave's food, or the orange of its lion, was
+  // hard to tell from it. Near is within 100 of a legend colour in RGB (0 to 255 each).
   const seatColours = [];
+  const rgb = (hex) => {
+    const full = hex.length === 4 ? "#" + [...hex.slice(1)].map((d) => d + d).join("") : hex;
+    return [1, 3, 5].map((i) => parseInt(full.slice(i, i + 2), 16));
+  };
+  const near = (a, b) => rgb(a).reduce((sum, v, i) => sum + (v - rgb(b)[i]) ** 2, 0) < 100 * 100;
+  const nearFixed = (colour) => [...fixed].some((f) => near(f, colour));
+  const palette = PALETTE.filter((colour) => !nearFixed(colour));
   for (let seat = 0, extra = 0; seatColours.length < header.bots.length; seat++) {
-    let colour = seat < PALETTE.length ? PALETTE[seat]
+    let colour = seat < palette.length ? palette[seat]
       : hslHex((extra++ * 137.508) % 360, 0.65, 0.55 + 0.1 * (extra % 3 - 1));
+    // Far from the legend's colours if a hue can be (a legend of many colours may leave none).
+    for (let tries = 0; nearFixed(colour) && tries < 360; tries++) {
+      colour = hslHex((extra++ * 137.508) % 360, 0.7, 0.5);
+    }
     while (fixed.has(colour) || seatColours.includes(colour)) {
       colour = hslHex((extra++ * 137.508) % 360, 0.7, 0.5);
     }

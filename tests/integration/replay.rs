@@ -423,6 +423,28 @@ fn the_viewer_and_the_text_replay_agree_on_a_cave_of_12_bots() {
     );
     let colours: BTreeSet<&String> = shown.iter().map(|(style, _)| style).collect();
     assert_eq!(colours.len(), shown.len(), "a colour per entry: {shown:?}");
+    // A bot is never drawn in a colour near a thing's (the green of food, say).
+    let rgb = |style: &str| -> Vec<i64> {
+        let inside = style.split('(').nth(1).unwrap().split(')').next().unwrap();
+        inside
+            .split(',')
+            .map(|v| v.trim().parse().unwrap())
+            .collect()
+    };
+    let (seats, things): (Vec<_>, Vec<_>) =
+        (replay.header.legend.iter().zip(&shown)).partition(|(glyph, _)| glyph.seat.is_some());
+    for (seat, (seat_style, _)) in &seats {
+        for (thing, (thing_style, _)) in &things {
+            let (a, b) = (rgb(seat_style), rgb(thing_style));
+            let distance: i64 = a.iter().zip(&b).map(|(x, y)| (x - y) * (x - y)).sum();
+            assert!(
+                distance >= 100 * 100,
+                "{} drawn near {}: {seat_style} and {thing_style}",
+                seat.name,
+                thing.name
+            );
+        }
+    }
 }
 
 /// Runs `arena replay <file> <extra>` in `dir` with at most 512 MiB of address space and 20
