@@ -62,7 +62,10 @@ pub fn merge(journals: &[(PathBuf, Journal)]) -> Result<Journal, MergeError> {
     let mut by_shard: BTreeMap<u32, Vec<&Path>> = BTreeMap::new();
     for (path, journal) in journals {
         let here = path.display();
-        if let Some(why) = whole(&journal.header).mismatch(&whole(&first.header)) {
+        let there = format!("in {}", first_path.display());
+        if let Some(why) =
+            whole(&journal.header).differs_from(&whole(&first.header), "here", &there)
+        {
             problems.push(format!(
                 "{here} is another tournament than {}: {why}",
                 first_path.display()
@@ -292,9 +295,13 @@ mod tests {
         );
         let mut other = journal(Some((2, 2)), &[1, 3]);
         other.header.config_digest = "e".into();
+        other.header.games = 7;
         let foreign = problems(vec![journal(Some((1, 2)), &[0, 2, 4]), other]);
         assert_eq!(foreign.len(), 2, "{foreign:?}");
-        assert!(foreign[0].contains("j1 is another tournament than j0"));
+        assert!(
+            foreign[0].contains("j1 is another tournament than j0: `games` is 7 here but 1 in j0"),
+            "{foreign:?}"
+        );
         let split = problems(vec![
             journal(Some((1, 2)), &[0, 2, 4]),
             journal(Some((2, 3)), &[1, 4]),

@@ -170,8 +170,14 @@ impl Header {
     /// How `self` (a journal's header) differs from `expected` in what matters for resuming,
     /// or `None` if a run described by `expected` may continue it.
     pub fn mismatch(&self, expected: &Header) -> Option<String> {
+        self.differs_from(expected, "in the journal", "now")
+    }
+
+    /// How `self` differs from `expected` in what makes a tournament, or `None`: each
+    /// difference says `what is A <here> but B <there>`.
+    pub fn differs_from(&self, expected: &Header, here: &str, there: &str) -> Option<String> {
         let differs = |what: &str, found: String, wanted: String| {
-            (found != wanted).then(|| format!("{what} is {found} in the journal but {wanted} now"))
+            (found != wanted).then(|| format!("{what} is {found} {here} but {wanted} {there}"))
         };
         differs(
             "the format version",
