@@ -591,6 +591,13 @@ fn merge_command(args: &MergeArgs) -> Result<u8, Error> {
     let journal = merge_paths(&args.dirs)?;
     let board = leaderboard(&journal)?;
     if let Some(out) = &args.out {
+        // A merge is never continued: the fresh run's hint to resume would mislead.
+        if out.join(JOURNAL_FILE).exists() {
+            return Err(Error::Usage(format!(
+                "{} already holds a journal: give --out a new folder for the merged results",
+                escape_control(&out.display().to_string())
+            )));
+        }
         let folder = ResultsFolder::claim(out, Start::Fresh)?;
         for (name, bytes) in [
             (JOURNAL_FILE, journal.to_jsonl()),

@@ -49,7 +49,9 @@ fn merged_shards_give_the_single_machine_leaderboard_and_bad_sets_are_refused() 
     let stderr = String::from_utf8_lossy(&again.stderr);
     assert_eq!(again.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("merged already holds the journal of a run: give --out another folder"),
+        stderr.contains(
+            "merged already holds a journal: give --out a new folder for the merged results"
+        ) && !stderr.contains("--resume"),
         "{stderr}"
     );
     assert_eq!(output.stdout, whole, "the printed JSON is the file's");
