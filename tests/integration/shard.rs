@@ -88,7 +88,7 @@ fn merged_shards_give_the_single_machine_leaderboard_and_bad_sets_are_refused() 
     );
     refused(
         &["shard-1", "shard-2", "other-seed"],
-        "the seed is 5 in the journal but 2014 now",
+        "the seed is 5 here but 2014 in shard-1/journal.jsonl",
     );
     // A shard resumes only as itself; a refused resume creates nothing, replays folder included.
     let file = repo().join(SMALL);
