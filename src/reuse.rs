@@ -221,13 +221,23 @@ pub struct Reusable {
 impl ReusePool {
     /// The games journaled in the results folders (or journals) `sources` under the rules
     /// `rules`, with digests; a journal of other rules, or written before digests were
-    /// recorded, gives none (with a warning). A journal that cannot be read, or with a line
-    /// that is not one of its tournament's games, is an error.
-    pub fn gather(sources: &[PathBuf], rules: &str) -> Result<ReusePool, Error> {
+    /// recorded, gives none (with a warning). A journal of another `game` than this run's, one
+    /// that cannot be read, or with a line that is not one of its tournament's games, is an
+    /// error.
+    pub fn gather(sources: &[PathBuf], game: &str, rules: &str) -> Result<ReusePool, Error> {
         let mut pool = ReusePool::default();
         for source in sources {
             let journal = journal_path(source);
             let reader = JournalReader::open(&journal)?;
+            let theirs = &reader.header().game;
+            if theirs != game {
+                return Err(Error::Usage(format!(
+                    "--reuse {}: it is a run of {}, this one of {game}: no game of it can be \
+                     reused",
+                    source.display(),
+                    crate::text::escape_control(theirs)
+                )));
+            }
             if reader.header().rules.as_deref() != Some(rules) {
                 tracing::warn!(
                     "--reuse {}: its game options or limits differ from this run's (or it \

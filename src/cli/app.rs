@@ -296,7 +296,11 @@ fn play(
             tournament.kind()
         )));
     } else {
-        ReusePool::gather(&args.reuse, &rules_digest(&tournament))?
+        ReusePool::gather(
+            &args.reuse,
+            tournament.kind().name(),
+            &rules_digest(&tournament),
+        )?
     };
     let options = RunOptions {
         shard: args.shard,

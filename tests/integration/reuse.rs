@@ -94,6 +94,27 @@ fn a_reuse_that_keeps_nothing_says_why() {
         ),
         "{replays}"
     );
+    // Another game's run is a mistake of the command line, not a run to reuse nothing of.
+    let slime = repo().join("tests/data/slime-small.toml");
+    run_ok(dir, &slime, &["--out", "slime"]);
+    let output = crate::support::arena(
+        dir,
+        &[
+            "run",
+            three.to_str().unwrap(),
+            "--out",
+            "x",
+            "--reuse",
+            "slime",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--reuse slime: it is a run of slime, this one of petri"),
+        "{stderr}"
+    );
+    assert!(!dir.join("x").exists());
 }
 
 #[test]
