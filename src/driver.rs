@@ -4,7 +4,7 @@
 //! own ([`RunnerFault`]) is no bot's: it ends the game as an error.
 
 use std::collections::BTreeMap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
 use tokio::sync::Semaphore;
@@ -60,6 +60,9 @@ struct SeatFailures {
     timeouts: u32,
     crashes: u32,
     oversized: u32,
+    /// The time its requests took, and how much of it the run's progress has been told.
+    busy: Duration,
+    busy_told: Duration,
     /// A process of it ended of a signal that stops runs
     /// ([`crate::bots::Exit::by_stop_signal`]).
     stop_signalled: bool,
@@ -67,7 +70,7 @@ struct SeatFailures {
 
 /// How long a game whose bot ended of a stop signal waits before it counts as played: long
 /// enough for the runner's own signal to stop the run first, when that is what happened.
-const STOP_GRACE: std::time::Duration = std::time::Duration::from_millis(500);
+const STOP_GRACE: Duration = Duration::from_millis(500);
 
 /// What a game keeps besides its result.
 #[derive(Debug, Clone, Copy, Default)]
@@ -147,10 +150,15 @@ pub async fn play(
             Step::Done(outcome) => break outcome,
             Step::Ask(queries) => {
                 let before = failures_of(&seats);
-                let asked_at = Instant::now();
                 let answers = ask(tournament, &mut seats, host.as_mut(), &queries, permits).await?;
-                let asked = (queries.iter()).filter_map(|query| fixture.seats.get(query.seat));
-                answered.took(asked.copied(), queries.len(), asked_at.elapsed());
+                for query in &queries {
+                    let tally = &mut seats[query.seat].tally;
+                    let busy = tally.busy - tally.busy_told;
+                    tally.busy_told = tally.busy;
+                    if let Some(&bot) = fixture.seats.get(query.seat) {
+                        answered.took(bot, busy);
+                    }
+                }
                 game.handle_answers(&answers);
                 let rejections = game.take_rejections();
                 let [timeouts, crashes, oversized] = failures_of(&seats);
@@ -394,6 +402,7 @@ fn record(
 ) -> Result<Answer, RunnerFault> {
     let tally = &mut seat.tally;
     tally.requests += 1;
+    tally.busy += result.elapsed;
     if let CallStatus::Replied { exit } | CallStatus::Died { exit } = result.status {
         tally.stop_signalled |= exit.by_stop_signal();
     }

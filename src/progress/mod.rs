@@ -81,14 +81,13 @@ impl Answered {
         }
     }
 
-    /// Counts an exchange of `requests` requests that took `took`, to the bots `asked` (by
-    /// tournament index, one entry a request), each request its share of the time.
-    pub fn took(&self, asked: impl Iterator<Item = usize>, requests: usize, took: Duration) {
-        let share = took.as_nanos() / requests.max(1) as u128;
-        let share = u64::try_from(share).unwrap_or(u64::MAX);
-        for bot in asked.filter_map(|bot| self.bots.get(bot)) {
-            bot[0].fetch_add(1, Ordering::Relaxed);
-            bot[1].fetch_add(share, Ordering::Relaxed);
+    /// Counts a request to the bot `bot` (by tournament index) and `took`, the time its
+    /// requests took since the last count (zero for more requests of one exchange).
+    pub fn took(&self, bot: usize, took: Duration) {
+        if let Some([requests, nanos]) = self.bots.get(bot) {
+            requests.fetch_add(1, Ordering::Relaxed);
+            let took = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
+            nanos.fetch_add(took, Ordering::Relaxed);
         }
     }
 
