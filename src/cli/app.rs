@@ -652,6 +652,16 @@ fn standings_of(
         }
         let kept = selection.apply(&header.bots).map_err(Error::Usage)?;
         header.bots = kept.iter().map(|&i| header.bots[i].clone()).collect();
+        // Else the standings of no game, every bot ranked first, would look like a result.
+        let seats = format.min_bots();
+        if header.bots.len() < seats {
+            return Err(Error::Usage(format!(
+                "--bots/--exclude keep {} ({}); every {kind} game has {seats} bots, so no \
+                 game is among them only",
+                arena::text::plural(header.bots.len() as u64, "bot", "bots"),
+                escape_control(&header.bots.join(", "))
+            )));
+        }
         header.total_games = arena::schedule::fixture_count(format, kept.len(), header.games);
     }
     // Looked up by name: a journal of 10,000 bots has 200,000 games. Every game is among

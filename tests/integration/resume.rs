@@ -225,10 +225,14 @@ fn strict_runs_fail_on_bot_failures_only() {
     );
 }
 
-/// A run of two slow bots in `dir`, two games at a time (with `extra` arguments), stopped by
-/// `signals` (sent one after the other) once both games have their bots running. Returns arena's output after
-/// checking that it stopped within seconds and left no bot alive.
-fn stop_a_slow_run(dir: &Path, extra: &[&str], signals: &[libc::c_int]) -> std::process::Output {
+/// Starts a run of two slow bots in `dir`, two games at a time (with `extra` arguments), its
+/// standings in JSON to `stdout`, and returns it with its bots' tag once both games have
+/// their bots running.
+fn start_a_slow_run(
+    dir: &Path,
+    extra: &[&str],
+    stdout: Stdio,
+) -> (std::process::Child, crate::support::Tag) {
     let script = repo().join("tests/bots/loop.sh").display().to_string();
     let tag = crate::support::Tag::new(dir);
     let bot = |args: &[&str]| {
@@ -252,7 +256,7 @@ fn stop_a_slow_run(dir: &Path, extra: &[&str], signals: &[libc::c_int]) -> std::
         ])
         .args(extra)
         .current_dir(dir)
-        .stdout(Stdio::piped())
+        .stdout(stdout)
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
@@ -261,24 +265,120 @@ fn stop_a_slow_run(dir: &Path, extra: &[&str], signals: &[libc::c_int]) -> std::
     while tag.processes().len() < 4 && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(10));
     }
-    let sent = Instant::now();
-    for &signal in signals {
-        // SAFETY: plain kill(2) of our own child.
-        unsafe { libc::kill(child.id() as i32, signal) };
-    }
-    let output = child.wait_with_output().unwrap();
-    assert!(
-        sent.elapsed() < Duration::from_secs(5),
-        "stopped in {:?}",
-        sent.elapsed()
-    );
+    (child, tag)
+}
+
+/// Checks that a stopped run left no bot alive and a journal of whole lines in `dir/cut`.
+fn assert_stopped_cleanly(dir: &Path, tag: &crate::support::Tag) {
     assert!(tag.survivors().is_empty(), "bots left running");
     let journal = std::fs::read_to_string(dir.join("cut/journal.jsonl")).unwrap();
     assert!(journal.ends_with('\n'), "a torn journal: {journal}");
     for line in journal.lines() {
         serde_json::from_str::<serde_json::Value>(line).expect("every journal line is whole");
     }
+}
+
+/// [`start_a_slow_run`], stopped by `signal`. Returns arena's output after checking that it
+/// stopped within seconds and cleanly.
+fn stop_a_slow_run(dir: &Path, extra: &[&str], signal: libc::c_int) -> std::process::Output {
+    let (child, tag) = start_a_slow_run(dir, extra, Stdio::piped());
+    let sent = Instant::now();
+    // SAFETY: plain kill(2) of our own child.
+    unsafe { libc::kill(child.id() as i32, signal) };
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        sent.elapsed() < Duration::from_secs(5),
+        "stopped in {:?}",
+        sent.elapsed()
+    );
+    assert_stopped_cleanly(dir, &tag);
     output
+}
+
+/// A pipe whose buffer is full, as its reading end and its writing end: a process that
+/// prints to the writing end waits there until the test reads. Both ends close on exec, so
+/// no other test's child holds them open.
+fn full_pipe() -> (std::fs::File, std::os::fd::OwnedFd) {
+    use std::os::fd::FromRawFd;
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 writes two new descriptors into `fds`, which are then owned here.
+    assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0);
+    let (reader, writer) = unsafe {
+        (
+            std::fs::File::from_raw_fd(fds[0]),
+            std::os::fd::OwnedFd::from_raw_fd(fds[1]),
+        )
+    };
+    let set_nonblocking = |on: bool| {
+        use std::os::fd::AsRawFd;
+        let fd = writer.as_raw_fd();
+        // SAFETY: fcntl on a descriptor owned here.
+        unsafe {
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            let flags = if on {
+                flags | libc::O_NONBLOCK
+            } else {
+                flags & !libc::O_NONBLOCK
+            };
+            assert_eq!(libc::fcntl(fd, libc::F_SETFL, flags), 0);
+        }
+    };
+    set_nonblocking(true);
+    // Spaces, which a JSON reader skips: pages at a time, then bytes, until none fits.
+    for chunk in [[b' '; 4096].as_slice(), b" "] {
+        let mut pipe = std::fs::File::from(writer.try_clone().unwrap());
+        while std::io::Write::write(&mut pipe, chunk).is_ok() {}
+    }
+    // Arena's write must wait, not fail.
+    set_nonblocking(false);
+    (reader, writer)
+}
+
+/// Arena's stderr, line by line as it comes, and all of it once arena has closed it.
+struct Stderr {
+    lines: std::sync::mpsc::Receiver<String>,
+    all: std::thread::JoinHandle<String>,
+}
+
+impl Stderr {
+    fn of(child: &mut std::process::Child) -> Stderr {
+        use std::io::BufRead;
+        let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+        let (sender, lines) = std::sync::mpsc::channel();
+        let all = std::thread::spawn(move || {
+            let mut all = String::new();
+            for line in stderr.lines().map_while(Result::ok) {
+                all.push_str(&line);
+                all.push('\n');
+                let _ = sender.send(line);
+            }
+            all
+        });
+        Stderr { lines, all }
+    }
+
+    /// Waits for a line that holds `text`; fails the test if arena ends or a minute passes
+    /// first.
+    fn wait_for(&self, text: &str) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut seen = Vec::new();
+        while let Ok(line) = self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            if line.contains(text) {
+                return;
+            }
+            seen.push(line);
+        }
+        panic!("no line with `{text}` in: {}", seen.join("\n"));
+    }
+}
+
+/// Sends `signal` to our own child.
+fn signal(child: &std::process::Child, signal: libc::c_int) {
+    // SAFETY: plain kill(2) of our own child, not reaped yet.
+    unsafe { libc::kill(child.id() as i32, signal) };
 }
 
 #[test]
@@ -291,7 +391,7 @@ fn ctrl_c_sigterm_and_sighup_stop_kill_the_bots_and_print_the_resume_command() {
         (libc::SIGHUP, 129, &["--no-sandbox"][..]),
     ] {
         let dir = tempfile::tempdir().unwrap();
-        let output = stop_a_slow_run(dir.path(), extra, &[signal]);
+        let output = stop_a_slow_run(dir.path(), extra, signal);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(status), "{stderr}");
         assert!(
@@ -374,17 +474,57 @@ fn a_stop_that_reaches_the_bots_first_records_no_game_they_ended() {
     }
 }
 
+/// The tester's case: `timeout` sends its signal to arena and then to arena's process group,
+/// and the second one, moments after the first, once stopped the run at once: no standings,
+/// no resume command. Arena is held at its printout (a full stdout), so that a second signal
+/// taken as "again" would surely find it running.
 #[test]
-fn a_second_signal_still_kills_every_bot_and_keeps_the_journal() {
+fn a_stop_signal_sent_twice_within_a_second_stops_the_run_gracefully() {
     let dir = tempfile::tempdir().unwrap();
-    let output = stop_a_slow_run(
-        dir.path(),
-        &["--no-sandbox"],
-        &[libc::SIGINT, libc::SIGTERM],
+    let (stdout, held) = full_pipe();
+    let (mut child, tag) = start_a_slow_run(dir.path(), &["--no-sandbox", "-v"], Stdio::from(held));
+    let stderr = Stderr::of(&mut child);
+    signal(&child, libc::SIGTERM);
+    stderr.wait_for("stopping the running games");
+    signal(&child, libc::SIGTERM);
+    stderr.wait_for("SIGTERM within 1 s of the first stop signal: the same stop");
+    let mut printed = Vec::new();
+    std::io::Read::read_to_end(&mut &stdout, &mut printed).unwrap();
+    let status = child.wait().unwrap();
+    let stderr = stderr.all.join().unwrap();
+    assert_eq!(status.code(), Some(143), "{stderr}");
+    assert!(!stderr.contains("stopped at once"), "{stderr}");
+    assert!(
+        stderr.contains("to finish the run: arena run t.toml --resume cut"),
+        "{stderr}"
     );
-    // Whichever answered last: the graceful stop, or the second signal cutting it short.
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(matches!(output.status.code(), Some(130 | 143)), "{stderr}");
+    let board: serde_json::Value =
+        serde_json::from_slice(&printed).expect("the partial standings, after the spaces");
+    assert!(board["games_played"].as_u64().unwrap() < 20);
+    assert_stopped_cleanly(dir.path(), &tag);
+}
+
+#[test]
+fn a_second_signal_a_second_after_the_first_stops_at_once_and_keeps_the_journal() {
+    let dir = tempfile::tempdir().unwrap();
+    // Held at its printout, arena is still running a second after the first signal.
+    let (_stdout, held) = full_pipe();
+    let (mut child, tag) = start_a_slow_run(dir.path(), &["--no-sandbox"], Stdio::from(held));
+    let stderr = Stderr::of(&mut child);
+    let first = Instant::now();
+    signal(&child, libc::SIGINT);
+    stderr.wait_for("stopping the running games");
+    std::thread::sleep(Duration::from_millis(1500).saturating_sub(first.elapsed()));
+    signal(&child, libc::SIGTERM);
+    let status = child.wait().unwrap();
+    let stderr = stderr.all.join().unwrap();
+    assert_eq!(status.code(), Some(143), "{stderr}");
+    assert!(
+        stderr.contains("SIGTERM: stopped at once; the journal keeps every finished game"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("to finish the run"), "{stderr}");
+    assert_stopped_cleanly(dir.path(), &tag);
 }
 
 #[test]

@@ -170,6 +170,50 @@ fn a_run_of_some_bots_plays_the_games_the_whole_tournament_has_among_them() {
     assert!(String::from_utf8_lossy(&alone.stderr).contains("needs at least 2"));
 }
 
+/// The tester's case: a Slime folder's standings of two bots once printed "0 of 0 games
+/// played" with both ranked first, where the Egg Hunt's refused.
+#[test]
+fn standings_of_fewer_bots_than_a_game_seats_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    run_ok(
+        dir,
+        &repo().join("tests/data/slime-small.toml"),
+        &["--out", "r"],
+    );
+    for (selection, kept) in [
+        (["--bots", "lookahead,greedy"], "2 bots (lookahead, greedy)"),
+        (
+            ["--exclude", "merger"],
+            "3 bots (lookahead, greedy, random_spread)",
+        ),
+    ] {
+        let output = crate::support::arena(dir, &[&["standings", "r"][..], &selection].concat());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "--bots/--exclude keep {kept}; every slime game has 4 bots, so no game is \
+                 among them only"
+            )),
+            "{stderr}"
+        );
+        assert!(output.stdout.is_empty(), "no standings");
+    }
+    let four = [
+        "standings",
+        "r",
+        "--bots",
+        "lookahead,greedy,merger,random_spread",
+    ];
+    let all = crate::support::arena(dir, &four);
+    assert!(
+        all.status.success(),
+        "{}",
+        String::from_utf8_lossy(&all.stderr)
+    );
+}
+
 /// The tester's case: an unboxed run's Python wrote `__pycache__` into each bot's folder
 /// (its bots import a module there), which once changed every digest: the next run reused
 /// no game, without saying why. The cache is no part of a digest.
