@@ -18,7 +18,7 @@ use io_log::IoLog;
 
 use crate::bots::{CallEnv, CallResult, CallStatus, RunnerFault, Waiting};
 use crate::config::{Bot, Tournament};
-use crate::journal::{GameRecord, SeatRecord};
+use crate::journal::{GameRecord, OVERSIZED_REASON, SeatRecord};
 use crate::progress::Answered;
 use crate::replay::{Recorder, Replay};
 use crate::schedule::Fixture;
@@ -294,14 +294,13 @@ impl Seat<'_> {
     fn invalid_reasons_with_oversized(&self) -> BTreeMap<String, u32> {
         let mut reasons = self.invalid_reasons.clone();
         if self.tally.oversized > 0 {
-            *reasons.entry(OVERSIZED.to_owned()).or_default() += self.tally.oversized;
+            *reasons.entry(OVERSIZED_REASON.to_owned()).or_default() += self.tally.oversized;
         }
         reasons
     }
 }
 
 /// The reason the journal gives for replies over `max_reply_bytes`.
-const OVERSIZED: &str = "reply over the size cap";
 
 /// Sends one batch of queries, concurrently when there are several (the session requests
 /// to bots in `host` as one exchange), and returns the answers in query order.
@@ -422,7 +421,7 @@ fn record(
         }
         CallStatus::TooLong => {
             tally.oversized += 1;
-            (Answer::NoReply, Some(OVERSIZED.to_owned()))
+            (Answer::NoReply, Some(OVERSIZED_REASON.to_owned()))
         }
         CallStatus::SpawnFailed(error) => {
             tally.crashes += 1;

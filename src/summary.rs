@@ -19,20 +19,21 @@ fn failed(bot: &Standing) -> u64 {
     bot.timeouts + bot.crashes + bot.invalid_replies
 }
 
-/// Whether a request of the bot timed out or crashed in each of its games: a persistent
-/// process ends at its first, so a bot that answered nothing after one timeout a game shows
-/// few failures among many requests.
+/// Whether a request of the bot timed out, crashed or replied over the size cap in each of
+/// its games: a persistent process ends at its first, so a bot that answered nothing after
+/// one timeout a game shows few failures among many requests.
 fn failed_every_game(bot: &Standing) -> bool {
-    bot.games > 0 && bot.games_with_a_timeout_or_crash == bot.games
+    bot.games > 0 && bot.games_with_an_ending_failure == bot.games
 }
 
-/// More failures than a tenth of its requests, or a timeout or crash in every game.
+/// More failures than a tenth of its requests, or a failure that ends a persistent process
+/// in every game.
 fn worth_a_warning(bot: &Standing) -> bool {
     failed(bot) * 10 > bot.requests || failed_every_game(bot)
 }
 
 /// One paragraph per bot of `board` with more failures than a tenth of its requests or a
-/// timeout or crash in every game, in name order: its counts by kind (invalid replies by reason) and
+/// timeout, crash or oversized reply in every game, in name order: its counts by kind (invalid replies by reason) and
 /// the last [`STDERR_LINES`] lines of `stderr`, the end of its stderr in a failed request of
 /// the run (none for games resumed or reused). Empty if no bot failed that often.
 pub fn failing_bots(board: &Leaderboard, stderr: &BTreeMap<String, Vec<u8>>) -> Vec<String> {
@@ -87,7 +88,7 @@ fn paragraph(bot: &Standing, stderr: Option<&Vec<u8>>, persistent: bool) -> Stri
         let _ = write!(text, " ({})", reasons.join("; "));
     }
     if failed_every_game(bot) && crashes != requests {
-        text.push_str("; a timeout or crash in every game");
+        text.push_str("; a timeout, crash or reply over the size cap in every game");
         if persistent {
             text.push_str(
                 " (a persistent process is ended at its first, and the game's fallback \
@@ -181,6 +182,28 @@ mod tests {
         assert_eq!(last_lines(python).len(), STDERR_LINES);
     }
 
+    /// A persistent process killed at its first reply over the size cap, in every game: the
+    /// game's fallback answered the rest, so its one invalid reply a game was under a tenth.
+    #[test]
+    fn a_reply_over_the_size_cap_in_every_game_is_warned_about() {
+        let header = Header::new("petri", 1, 1, Vec::new(), 2, String::new());
+        let mut board = LeaderboardBuilder::new(Scoring::Wins, &[], header);
+        let oversized = || SeatRecord {
+            invalid_reasons: BTreeMap::from([(crate::journal::OVERSIZED_REASON.to_owned(), 1)]),
+            ..seat("megaloop", 50, 0, 1)
+        };
+        for _ in 0..2 {
+            board.add(&game(vec![oversized(), seat("fine", 50, 0, 0)]));
+        }
+        let lines = failing_bots(&board.finish(), &BTreeMap::new());
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("bot megaloop had 2 failures in its 100 requests in 2 games")
+                && lines[0].contains("; a timeout, crash or reply over the size cap in every game"),
+            "{lines:?}"
+        );
+    }
+
     #[test]
     fn failures_beyond_the_requests_are_said_to_be_counted_per_instance() {
         let header = Header::new("alienwar", 1, 1, Vec::new(), 1, String::new());
@@ -237,7 +260,7 @@ mod tests {
         assert_eq!(
             paragraph(unlucky.unwrap(), None, false),
             "bot unlucky had 2 failures in its 20 requests in 2 games: 0 timeouts, 2 crashes, \
-             0 invalid replies; a timeout or crash in every game; no stderr kept",
+             0 invalid replies; a timeout, crash or reply over the size cap in every game; no stderr kept",
             "a one-shot game's bots are never told of persistent processes"
         );
         let lines = failing_bots(&board, &stderr);
@@ -249,10 +272,10 @@ mod tests {
                 "bot flaky had 3 failures in its 20 requests in 2 games: 0 timeouts, 1 crash, \
                  2 invalid replies (bad move: 2); no stderr kept",
                 "bot hanger had 2 failures in its 20 requests in 2 games: 2 timeouts, 0 crashes, \
-                 0 invalid replies; a timeout or crash in every game (a persistent process is \
+                 0 invalid replies; a timeout, crash or reply over the size cap in every game (a persistent process is \
                  ended at its first, and the game's fallback answers the rest); no stderr kept",
                 "bot unlucky had 2 failures in its 20 requests in 2 games: 0 timeouts, 2 crashes, \
-                 0 invalid replies; a timeout or crash in every game (a persistent process is \
+                 0 invalid replies; a timeout, crash or reply over the size cap in every game (a persistent process is \
                  ended at its first, and the game's fallback answers the rest); no stderr kept",
             ]
         );

@@ -285,6 +285,9 @@ impl GameRecord {
     }
 }
 
+/// The reason an invalid reply over `max_reply_bytes` is counted under.
+pub const OVERSIZED_REASON: &str = "reply over the size cap";
+
 /// One seat of one game: who, how it scored, and how its bot behaved.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatRecord {

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::journal::{GameRecord, Header, Journal, Sandboxing, SeatRecord};
+use crate::journal::{GameRecord, Header, Journal, OVERSIZED_REASON, Sandboxing, SeatRecord};
 use crate::ratings::{EXACT_LIMIT, Rater, Rating};
 use crate::sprt::{SprtStatus, SprtTracker};
 use arena_games::engine::GameResult;
@@ -204,10 +204,11 @@ pub struct Standing {
     /// Games in which the bot crashed at least once.
     #[serde(skip_serializing_if = "is_zero")]
     pub games_with_a_crash: u32,
-    /// Games in which a request of the bot timed out or crashed: a persistent process is
-    /// ended then, and the game's fallback answers the rest of its requests uncounted.
+    /// Games in which a request of the bot timed out, crashed or replied over the size cap:
+    /// a persistent process is ended then, and the game's fallback answers the rest of its
+    /// requests uncounted.
     #[serde(skip)]
-    pub games_with_a_timeout_or_crash: u32,
+    pub games_with_an_ending_failure: u32,
     /// A player built into the game (AlienWar's prey), not a bot.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub built_in: bool,
@@ -393,7 +394,7 @@ pub(crate) struct BotTotals {
     invalid_replies: u64,
     invalid_reasons: BTreeMap<String, u64>,
     games_with_a_crash: u32,
-    games_with_a_timeout_or_crash: u32,
+    games_with_an_ending_failure: u32,
     built_in: bool,
     /// Sums of the games' named figures.
     stats: BTreeMap<String, i128>,
@@ -425,7 +426,9 @@ impl BotTotals {
             *self.invalid_reasons.entry(reason.clone()).or_default() += u64::from(*count);
         }
         self.games_with_a_crash += u32::from(seat.crashes > 0);
-        self.games_with_a_timeout_or_crash += u32::from(seat.timeouts > 0 || seat.crashes > 0);
+        let oversized = seat.invalid_reasons.contains_key(OVERSIZED_REASON);
+        self.games_with_an_ending_failure +=
+            u32::from(seat.timeouts > 0 || seat.crashes > 0 || oversized);
         self.built_in |= seat.built_in;
         for (name, value) in &seat.stats {
             *self.stats.entry(name.clone()).or_default() += i128::from(*value);
@@ -468,7 +471,7 @@ impl BotTotals {
             invalid_replies: self.invalid_replies,
             invalid_reasons: self.invalid_reasons.clone(),
             games_with_a_crash: self.games_with_a_crash,
-            games_with_a_timeout_or_crash: self.games_with_a_timeout_or_crash,
+            games_with_an_ending_failure: self.games_with_an_ending_failure,
             built_in: self.built_in,
             stats: BTreeMap::new(),
             rating: None,

@@ -39,7 +39,7 @@ mod fixtures {
             invalid_replies: 0,
             invalid_reasons: std::collections::BTreeMap::new(),
             games_with_a_crash: 1,
-            games_with_a_timeout_or_crash: 1,
+            games_with_an_ending_failure: 1,
             built_in: false,
             stats: std::collections::BTreeMap::new(),
             rating: None,
