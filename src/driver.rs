@@ -300,8 +300,6 @@ impl Seat<'_> {
     }
 }
 
-/// The reason the journal gives for replies over `max_reply_bytes`.
-
 /// Sends one batch of queries, concurrently when there are several (the session requests
 /// to bots in `host` as one exchange), and returns the answers in query order.
 async fn ask(
