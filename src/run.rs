@@ -453,7 +453,8 @@ async fn dispatch(
             stop = cancel.cancelled() => {
                 books.progress.finish();
                 tracing::warn!(
-                    "{}: stopping the running games (again to stop at once)",
+                    "{}: stopping the running games (again, a second or more later, to stop at \
+                     once)",
                     stop.name()
                 );
                 return Ok(Some(stop));
