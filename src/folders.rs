@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use crate::config::Tournament;
+use crate::folder_snapshot;
 
 /// The folder under the results folder that holds the bots' folders.
 pub const WORK_DIR: &str = "work";
@@ -55,7 +56,7 @@ pub fn with_private_folders(
         folders.push(folder);
     }
     // Before the check for links: a link planted in a dropped game is undone, not reported.
-    if let Some(index) = crate::folder_snapshot::recover(out, &folders, journaled)? {
+    if let Some(index) = folder_snapshot::recover(out, &folders, journaled)? {
         tracing::info!("the bots' folders are back as they were before game {index}");
     }
     let mut tournament = tournament.clone();
@@ -65,6 +66,7 @@ pub fn with_private_folders(
         }
         bot.program = bot.program.run_in(folder);
     }
+    folder_snapshot::settle(out, &folders)?;
     Ok((tournament, folders))
 }
 

@@ -546,11 +546,11 @@ impl Books<'_> {
             .is_some_and(|sprt| sprt.status().verdict.is_some())
     }
 
-    /// Before game `index` is handed to a lane: with private folders, keeps them as they are
-    /// until the game is journaled, for a resume after a stop that drops the game.
+    /// Before game `index` is handed to a lane: with private folders, marks it as played, so
+    /// that a resume after a stop that drops it puts the folders back as they were.
     fn before_game(&self, index: u64) -> Result<(), Error> {
         if !self.folders.is_empty() {
-            folder_snapshot::take(self.out, self.folders, index)?;
+            folder_snapshot::begin(self.out, index)?;
         }
         Ok(())
     }
@@ -598,9 +598,9 @@ impl Books<'_> {
         }
         self.journal.append(&Record::Game(record))?;
         if private_folders {
-            // The record on disk first: without it, a resume goes back to the snapshot.
+            // The record on disk first: without it, a resume goes back to the copy.
             self.journal.sync()?;
-            folder_snapshot::discard(self.out)?;
+            folder_snapshot::settle(self.out, self.folders)?;
         }
         self.played += 1;
         Ok(())
