@@ -546,7 +546,7 @@ impl Books<'_> {
             .is_some_and(|sprt| sprt.status().verdict.is_some())
     }
 
-    /// Before game `index` is handed to a lane: with private folders, marks it as played, so
+    /// Before game `index` is handed to a lane: with private folders, marks it as under way, so
     /// that a resume after a stop that drops it puts the folders back as they were.
     fn before_game(&self, index: u64) -> Result<(), Error> {
         if !self.folders.is_empty() {
