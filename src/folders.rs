@@ -8,12 +8,17 @@
 //! parent). The runner never follows such a link: before the first game and after every game
 //! a folder that is not a real folder any more is removed (the link, not its target) and made
 //! again, empty.
+//!
+//! What a bot writes during a game a stop drops is undone on the resume: see
+//! [`folder_snapshot`](crate::folder_snapshot).
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
 use crate::config::Tournament;
+use crate::folder_snapshot;
 
 /// The folder under the results folder that holds the bots' folders.
 pub const WORK_DIR: &str = "work";
@@ -23,10 +28,13 @@ pub const CAP_BYTES: u64 = 1024;
 
 /// Creates (or, on a resume, keeps) a folder per bot under `out/work/` and returns a copy of
 /// `tournament` whose bots run there, with the folders in bot order. Arguments that name
-/// files in a bot's `dir` are made absolute, so `python3 bot.py` still finds `bot.py`.
+/// files in a bot's `dir` are made absolute, so `python3 bot.py` still finds `bot.py`. On a
+/// resume whose journal holds the games `journaled`, folders a game not among them changed
+/// are put back as they were before it.
 pub fn with_private_folders(
     tournament: &Tournament,
     out: &Path,
+    journaled: &BTreeSet<u64>,
 ) -> anyhow::Result<(Tournament, Vec<PathBuf>)> {
     let root = out.join(WORK_DIR);
     std::fs::create_dir_all(&root)
@@ -35,9 +43,8 @@ pub fn with_private_folders(
     let root = root
         .canonicalize()
         .with_context(|| format!("cannot locate {}", root.display()))?;
-    let mut tournament = tournament.clone();
     let mut folders: Vec<PathBuf> = Vec::new();
-    for bot in &mut tournament.bots {
+    for bot in &tournament.bots {
         let base = folder_name(&bot.name);
         let mut folder = root.join(&base);
         for n in 2.. {
@@ -46,12 +53,20 @@ pub fn with_private_folders(
             }
             folder = root.join(format!("{base}-{n}"));
         }
-        if let Some(why) = restore(&folder)? {
-            tracing::warn!("bot `{}`: {why}", bot.name);
-        }
-        bot.program = bot.program.run_in(&folder);
         folders.push(folder);
     }
+    // Before the check for links: a link planted in a dropped game is undone, not reported.
+    if let Some(index) = folder_snapshot::recover(out, &folders, journaled)? {
+        tracing::info!("the bots' folders are back as they were before game {index}");
+    }
+    let mut tournament = tournament.clone();
+    for (bot, folder) in tournament.bots.iter_mut().zip(&folders) {
+        if let Some(why) = restore(folder)? {
+            tracing::warn!("bot `{}`: {why}", bot.name);
+        }
+        bot.program = bot.program.run_in(folder);
+    }
+    folder_snapshot::settle(out, &folders)?;
     Ok((tournament, folders))
 }
 

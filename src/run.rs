@@ -21,6 +21,7 @@ use crate::cancel::{Cancel, Stop};
 use crate::config::Tournament;
 use crate::driver::{Played, Recording, play};
 use crate::errors::Error;
+use crate::folder_snapshot;
 use crate::folders::{
     CAP_BYTES, folder_bytes, give_to_sandbox_user, restore, with_private_folders,
 };
@@ -283,7 +284,7 @@ pub fn run_tournament(
     // A bot's private folder carries state from one game to the next, so such games are
     // played one at a time in index order: results then do not depend on `jobs`.
     let (relocated, folders) = if kind.private_folders() {
-        with_private_folders(tournament, out)?
+        with_private_folders(tournament, out, &finished)?
     } else {
         (tournament.clone(), Vec::new())
     };
@@ -441,6 +442,7 @@ async fn dispatch(
                 break;
             }
             let Some(fixture) = pending.next() else { break };
+            books.before_game(fixture.index)?;
             lanes[lane].send(fixture).context("a game lane stopped")?;
             idle.pop();
         }
@@ -545,6 +547,15 @@ impl Books<'_> {
             .is_some_and(|sprt| sprt.status().verdict.is_some())
     }
 
+    /// Before game `index` is handed to a lane: with private folders, marks it as under way, so
+    /// that a resume after a stop that drops it puts the folders back as they were.
+    fn before_game(&self, index: u64) -> Result<(), Error> {
+        if !self.folders.is_empty() {
+            folder_snapshot::begin(self.out, index)?;
+        }
+        Ok(())
+    }
+
     fn keep(&mut self, played: Played) -> Result<(), Error> {
         let Played {
             mut record,
@@ -582,7 +593,16 @@ impl Books<'_> {
         }
         self.progress.record(&record);
         check_folders(self.tournament, self.folders, record.index)?;
+        let private_folders = !self.folders.is_empty();
+        if private_folders {
+            folder_snapshot::sync_file_system(self.out)?;
+        }
         self.journal.append(&Record::Game(record))?;
+        if private_folders {
+            // The record on disk first: without it, a resume goes back to the copy.
+            self.journal.sync()?;
+            folder_snapshot::settle(self.out, self.folders)?;
+        }
         self.played += 1;
         Ok(())
     }

@@ -3,16 +3,23 @@
 //! exists) the original bots that never read stdin.
 
 use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
 use crate::cli::{run_json, standing};
-use crate::support::{arena, write_toml};
+use crate::support::{arena, run_ok, write_toml};
 
 /// A cave tournament of /bin/sh bots in `dir/bots`, 2 games of 3 turns.
 fn sh_cave(dir: &Path, bots: &[(&str, &str)]) -> std::path::PathBuf {
+    sh_cave_of(dir, 2, 3, bots)
+}
+
+/// A cave tournament of /bin/sh bots in `dir/bots`, `games` games of `turns` turns.
+fn sh_cave_of(dir: &Path, games: u32, turns: u32, bots: &[(&str, &str)]) -> std::path::PathBuf {
     std::fs::create_dir_all(dir.join("bots")).unwrap();
-    let mut text = "game = \"cave\"\ngames = 2\n[options]\nmax_turns = 3\n".to_owned();
+    let mut text = format!("game = \"cave\"\ngames = {games}\n[options]\nmax_turns = {turns}\n");
     for (name, script) in bots {
         std::fs::write(dir.join("bots").join(format!("{name}.sh")), script).unwrap();
         text.push_str(&format!(
@@ -47,6 +54,84 @@ fn bots_keep_a_private_folder_across_turns_and_games() {
         !dir.path().join("bots/turns.txt").exists(),
         "nothing in the bot's dir"
     );
+}
+
+/// A bot that keeps in its folder the seed of every game it started and, should a game it
+/// already started come again, replies `again` (invalid) for the rest of it.
+const SEED_KEEPER: &str = r#"read -r status
+cat > /dev/null
+sleep 0.1
+if [ "$(echo "$status" | cut -d, -f3)" = 0 ]; then
+  if grep -qx "$ARENA_SEED" seen.txt 2>/dev/null; then echo "$ARENA_SEED" >> again.txt
+  else echo "$ARENA_SEED" >> seen.txt; fi
+fi
+if grep -qx "$ARENA_SEED" again.txt 2>/dev/null; then echo again; else echo HNNHNN; fi
+"#;
+
+/// A run stopped by Ctrl-C in the middle of a game and resumed gives the leaderboard of an
+/// uninterrupted run: the resume plays the dropped game again with the folders as they were
+/// before it, not with what the bots wrote during it.
+#[test]
+fn a_game_a_stop_dropped_is_played_again_from_the_folders_before_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = sh_cave_of(
+        dir.path(),
+        3,
+        10,
+        &[("keeper", SEED_KEEPER), ("other", SEED_KEEPER)],
+    );
+    let full = run_json(dir.path(), &file, &["--out", "full"]);
+    let mut child = crate::support::arena_command()
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            "cut",
+            "--format",
+            "json",
+        ])
+        .current_dir(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The second game has begun: its first turn recorded its seed.
+    let seen = dir.path().join("cut/work/keeper/seen.txt");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::fs::read_to_string(&seen).map_or(0, |text| text.lines().count()) < 2 {
+        assert!(Instant::now() < deadline, "the second game never started");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // SAFETY: plain kill(2) of our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    let journal = std::fs::read_to_string(dir.path().join("cut/journal.jsonl")).unwrap();
+    assert_eq!(journal.lines().count(), 2, "stopped during the second game");
+    let output = run_ok(dir.path(), &file, &["--resume", "cut", "--format", "json"]);
+    let resumed: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(resumed, full);
+    assert_eq!(standing(&resumed, "keeper")["invalid_replies"], 0);
+    for name in ["keeper", "other"] {
+        let folder = |out: &str| tree_of(&dir.path().join(out).join("work").join(name));
+        assert_eq!(folder("cut"), folder("full"), "{name}'s folder");
+    }
+    assert!(!dir.path().join("cut/work-before-game").exists());
+}
+
+/// The files under `folder` with their contents, by name.
+fn tree_of(folder: &Path) -> Vec<(std::ffi::OsString, String)> {
+    let mut files: Vec<_> = std::fs::read_dir(folder)
+        .unwrap()
+        .map(|entry| {
+            let entry = entry.unwrap();
+            (
+                entry.file_name(),
+                std::fs::read_to_string(entry.path()).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
 }
 
 /// The 1 KB store is reported, not enforced: a bot keeping more is named in a warning after

@@ -1,0 +1,419 @@
+//! A copy of the private folders as of the last journaled game (games/cave.md, "The private
+//! folder"), so that a resume starts the game a stop dropped from the same folders as an
+//! uninterrupted run, whatever the bots wrote during it.
+//!
+//! The copy lives in `<results>/work-journaled/`. Before a game, a mark naming it is written
+//! beside the copy; once its record is in the journal, what the game changed in the folders
+//! is copied over and the mark removed. At the start of a run, a mark whose game the journal
+//! lacks means the folders hold what a dropped game wrote: the copy is copied back. Every
+//! step can be redone after a crash, and the file system is synced before a game writes the
+//! folders and before its record is journaled, so that even after a power cut the journal
+//! and the mark say which state is right.
+//!
+//! Only what differs is copied, by rsync's quick check (kind, size, modification time,
+//! permissions, owner): a game costs a walk of the folders plus the files it changed. Links
+//! are copied as links and never followed, and nothing is removed through one: a bot can
+//! plant a link to `/usr` in its folder (folders.rs). Owners and permissions are kept, so
+//! the sandbox user still owns what its bots wrote.
+
+use std::collections::BTreeSet;
+use std::ffi::{CString, OsString};
+use std::fs::{File, FileTimes, Metadata, OpenOptions};
+use std::io::{self, ErrorKind};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use crate::results::write_atomically;
+
+/// The folder under the results folder holding the copy.
+pub const SNAPSHOT_DIR: &str = "work-journaled";
+
+/// The file in [`SNAPSHOT_DIR`] naming the game being played, while it is not journaled.
+const PLAYING_FILE: &str = "playing";
+
+/// The folder in [`SNAPSHOT_DIR`] holding one copy per bot folder, by the folder's name.
+const COPIES_DIR: &str = "work";
+
+/// At the start of a run whose journal holds the games `journaled`: if a game was being
+/// played that the journal lacks (a stop or a crash dropped it), puts `folders` back as they
+/// were before it and returns its index. Then, as after every journaled game, [`settle`].
+pub fn recover(
+    out: &Path,
+    folders: &[PathBuf],
+    journaled: &BTreeSet<u64>,
+) -> anyhow::Result<Option<u64>> {
+    let playing = out.join(SNAPSHOT_DIR).join(PLAYING_FILE);
+    let index = match std::fs::read_to_string(&playing) {
+        Err(error) if error.kind() == ErrorKind::NotFound => None,
+        read => Some(
+            read.ok()
+                .and_then(|text| text.parse::<u64>().ok())
+                .with_context(|| format!("cannot read a game index in {}", playing.display()))?,
+        ),
+    };
+    let dropped = index.filter(|index| !journaled.contains(index));
+    if dropped.is_some() {
+        for (folder, copy) in folders.iter().zip(copies(out, folders)) {
+            mirror(&copy, folder).with_context(|| {
+                format!(
+                    "cannot copy {} back to {}",
+                    copy.display(),
+                    folder.display()
+                )
+            })?;
+        }
+    }
+    Ok(dropped)
+}
+
+/// With the folders as the journal's last game left them (or as a run starts): copies what
+/// differs into the copy and removes the mark of the game being played.
+pub fn settle(out: &Path, folders: &[PathBuf]) -> anyhow::Result<()> {
+    let root = out.join(SNAPSHOT_DIR).join(COPIES_DIR);
+    std::fs::create_dir_all(&root).with_context(|| format!("cannot create {}", root.display()))?;
+    for (folder, copy) in folders.iter().zip(copies(out, folders)) {
+        mirror(folder, &copy)
+            .with_context(|| format!("cannot copy {} to {}", folder.display(), copy.display()))?;
+    }
+    let playing = out.join(SNAPSHOT_DIR).join(PLAYING_FILE);
+    remove_without_following(&playing)
+        .with_context(|| format!("cannot remove {}", playing.display()))
+}
+
+/// Before game `index`: marks it as being played and syncs the file system, so that the
+/// mark and the copy are on disk before the game changes any folder.
+pub fn begin(out: &Path, index: u64) -> anyhow::Result<()> {
+    let playing = out.join(SNAPSHOT_DIR).join(PLAYING_FILE);
+    write_atomically(&playing, index.to_string().as_bytes())
+        .with_context(|| format!("cannot write {}", playing.display()))?;
+    sync_file_system(out)
+}
+
+/// Writes everything written so far to the file system holding `path` to disk: after a
+/// game, its folders must be there before its record is (see the module's doc).
+pub fn sync_file_system(path: &Path) -> anyhow::Result<()> {
+    let folder = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    // SAFETY: syncfs only uses the descriptor, which `folder` keeps open.
+    if unsafe { libc::syncfs(std::os::fd::AsRawFd::as_raw_fd(&folder)) } != 0 {
+        return Err(io::Error::last_os_error())
+            .with_context(|| format!("cannot sync the file system of {}", path.display()));
+    }
+    Ok(())
+}
+
+/// The copy of each of `folders`, in the same order.
+fn copies(out: &Path, folders: &[PathBuf]) -> Vec<PathBuf> {
+    let root = out.join(SNAPSHOT_DIR).join(COPIES_DIR);
+    (folders.iter())
+        .map(|folder| root.join(folder.file_name().expect("a bot folder has a name")))
+        .collect()
+}
+
+/// Makes `to` the same as `from`, never following a link in either: removes from `to` what
+/// `from` lacks, and copies into it what is missing or differs by the quick check.
+fn mirror(from: &Path, to: &Path) -> io::Result<()> {
+    let source = from.symlink_metadata()?;
+    let target = to.symlink_metadata().ok();
+    if !source.is_dir() {
+        if !target.is_some_and(|target| unchanged(from, &source, to, &target)) {
+            remove_without_following(to)?;
+            copy_without_following(from, &source, to)?;
+        }
+        return Ok(());
+    }
+    match target {
+        // Writable while it is brought up to date; its permissions are set at the end.
+        Some(target) if target.is_dir() => {
+            let writable = target.mode() | 0o700;
+            std::fs::set_permissions(to, std::fs::Permissions::from_mode(writable))?;
+        }
+        _ => {
+            remove_without_following(to)?;
+            std::fs::create_dir(to)?;
+        }
+    }
+    let names = std::fs::read_dir(from)?
+        .map(|entry| entry.map(|entry| entry.file_name()))
+        .collect::<io::Result<BTreeSet<OsString>>>()?;
+    for entry in std::fs::read_dir(to)? {
+        let entry = entry?;
+        if !names.contains(&entry.file_name()) {
+            remove_without_following(&entry.path())?;
+        }
+    }
+    for name in &names {
+        mirror(&from.join(name), &to.join(name))?;
+    }
+    give_owner_and_permissions(&source, to)
+}
+
+/// Whether `to` is already a copy of `from`, which is no folder, by the quick check.
+fn unchanged(from: &Path, source: &Metadata, to: &Path, target: &Metadata) -> bool {
+    let same = |a: &Metadata, b: &Metadata| {
+        a.file_type() == b.file_type()
+            && (a.uid(), a.gid()) == (b.uid(), b.gid())
+            && a.mode() == b.mode()
+            && a.rdev() == b.rdev()
+    };
+    if !same(source, target) {
+        return false;
+    }
+    if source.is_symlink() {
+        return std::fs::read_link(from).ok() == std::fs::read_link(to).ok();
+    }
+    (source.len(), source.mtime(), source.mtime_nsec())
+        == (target.len(), target.mtime(), target.mtime_nsec())
+}
+
+/// Copies `from` (described by `meta`, and no folder) to `to`, which must not exist: a link
+/// as the same link (never followed), a file by its bytes and with its modification time,
+/// anything else (a FIFO, a socket) made anew.
+fn copy_without_following(from: &Path, meta: &Metadata, to: &Path) -> io::Result<()> {
+    let kind = meta.file_type();
+    if kind.is_symlink() {
+        std::os::unix::fs::symlink(std::fs::read_link(from)?, to)?;
+    } else if kind.is_file() {
+        // O_NOFOLLOW: should the file have become a link since, the copy fails instead.
+        let mut source = OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(from)?;
+        let mut target = File::create_new(to)?;
+        io::copy(&mut source, &mut target)?;
+        target.set_times(FileTimes::new().set_modified(meta.modified()?))?;
+    } else {
+        let path = CString::new(to.as_os_str().as_bytes())?;
+        // SAFETY: mknod only reads the path, a NUL-terminated string we own.
+        if unsafe { libc::mknod(path.as_ptr(), meta.mode(), meta.rdev()) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    give_owner_and_permissions(meta, to)
+}
+
+/// Gives `to` the owner (when `arena` runs as root) and, unless it is a link, the
+/// permissions `meta` describes.
+fn give_owner_and_permissions(meta: &Metadata, to: &Path) -> io::Result<()> {
+    // SAFETY: geteuid cannot fail.
+    if unsafe { libc::geteuid() } == 0 {
+        std::os::unix::fs::lchown(to, Some(meta.uid()), Some(meta.gid()))?;
+    }
+    // After the owner, whose change clears set-user-ID.
+    if !meta.is_symlink() {
+        std::fs::set_permissions(to, std::fs::Permissions::from_mode(meta.mode() & 0o7777))?;
+    }
+    Ok(())
+}
+
+/// Removes whatever is at `path` (nothing if nothing is there): a folder with everything in
+/// it, a link itself and never what it points to.
+fn remove_without_following(path: &Path) -> io::Result<()> {
+    match path.symlink_metadata() {
+        // remove_dir_all follows no link inside the folder either. A bot running as the
+        // runner's own user may have made a folder read-only: it is opened up and tried again.
+        Ok(meta) if meta.is_dir() => std::fs::remove_dir_all(path).or_else(|_| {
+            open_up(path)?;
+            std::fs::remove_dir_all(path)
+        }),
+        Ok(_) => std::fs::remove_file(path),
+        Err(error) if error.kind() == ErrorKind::NotFound => Ok(()),
+        Err(error) => Err(error),
+    }
+}
+
+/// Gives its owner every right on each folder under `folder` (itself included), walking
+/// without following links: a link to a folder elsewhere is left alone.
+fn open_up(folder: &Path) -> io::Result<()> {
+    let meta = folder.symlink_metadata()?;
+    if !meta.is_dir() {
+        return Ok(());
+    }
+    std::fs::set_permissions(folder, std::fs::Permissions::from_mode(meta.mode() | 0o700))?;
+    for entry in std::fs::read_dir(folder)? {
+        open_up(&entry?.path())?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::ffi::OsStringExt;
+
+    use super::*;
+
+    /// One entry of a folder: its path in the folder, its kind, permissions and owner, and its
+    /// bytes (a link: its target).
+    type Entry = (PathBuf, String, u32, u32, Vec<u8>);
+
+    /// Everything under `folder`, walked without following links.
+    fn tree(folder: &Path) -> Vec<Entry> {
+        let mut entries = Vec::new();
+        let mut stack = vec![folder.to_path_buf()];
+        while let Some(path) = stack.pop() {
+            let meta = path.symlink_metadata().unwrap();
+            let kind = meta.file_type();
+            let bytes = if kind.is_dir() {
+                for entry in std::fs::read_dir(&path).unwrap() {
+                    stack.push(entry.unwrap().path());
+                }
+                Vec::new()
+            } else if kind.is_symlink() {
+                std::fs::read_link(&path)
+                    .unwrap()
+                    .into_os_string()
+                    .into_vec()
+            } else if kind.is_file() {
+                std::fs::read(&path).unwrap()
+            } else {
+                Vec::new()
+            };
+            let relative = path.strip_prefix(folder).unwrap().to_path_buf();
+            entries.push((
+                relative,
+                format!("{kind:?}"),
+                meta.mode(),
+                meta.uid(),
+                bytes,
+            ));
+        }
+        entries.sort();
+        entries
+    }
+
+    /// A temporary folder whose read-only folders are opened up before it is deleted, so
+    /// that a test run by another user than root leaves nothing behind.
+    struct Scratch(tempfile::TempDir);
+
+    impl Scratch {
+        fn new() -> Scratch {
+            Scratch(tempfile::tempdir().unwrap())
+        }
+
+        fn path(&self) -> &Path {
+            self.0.path()
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = open_up(self.0.path());
+        }
+    }
+
+    /// A results folder with two bot folders: `a` holds a file, a read-only subfolder, a
+    /// FIFO and a link to `canary` outside (owned by the sandbox user when the test runs as
+    /// root); `b` is empty.
+    fn results_with_folders(dir: &Path) -> (PathBuf, Vec<PathBuf>, PathBuf) {
+        let canary = dir.join("canary");
+        std::fs::create_dir(&canary).unwrap();
+        std::fs::write(canary.join("keep"), "x").unwrap();
+        let out = dir.join("results");
+        let (a, b) = (out.join("work/a"), out.join("work/b"));
+        std::fs::create_dir_all(a.join("sub")).unwrap();
+        std::fs::create_dir_all(&b).unwrap();
+        std::fs::write(a.join("count.txt"), "1").unwrap();
+        std::fs::write(a.join("sub/notes"), "n").unwrap();
+        std::os::unix::fs::symlink(&canary, a.join("up")).unwrap();
+        let fifo = CString::new(a.join("pipe").as_os_str().as_bytes()).unwrap();
+        // SAFETY: mkfifo only reads the NUL-terminated path we own.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        // SAFETY: geteuid cannot fail.
+        if unsafe { libc::geteuid() } == 0 {
+            let nobody = Some(crate::sandbox::NOBODY);
+            std::os::unix::fs::lchown(a.join("count.txt"), nobody, nobody).unwrap();
+        }
+        std::fs::set_permissions(a.join("sub"), std::fs::Permissions::from_mode(0o555)).unwrap();
+        (out, vec![a, b], canary)
+    }
+
+    /// The trees of `folders`, in order.
+    fn trees(folders: &[PathBuf]) -> Vec<Vec<Entry>> {
+        folders.iter().map(|folder| tree(folder)).collect()
+    }
+
+    #[test]
+    fn a_game_the_journal_lacks_is_undone_and_no_link_is_followed() {
+        let dir = Scratch::new();
+        let (out, folders, canary) = results_with_folders(dir.path());
+        let before = trees(&folders);
+        settle(&out, &folders).unwrap();
+        begin(&out, 3).unwrap();
+        // What the dropped game 3 did: a file changed and added, a folder swapped for a link.
+        std::fs::write(folders[0].join("count.txt"), "2").unwrap();
+        std::fs::write(folders[0].join("new"), "y").unwrap();
+        std::fs::remove_dir(&folders[1]).unwrap();
+        std::os::unix::fs::symlink(&canary, &folders[1]).unwrap();
+        let journaled = BTreeSet::from([0, 1, 2]);
+        assert_eq!(recover(&out, &folders, &journaled).unwrap(), Some(3));
+        assert_eq!(trees(&folders), before);
+        assert_eq!(tree(&canary).len(), 2, "the link's target is left alone");
+        assert_eq!(std::fs::read_to_string(canary.join("keep")).unwrap(), "x");
+        // Once settled, the next run has nothing to undo.
+        settle(&out, &folders).unwrap();
+        assert_eq!(recover(&out, &folders, &journaled).unwrap(), None);
+    }
+
+    #[test]
+    fn a_journaled_game_keeps_what_it_wrote_and_only_that_is_copied() {
+        let dir = Scratch::new();
+        let (out, folders, _) = results_with_folders(dir.path());
+        settle(&out, &folders).unwrap();
+        // A mark the quick check cannot see: the copy's bytes changed, not its size or time.
+        let notes = copies(&out, &folders)[0].join("sub/notes");
+        let time = notes.symlink_metadata().unwrap().modified().unwrap();
+        std::fs::set_permissions(notes.parent().unwrap(), PermissionsExt::from_mode(0o755))
+            .unwrap();
+        let marked = File::create(&notes).unwrap();
+        std::io::Write::write_all(&mut &marked, b"M").unwrap();
+        marked
+            .set_times(FileTimes::new().set_modified(time))
+            .unwrap();
+        begin(&out, 3).unwrap();
+        std::fs::write(folders[0].join("count.txt"), "22").unwrap();
+        let played = trees(&folders);
+        // A crash between the journal's line and the copy's update.
+        assert_eq!(recover(&out, &folders, &BTreeSet::from([3])).unwrap(), None);
+        assert_eq!(trees(&folders), played);
+        settle(&out, &folders).unwrap();
+        let copied = std::fs::read_to_string(copies(&out, &folders)[0].join("count.txt"));
+        assert_eq!(copied.unwrap(), "22");
+        assert_eq!(
+            std::fs::read_to_string(&notes).unwrap(),
+            "M",
+            "not copied again"
+        );
+        assert_eq!(recover(&out, &folders, &BTreeSet::new()).unwrap(), None);
+    }
+
+    #[test]
+    fn a_recovery_a_crash_cut_short_finishes_on_the_next_start() {
+        let dir = Scratch::new();
+        let (out, folders, _) = results_with_folders(dir.path());
+        let before = trees(&folders);
+        settle(&out, &folders).unwrap();
+        begin(&out, 0).unwrap();
+        std::fs::write(folders[0].join("count.txt"), "2").unwrap();
+        std::fs::write(folders[1].join("count.txt"), "2").unwrap();
+        assert_eq!(recover(&out, &folders, &BTreeSet::new()).unwrap(), Some(0));
+        // The crash came after `b` was removed, before its copy was copied back.
+        std::fs::write(folders[0].join("count.txt"), "3").unwrap();
+        std::fs::remove_dir_all(&folders[1]).unwrap();
+        assert_eq!(recover(&out, &folders, &BTreeSet::new()).unwrap(), Some(0));
+        assert_eq!(trees(&folders), before);
+    }
+
+    #[test]
+    fn opening_up_a_folder_never_reaches_through_a_link() {
+        let dir = Scratch::new();
+        let (_, folders, canary) = results_with_folders(dir.path());
+        let read_only = std::fs::Permissions::from_mode(0o555);
+        std::fs::set_permissions(&canary, read_only.clone()).unwrap();
+        open_up(&folders[0]).unwrap();
+        let mode = |path: &Path| path.symlink_metadata().unwrap().mode() & 0o7777;
+        assert_eq!(mode(&folders[0].join("sub")), 0o755);
+        assert_eq!(mode(&canary), 0o555);
+    }
+}
