@@ -37,6 +37,8 @@ struct Seat<'a> {
     invalid_reasons: BTreeMap<String, u32>,
     /// The end of its stderr in its last failed request that wrote any.
     last_stderr: Vec<u8>,
+    /// Its first invalid reply (one line, with why), for the run's summary.
+    first_invalid: Option<String>,
     /// Its requests and replies written out (`--log-io`).
     io_log: Option<IoLog>,
 }
@@ -51,6 +53,8 @@ pub struct Played {
     pub replay: Option<Replay>,
     /// Bot name and the end of its stderr in its last failed request that wrote any.
     pub stderr: Vec<(String, Vec<u8>)>,
+    /// Bot name and its first invalid reply of the game, as one line with the reason.
+    pub invalid: Vec<(String, String)>,
 }
 
 /// What went wrong for one seat, counted per game.
@@ -116,6 +120,7 @@ pub async fn play(
             tally: SeatFailures::default(),
             invalid_reasons: BTreeMap::new(),
             last_stderr: Vec::new(),
+            first_invalid: None,
             io_log: recording.io_log.and_then(|dir| {
                 let name = &tournament.bots[bot].name;
                 IoLog::create(dir, fixture.index, seat, name)
@@ -233,6 +238,9 @@ pub async fn play(
             }))
             .collect(),
     };
+    let invalid = (seats.iter_mut())
+        .filter_map(|seat| Some((seat.bot.name.clone(), seat.first_invalid.take()?)))
+        .collect();
     let stderr = seats
         .into_iter()
         .filter(|seat| !seat.last_stderr.is_empty())
@@ -242,6 +250,7 @@ pub async fn play(
         record,
         replay,
         stderr,
+        invalid,
     })
 }
 
@@ -283,6 +292,9 @@ fn note_rejection(
         rejection.turn,
         rejection.reason
     );
+    if seat.first_invalid.is_none() && !reply.is_empty() {
+        seat.first_invalid = Some(format!("`{reply}` ({})", rejection.reason));
+    }
 }
 
 /// How much of an invalid reply its log line shows.

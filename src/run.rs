@@ -46,6 +46,9 @@ pub struct RunReport {
     /// For each bot whose requests failed with something on stderr in a game this run
     /// played, the end of its stderr in the last such request.
     pub stderr: BTreeMap<String, Vec<u8>>,
+    /// For each bot that sent an invalid reply in a game this run played, the first, as one
+    /// line with why it was rejected.
+    pub invalid: BTreeMap<String, String>,
 }
 
 /// The tournament whose sandboxed bots cannot see the results folder `out`. Their private
@@ -313,6 +316,7 @@ pub fn run_tournament(
         played: 0,
         sprt,
         stderr: BTreeMap::new(),
+        invalid: BTreeMap::new(),
     };
     let started = Instant::now();
     let permits = Semaphore::new(jobs);
@@ -340,6 +344,7 @@ pub fn run_tournament(
             journal: journal_path,
             interrupted,
             stderr: books.stderr,
+            invalid: books.invalid,
         });
     }
     books.progress.finish();
@@ -358,6 +363,7 @@ pub fn run_tournament(
         journal: journal_path,
         interrupted: None,
         stderr: books.stderr,
+        invalid: books.invalid,
     })
 }
 
@@ -537,6 +543,8 @@ struct Books<'a> {
     sprt: Option<SprtTracker>,
     /// The end of each bot's stderr in its last failed request that wrote any.
     stderr: BTreeMap<String, Vec<u8>>,
+    /// Each bot's first invalid reply.
+    invalid: BTreeMap<String, String>,
 }
 
 impl Books<'_> {
@@ -561,8 +569,12 @@ impl Books<'_> {
             mut record,
             replay,
             stderr,
+            invalid,
         } = played;
         self.stderr.extend(stderr);
+        for (bot, reply) in invalid {
+            self.invalid.entry(bot).or_insert(reply);
+        }
         for seat in record.seats.iter_mut().filter(|seat| !seat.built_in) {
             seat.digest = self.digests.get(&seat.bot).cloned();
         }

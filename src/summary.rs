@@ -35,8 +35,14 @@ fn worth_a_warning(bot: &Standing) -> bool {
 /// One paragraph per bot of `board` with more failures than a tenth of its requests or a
 /// timeout, crash or oversized reply in every game, in name order: its counts by kind (invalid replies by reason) and
 /// the last [`STDERR_LINES`] lines of `stderr`, the end of its stderr in a failed request of
-/// the run (none for games resumed or reused). Empty if no bot failed that often.
-pub fn failing_bots(board: &Leaderboard, stderr: &BTreeMap<String, Vec<u8>>) -> Vec<String> {
+/// the run (none for games resumed or reused), and its first invalid reply of the run from
+/// `invalid` (a `\r` or a stray word there is often the whole story). Empty if no bot
+/// failed that often.
+pub fn failing_bots(
+    board: &Leaderboard,
+    stderr: &BTreeMap<String, Vec<u8>>,
+    invalid: &BTreeMap<String, String>,
+) -> Vec<String> {
     let mut bots: Vec<&Standing> = board
         .leaderboard
         .iter()
@@ -45,12 +51,20 @@ pub fn failing_bots(board: &Leaderboard, stderr: &BTreeMap<String, Vec<u8>>) -> 
     bots.sort_by(|a, b| a.name.cmp(&b.name));
     let persistent = GameKind::from_name(&board.game).is_some_and(GameKind::persistent_processes);
     bots.into_iter()
-        .map(|bot| paragraph(bot, stderr.get(&bot.name), persistent))
+        .map(|bot| {
+            let evidence = (stderr.get(&bot.name), invalid.get(&bot.name));
+            paragraph(bot, evidence, persistent)
+        })
         .collect()
 }
 
+/// `evidence`: the end of the bot's stderr and its first invalid reply, if kept;
 /// `persistent`: whether the game's bots may answer from one process kept for the game.
-fn paragraph(bot: &Standing, stderr: Option<&Vec<u8>>, persistent: bool) -> String {
+fn paragraph(
+    bot: &Standing,
+    (stderr, invalid): (Option<&Vec<u8>>, Option<&String>),
+    persistent: bool,
+) -> String {
     let Standing {
         name,
         games,
@@ -86,6 +100,9 @@ fn paragraph(bot: &Standing, stderr: Option<&Vec<u8>>, persistent: bool) -> Stri
             .map(|(reason, count)| format!("{reason}: {count}"))
             .collect();
         let _ = write!(text, " ({})", reasons.join("; "));
+    }
+    if let Some(reply) = invalid {
+        let _ = write!(text, "; the first invalid reply: {reply}");
     }
     if failed_every_game(bot) && crashes != requests {
         text.push_str("; a timeout, crash or reply over the size cap in every game");
@@ -195,7 +212,7 @@ mod tests {
         for _ in 0..2 {
             board.add(&game(vec![oversized(), seat("fine", 50, 0, 0)]));
         }
-        let lines = failing_bots(&board.finish(), &BTreeMap::new());
+        let lines = failing_bots(&board.finish(), &BTreeMap::new(), &BTreeMap::new());
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(
             lines[0].starts_with("bot megaloop had 2 failures in its 100 requests in 2 games")
@@ -209,13 +226,14 @@ mod tests {
         let header = Header::new("alienwar", 1, 1, Vec::new(), 1, String::new());
         let mut board = LeaderboardBuilder::new(Scoring::Mean, &[], header);
         board.add(&game(vec![seat("lower", 3, 0, 40)]));
-        let lines = failing_bots(&board.finish(), &BTreeMap::new());
+        let first = BTreeMap::from([("lower".to_owned(), "`X\\r\\n` (bad move)".to_owned())]);
+        let lines = failing_bots(&board.finish(), &BTreeMap::new(), &first);
         assert_eq!(
             lines,
             [
                 "bot lower had 40 failures (invalid replies counted per instance answered) in its \
               3 requests in 1 game: 0 timeouts, 0 crashes, 40 invalid replies (bad move: 40); \
-              no stderr kept"
+              the first invalid reply: `X\\r\\n` (bad move); no stderr kept"
             ]
         );
     }
@@ -258,12 +276,12 @@ mod tests {
         let board = board.finish();
         let unlucky = board.leaderboard.iter().find(|bot| bot.name == "unlucky");
         assert_eq!(
-            paragraph(unlucky.unwrap(), None, false),
+            paragraph(unlucky.unwrap(), (None, None), false),
             "bot unlucky had 2 failures in its 20 requests in 2 games: 0 timeouts, 2 crashes, \
              0 invalid replies; a timeout, crash or reply over the size cap in every game; no stderr kept",
             "a one-shot game's bots are never told of persistent processes"
         );
-        let lines = failing_bots(&board, &stderr);
+        let lines = failing_bots(&board, &stderr, &BTreeMap::new());
         assert_eq!(
             lines,
             [

@@ -425,7 +425,7 @@ fn sprt_of(
 /// Prints a paragraph per bot that failed often ([`arena::summary`]) on stderr. Not log
 /// lines: `-q` must not hide a bot that never worked.
 fn warn_of_failing_bots(board: &Leaderboard, report: &RunReport) {
-    for paragraph in arena::summary::failing_bots(board, &report.stderr) {
+    for paragraph in arena::summary::failing_bots(board, &report.stderr, &report.invalid) {
         arena::notice::always(arena::notice::Level::Warning, &paragraph);
     }
 }

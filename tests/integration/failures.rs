@@ -147,7 +147,8 @@ fn a_persistent_bot_with_invalid_replies_is_named_with_the_end_of_its_stderr() {
     assert!(output.status.success(), "{stderr}");
     let warning = format!(
         "warning: bot looping had 3 failures in its 5 requests in 1 game: 0 timeouts, 0 crashes, \
-         3 invalid replies ({STRENGTH}: 3); last stderr:\n{}",
+         3 invalid replies ({STRENGTH}: 3); the first invalid reply: `ATTACK N 9` \
+         ({STRENGTH}); last stderr:\n{}",
         "    strength 9, since LOOP\n".repeat(3)
     );
     assert!(stderr.contains(&warning), "{stderr}");
