@@ -129,6 +129,12 @@ pub fn render_check(
             );
         }
         write_stderr(&mut out, &report.result.stderr);
+        if java && report.result.output == b"!" && report.result.stderr.is_empty() {
+            out.push_str(
+                "   the alien's code failed; the Java host says why only the first three times \
+                 for each of creation, move and wantToFight (see the probes above)\n",
+            );
+        }
         let _ = writeln!(
             out,
             "   => {}",
@@ -446,5 +452,26 @@ sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
             ),
             "{text}"
         );
+    }
+
+    #[test]
+    fn an_aliens_failure_the_host_no_longer_reports_is_said_so() {
+        let failed = || {
+            report(
+                Input::Session(b"MOVE\n".to_vec()),
+                CallStatus::Replied {
+                    exit: Exit::Running,
+                },
+                b"!",
+                Some(Verdict::Unparsed("the alien's code failed".into())),
+            )
+        };
+        let alien = render_check("alienwar", "--java A.java", true, None, &[failed()]);
+        assert!(
+            alien.contains("says why only the first three times"),
+            "{alien}"
+        );
+        let program = render_check("alienwar", "bot", false, None, &[failed()]);
+        assert!(!program.contains("first three times"), "{program}");
     }
 }
