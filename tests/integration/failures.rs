@@ -49,7 +49,7 @@ fn a_bot_invalid_in_every_turn_gets_one_log_line_per_invalid_reply_with_its_reas
     assert!(output.status.success(), "{stderr}");
     let lines: Vec<&str> = stderr
         .lines()
-        .filter(|line| line.contains("invalid reply"))
+        .filter(|line| line.contains("invalid reply from"))
         .collect();
     let expected: Vec<String> = [1, 3, 5]
         .map(|turn| {
