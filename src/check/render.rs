@@ -437,24 +437,6 @@ sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
     }
 
     #[test]
-    fn a_one_shot_process_that_wrote_and_kept_running_is_shown_what_it_wrote() {
-        let lingering = report(
-            Input::Stdin(b"BEGIN".to_vec()),
-            CallStatus::TimedOut,
-            b"4 6 2 LOOP\n",
-            None,
-        );
-        let text = render_check("petri", "bot", false, None, &[lingering]);
-        assert!(
-            text.contains(
-                "   it had written (11 bytes), but had not ended:\n     | 4 6 2 LOOP\\n\n   a \
-                 process started for one request has replied once it exits"
-            ),
-            "{text}"
-        );
-    }
-
-    #[test]
     fn an_aliens_failure_the_host_no_longer_reports_is_said_so() {
         let failed = || {
             report(
