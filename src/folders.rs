@@ -10,7 +10,7 @@
 //! again, empty.
 //!
 //! What a bot writes during a game a stop drops is undone on the resume: see
-//! [`folder_snapshot`](crate::folder_snapshot).
+//! [`folder_snapshot`].
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 //!
 //! Time left is measured in requests, bot by bot, not in games: a game of one-shot bots can
 //! run for minutes, and a rate of finished games says nothing until several have ended (see
-//! [`time_left`]).
+//! [`mod@time_left`]).
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
