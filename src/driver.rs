@@ -168,14 +168,11 @@ pub async fn play(
                 let rejections = game.take_rejections();
                 let [timeouts, crashes, oversized] = failures_of(&seats);
                 let rejected: u32 = rejections.iter().map(|rejection| rejection.count).sum();
-                answered.add(
-                    answers.len(),
-                    [
-                        timeouts - before[0],
-                        crashes - before[1],
-                        oversized - before[2] + u64::from(rejected),
-                    ],
-                );
+                answered.failed([
+                    timeouts - before[0],
+                    crashes - before[1],
+                    oversized - before[2] + u64::from(rejected),
+                ]);
                 for rejection in &rejections {
                     note_rejection(fixture.index, &mut seats, &queries, &answers, rejection);
                 }

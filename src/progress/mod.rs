@@ -35,9 +35,6 @@ pub struct Progress {
     /// Failures of the games finished by this run: what [`Answered`] counts beyond them is
     /// the running games'.
     failures_done: Failures,
-    /// Requests of every finished game, this run's and earlier ones (none: games without
-    /// requests, whose time left only finished games can tell).
-    requests_finished: u64,
     /// The work left, bot by bot.
     work_left: WorkLeft,
     /// Per bot, the same tally the leaderboard keeps.
@@ -51,7 +48,6 @@ pub struct Progress {
 /// go, so the progress shows a long game's timeouts while it runs, not only once it ends.
 #[derive(Debug)]
 pub struct Answered {
-    requests: AtomicU64,
     failures: [AtomicU64; 3],
     /// By the tournament's bot index: requests, and nanoseconds of their exchanges.
     bots: Box<[[AtomicU64; 2]]>,
@@ -63,19 +59,23 @@ pub type Failures = [u64; 3];
 /// One reading of [`Answered`].
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Count {
-    /// Requests answered (replies, timeouts and crashes alike).
-    pub requests: u64,
-    /// The failures among them.
+    /// The failures among the requests.
     pub failures: Failures,
     /// What each bot's requests took, by tournament index.
     pub work: Vec<Work>,
+}
+
+impl Count {
+    /// Requests answered (replies, timeouts and crashes alike): every bot's.
+    pub fn requests(&self) -> u64 {
+        self.work.iter().map(|work| work.requests).sum()
+    }
 }
 
 impl Answered {
     /// Nothing answered yet, by a tournament of `bots` bots.
     pub fn new(bots: usize) -> Answered {
         Answered {
-            requests: AtomicU64::new(0),
             failures: Default::default(),
             bots: (0..bots).map(|_| Default::default()).collect(),
         }
@@ -101,9 +101,8 @@ impl Answered {
             .collect()
     }
 
-    /// Counts `requests` answered requests with `failures` among them.
-    pub fn add(&self, requests: usize, failures: Failures) {
-        self.requests.fetch_add(requests as u64, Ordering::Relaxed);
+    /// Counts `failures` among the requests answered (counted by [`Answered::took`]).
+    pub fn failed(&self, failures: Failures) {
         for (total, more) in self.failures.iter().zip(failures) {
             if more > 0 {
                 total.fetch_add(more, Ordering::Relaxed);
@@ -114,7 +113,6 @@ impl Answered {
     /// What has been counted.
     pub fn count(&self) -> Count {
         Count {
-            requests: self.requests.load(Ordering::Relaxed),
             failures: self
                 .failures
                 .each_ref()
@@ -133,7 +131,6 @@ impl Progress {
             earlier: 0,
             done: 0,
             failures_done: [0; 3],
-            requests_finished: 0,
             work_left,
             tallies: BTreeMap::new(),
             note: None,
@@ -174,9 +171,8 @@ impl Progress {
             .map_or_else(String::new, |note| format!("{separator}{note}"))
     }
 
-    /// Adds `game`'s seats to the standings and its requests to the mean.
+    /// Adds `game`'s seats to the standings.
     fn tally(&mut self, game: &GameRecord) {
-        self.requests_finished += requests_of(game);
         for seat in &game.seats {
             self.tallies.entry(seat.bot.clone()).or_default().add(seat);
         }
@@ -198,7 +194,7 @@ impl Progress {
             self.total,
             if self.total == 1 { "game" } else { "games" },
             now.game_rate,
-            answered.requests,
+            answered.requests(),
             now.request_rate,
             time_left(now.left),
             now.leaders.join(", "),
@@ -236,7 +232,7 @@ impl Progress {
         if games_left == 0 {
             return Some(0.0);
         }
-        if finished > 0 && self.requests_finished == 0 {
+        if finished > 0 && self.work_left.finished_requests() == 0 {
             // Games without requests: only finished games measure the pace.
             let game_rate = self.done as f64 / elapsed.as_secs_f64().max(1e-9);
             return (self.done > 0).then(|| games_left as f64 / game_rate);
@@ -246,7 +242,7 @@ impl Progress {
 
     /// The figures both displays show.
     fn snapshot(&self, elapsed: Duration, answered: &Count) -> Snapshot {
-        let requests = answered.requests;
+        let requests = answered.requests();
         let finished = self.finished();
         let seconds = elapsed.as_secs_f64().max(1e-9);
         let mut standings: Vec<Standing> = self
@@ -308,11 +304,6 @@ struct Snapshot {
     failures: [u64; 3],
     /// The three leaders with their scores.
     leaders: Vec<String>,
-}
-
-/// The requests of `game`'s bots.
-fn requests_of(game: &GameRecord) -> u64 {
-    game.seats.iter().map(|seat| u64::from(seat.requests)).sum()
 }
 
 /// `about 56 s left`, `about 12 min left`, `about 3 h 05 min left`, or that it is not known
@@ -497,7 +488,6 @@ mod tests {
     /// `seconds`; none of them failed.
     fn answered(requests: &[u64], seconds: f64) -> Count {
         Count {
-            requests: requests.iter().sum(),
             failures: [0; 3],
             work: (requests.iter())
                 .map(|&requests| Work {

@@ -75,6 +75,11 @@ impl WorkLeft {
         }
     }
 
+    /// The requests of every finished game's bots, this run's and earlier ones.
+    pub fn finished_requests(&self) -> u64 {
+        self.bots.iter().map(|part| part.requests).sum()
+    }
+
     /// Seconds left for `games_left` games (the running ones included) after `elapsed` of
     /// this run, in which each bot's requests took `work` (by bot, as `names` were given).
     /// `None` until the finished games say how many requests a game has and the running
