@@ -11,7 +11,10 @@
 //! and the mark say which state is right.
 //!
 //! Only what differs is copied, by rsync's quick check (kind, size, modification time,
-//! permissions, owner): a game costs a walk of the folders plus the files it changed. Links
+//! permissions, owner) and one more: a file of a bot's folder whose status changed since its
+//! copy was made (ctime, which no bot can set back, unlike a modification time that
+//! `touch -r` or `cp -p` restores) differs. A game costs a walk of the folders plus the files
+//! it changed. Links
 //! are copied as links and never followed, and nothing is removed through one: a bot can
 //! plant a link to `/usr` in its folder (folders.rs). Owners and permissions are kept, so
 //! the sandbox user still owns what its bots wrote.
@@ -57,7 +60,7 @@ pub fn recover(
     let dropped = index.filter(|index| !journaled.contains(index));
     if dropped.is_some() {
         for (folder, copy) in folders.iter().zip(copies(out, folders)) {
-            mirror(&copy, folder).with_context(|| {
+            mirror(&copy, folder, Direction::FromCopy).with_context(|| {
                 format!(
                     "cannot copy {} back to {}",
                     copy.display(),
@@ -75,7 +78,7 @@ pub fn settle(out: &Path, folders: &[PathBuf]) -> anyhow::Result<()> {
     let root = out.join(SNAPSHOT_DIR).join(COPIES_DIR);
     std::fs::create_dir_all(&root).with_context(|| format!("cannot create {}", root.display()))?;
     for (folder, copy) in folders.iter().zip(copies(out, folders)) {
-        mirror(folder, &copy)
+        mirror(folder, &copy, Direction::ToCopy)
             .with_context(|| format!("cannot copy {} to {}", folder.display(), copy.display()))?;
     }
     let playing = out.join(SNAPSHOT_DIR).join(PLAYING_FILE);
@@ -112,13 +115,29 @@ fn copies(out: &Path, folders: &[PathBuf]) -> Vec<PathBuf> {
         .collect()
 }
 
+/// Which way [`mirror`] copies: which of its two sides is the copy.
+#[derive(Debug, Clone, Copy)]
+enum Direction {
+    /// From a bot's folder to its copy.
+    ToCopy,
+    /// From the copy back to the bot's folder.
+    FromCopy,
+}
+
 /// Makes `to` the same as `from`, never following a link in either: removes from `to` what
 /// `from` lacks, and copies into it what is missing or differs by the quick check.
-fn mirror(from: &Path, to: &Path) -> io::Result<()> {
+fn mirror(from: &Path, to: &Path, direction: Direction) -> io::Result<()> {
     let source = from.symlink_metadata()?;
     let target = to.symlink_metadata().ok();
     if !source.is_dir() {
-        if !target.is_some_and(|target| unchanged(from, &source, to, &target)) {
+        let up_to_date = |target: &Metadata| {
+            let (folder, copy) = match direction {
+                Direction::ToCopy => (&source, target),
+                Direction::FromCopy => (target, &source),
+            };
+            same_by_quick_check(from, &source, to, target) && changed_before(folder, copy)
+        };
+        if !target.as_ref().is_some_and(up_to_date) {
             remove_without_following(to)?;
             copy_without_following(from, &source, to)?;
         }
@@ -145,13 +164,13 @@ fn mirror(from: &Path, to: &Path) -> io::Result<()> {
         }
     }
     for name in &names {
-        mirror(&from.join(name), &to.join(name))?;
+        mirror(&from.join(name), &to.join(name), direction)?;
     }
     give_owner_and_permissions(&source, to)
 }
 
 /// Whether `to` is already a copy of `from`, which is no folder, by the quick check.
-fn unchanged(from: &Path, source: &Metadata, to: &Path, target: &Metadata) -> bool {
+fn same_by_quick_check(from: &Path, source: &Metadata, to: &Path, target: &Metadata) -> bool {
     let same = |a: &Metadata, b: &Metadata| {
         a.file_type() == b.file_type()
             && (a.uid(), a.gid()) == (b.uid(), b.gid())
@@ -166,6 +185,14 @@ fn unchanged(from: &Path, source: &Metadata, to: &Path, target: &Metadata) -> bo
     }
     (source.len(), source.mtime(), source.mtime_nsec())
         == (target.len(), target.mtime(), target.mtime_nsec())
+}
+
+/// Whether the bot's file `folder` last changed (its contents, times or permissions) before
+/// its copy `copy` was last written. A bot can give a rewritten file its old size and
+/// modification time, never its old change time. In the same clock tick (the file system's
+/// clock is coarse) the file counts as changed: it is copied once more, at worst.
+fn changed_before(folder: &Metadata, copy: &Metadata) -> bool {
+    (folder.ctime(), folder.ctime_nsec()) < (copy.ctime(), copy.ctime_nsec())
 }
 
 /// Copies `from` (described by `meta`, and no folder) to `to`, which must not exist: a link
@@ -386,6 +413,39 @@ mod tests {
             "not copied again"
         );
         assert_eq!(recover(&out, &folders, &BTreeSet::new()).unwrap(), None);
+    }
+
+    /// Rewrites `file` with `bytes` and gives it back its modification time, as `cp -p` or
+    /// `touch -r` do: only its change time tells.
+    fn rewrite_keeping_time(file: &Path, bytes: &str) {
+        let time = file.symlink_metadata().unwrap().modified().unwrap();
+        std::fs::write(file, bytes).unwrap();
+        let file = File::options().write(true).open(file).unwrap();
+        file.set_times(FileTimes::new().set_modified(time)).unwrap();
+    }
+
+    #[test]
+    fn a_rewrite_keeping_size_and_modification_time_is_still_seen() {
+        let dir = Scratch::new();
+        let (out, folders, _) = results_with_folders(dir.path());
+        let count = folders[0].join("count.txt");
+        settle(&out, &folders).unwrap();
+        begin(&out, 0).unwrap();
+        rewrite_keeping_time(&count, "2");
+        settle(&out, &folders).unwrap();
+        let copied = std::fs::read_to_string(copies(&out, &folders)[0].join("count.txt"));
+        assert_eq!(copied.unwrap(), "2", "game 0's rewrite is in the copy");
+        begin(&out, 1).unwrap();
+        rewrite_keeping_time(&count, "3");
+        assert_eq!(
+            recover(&out, &folders, &BTreeSet::from([0])).unwrap(),
+            Some(1)
+        );
+        assert_eq!(
+            std::fs::read_to_string(&count).unwrap(),
+            "2",
+            "game 1's is undone"
+        );
     }
 
     #[test]
