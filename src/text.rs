@@ -40,6 +40,13 @@ pub fn is_unsafe(c: char) -> bool {
         )
 }
 
+/// The form two names that read alike share: Unicode's composed form (NFC). `café` can be
+/// written with the letter `é` or with `e` and a combining accent; both show the same, so
+/// they must not be two bots.
+pub fn reading_of(name: &str) -> String {
+    unicode_normalization::UnicodeNormalization::nfc(name).collect()
+}
+
 /// `text` with every [unsafe](is_unsafe) character written as an escape: `\n`, `\r` and
 /// `\t`, `\x1b` for the other ASCII ones, `\u{202e}` beyond ASCII. Everything else, a
 /// backslash too, stays as it is: this is for people reading, not for parsing back.

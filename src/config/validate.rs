@@ -1,7 +1,8 @@
 //! Raw tournament file -> validated [`Tournament`]: every check, including that each bot's
 //! program exists, happens here, before any game starts.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
 use std::env;
 use std::ffi::OsStr;
 use std::ops::{Range, RangeInclusive};
@@ -23,7 +24,7 @@ use crate::bots::{
 };
 use crate::sandbox::{BoxSpec, DEFAULT_MAX_PROCESSES, MAX_PROCESSES};
 use crate::schedule::fixture_count;
-use crate::text::{escape_control, is_unsafe};
+use crate::text::{escape_control, is_unsafe, reading_of};
 use arena_games::{GameKind, GameOptions, OptionsParser};
 
 /// The master seed when the file sets none: fixed, so two runs of one file agree.
@@ -352,7 +353,7 @@ fn check_bots(
 ) -> Vec<Bot> {
     let source = context.source;
     let mut bots: Vec<Bot> = Vec::new();
-    let mut seen = BTreeSet::new();
+    let mut seen = BTreeMap::new();
     for (number, bot) in (1..).zip(raw) {
         let (name, name_span) = match written_name(bot) {
             Ok((written, span)) => {
@@ -406,23 +407,34 @@ fn written_name(bot: &Spanned<RawBot>) -> Result<(String, Range<usize>), (Range<
 }
 
 /// Why the name `written` cannot be this bot's: unsafe to show ([`bot_name_problem`]), taken by
-/// a bot before it (in `seen`, which it joins) or by a player built into the game.
+/// a bot before it or by a player built into the game. `seen` holds the names before it, by
+/// how they read ([`reading_of`]), and this one joins them.
 fn name_refusal(
     context: &BotContext<'_>,
     written: &str,
-    seen: &mut BTreeSet<String>,
+    seen: &mut BTreeMap<String, String>,
 ) -> Option<String> {
     let name = written.trim();
     if let Some(why) = bot_name_problem(written) {
-        Some(why)
-    } else if !seen.insert(name.to_owned()) {
-        Some(format!("duplicate bot name `{name}`"))
-    } else if context.built_in_names.contains(&name) {
-        Some(format!(
-            "bot name `{name}` is taken by a player built into the game"
-        ))
-    } else {
-        None
+        return Some(why);
+    }
+    match seen.entry(reading_of(name)) {
+        Entry::Occupied(earlier) if earlier.get() == name => {
+            Some(format!("duplicate bot name `{name}`"))
+        }
+        Entry::Occupied(earlier) => Some(format!(
+            "bot name `{name}` reads as the earlier bot's `{}` but is written with other \
+             Unicode characters (an accented letter as a letter and a combining accent, or the \
+             reverse): two bots may not have names that read alike; rename one",
+            earlier.get()
+        )),
+        Entry::Vacant(vacant) => {
+            vacant.insert(name.to_owned());
+            context
+                .built_in_names
+                .contains(&name)
+                .then(|| format!("bot name `{name}` is taken by a player built into the game"))
+        }
     }
 }
 

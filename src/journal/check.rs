@@ -14,6 +14,7 @@ use crate::config::bot_name_problem;
 use crate::schedule::{Schedule, fixture_count};
 use crate::shard::Shard;
 use crate::text::plural;
+use crate::text::reading_of;
 use arena_games::{Bounds, GameKind, Pairing, Scoring};
 
 use super::{FORMAT_VERSION, GameRecord, Header, SeatRecord};
@@ -55,7 +56,11 @@ impl Expected {
             return Err(why);
         }
         let mut names = BTreeSet::new();
-        if let Some(twice) = header.bots.iter().find(|name| !names.insert(name.as_str())) {
+        if let Some(twice) = header
+            .bots
+            .iter()
+            .find(|name| !names.insert(reading_of(name)))
+        {
             return Err(format!("bot `{}` is listed twice", twice.escape_debug()));
         }
         let pairing = header.pairing()?;

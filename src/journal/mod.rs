@@ -1180,6 +1180,13 @@ mod tests {
             ),
             (
                 Header {
+                    bots: vec!["caf\u{e9}".into(), "cafe\u{301}".into()],
+                    ..header()
+                },
+                "bot `cafe\u{301}` is listed twice",
+            ),
+            (
+                Header {
                     bots: vec!["a".into(), "\x1b[31mb\n".into()],
                     ..header()
                 },

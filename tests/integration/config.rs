@@ -29,6 +29,7 @@ command = "/bin/sh -c true"
         ("bad option value", format!("game = \"petri\"\n[options]\nwidth = 2\n{valid_bots}"), "t.toml:3:9: options: `width` must be between 3 and 1000 (got 2)"),
         ("missing program", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"no-such-program-arena\"\n[[bots]]\nname = \"b\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:4:11: bot `a`: program `no-such-program-arena` not found in PATH"),
         ("duplicate names", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:6:8: duplicate bot name `a`"),
+        ("names that read alike", "game = \"petri\"\n[[bots]]\nname = \"caf\\u00e9\"\ncommand = \"/bin/sh\"\n[[bots]]\nname = \"cafe\\u0301\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:6:8: bot name `cafe\u{301}` reads as the earlier bot's `caf\u{e9}` but is written with other Unicode characters"),
         ("too few bots", "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\n".into(), "t.toml:1:8: petri needs at least 2 bots"),
         ("zero games", format!("game = \"petri\"\ngames = 0\n{valid_bots}"), "t.toml:2:9: `games` must be at least 1"),
         ("games beyond counting", format!("game = \"slime\"\ngames = 4294967295\n[options]\nrotate_seats = true\n{}", many_bots(1000)), "t.toml:2:9: 1000 bots and 4294967295 games make more games than arena can count (2^64): lower `games`"),
