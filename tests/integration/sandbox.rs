@@ -140,9 +140,12 @@ impl Field {
         let mut chain: Vec<String> = Vec::new();
         if matches!(who, As::Unprivileged | As::UnprivilegedCapped) && root {
             self.give_to(NOBODY);
-            // A copy nobody can run, wherever the checkout is (under /root, say).
+            // A copy nobody can run, wherever the checkout is (under /root, say). Made once:
+            // writing it again fails while a process of the run before is still exiting.
             let copy = self.path().join("arena");
-            std::fs::copy(&arena, &copy).unwrap();
+            if !copy.exists() {
+                std::fs::copy(&arena, &copy).unwrap();
+            }
             arena = copy.to_str().unwrap().to_owned();
             chain.extend(
                 ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534"]
