@@ -72,6 +72,18 @@ struct SeatFailures {
     stop_signalled: bool,
 }
 
+/// A request's answer for the engine, and for the replay why the bot failed it.
+struct Called {
+    answer: Answer,
+    /// Why no reply came (a timeout, a crash, a reply over the cap, a process that could not
+    /// start or had ended earlier in the game), or why the process ended after its reply.
+    failure: Option<String>,
+}
+
+/// Why a request to a persistent process that had already failed got no reply: the process
+/// that failed was the reason then, and each later request meets its absence.
+const SESSION_GONE_REASON: &str = "the process had ended earlier in the game";
+
 /// How long a game whose bot ended of a stop signal waits before it counts as played: long
 /// enough for the runner's own signal to stop the run first, when that is what happened.
 const STOP_GRACE: Duration = Duration::from_millis(500);
@@ -155,7 +167,11 @@ pub async fn play(
             Step::Done(outcome) => break outcome,
             Step::Ask(queries) => {
                 let before = failures_of(&seats);
-                let answers = ask(tournament, &mut seats, host.as_mut(), &queries, permits).await?;
+                let called = ask(tournament, &mut seats, host.as_mut(), &queries, permits).await?;
+                let (answers, failures): (Vec<Answer>, Vec<Option<String>>) = called
+                    .into_iter()
+                    .map(|called| (called.answer, called.failure))
+                    .unzip();
                 for query in &queries {
                     let tally = &mut seats[query.seat].tally;
                     let busy = tally.busy - tally.busy_told;
@@ -177,7 +193,7 @@ pub async fn play(
                     note_rejection(fixture.index, &mut seats, &queries, &answers, rejection);
                 }
                 if let Some(recorder) = &mut recorder {
-                    recorder.exchange(&queries, &answers, &rejections);
+                    recorder.exchange(&queries, &answers, &failures, &rejections);
                     recorder.observe(game.snapshot());
                 }
             }
@@ -317,7 +333,7 @@ async fn ask(
     host: Option<&mut SharedHost>,
     queries: &[Query],
     permits: &Semaphore,
-) -> Result<Vec<Answer>, RunnerFault> {
+) -> Result<Vec<Called>, RunnerFault> {
     let hosted = |query: &Query, seats: &[Seat<'_>]| {
         matches!(query.input, Input::Session(_)) && seats[query.seat].in_host
     };
@@ -355,13 +371,13 @@ async fn ask(
         }
     };
     let (own, hosted) = tokio::join!(join_all(own), hosted_answers);
-    let own: Vec<Answer> = own.into_iter().collect::<Result<_, _>>()?;
+    let own: Vec<Called> = own.into_iter().collect::<Result<_, _>>()?;
     let (mut own, mut hosted) = (own.into_iter(), hosted?.into_iter());
     Ok(in_host
         .into_iter()
         .map(|in_host| {
-            let answer = if in_host { hosted.next() } else { own.next() };
-            answer.unwrap_or(Answer::NoReply)
+            let called = if in_host { hosted.next() } else { own.next() };
+            called.expect("every query of the batch is answered by its seat or by the host")
         })
         .collect())
 }
@@ -374,7 +390,7 @@ async fn call(
     query: &Query,
     permits: &Semaphore,
     waiting: Waiting,
-) -> Result<Answer, RunnerFault> {
+) -> Result<Called, RunnerFault> {
     let _permit = permits
         .acquire()
         .await
@@ -397,15 +413,16 @@ async fn call(
     record(seat, result, matches!(query.input, Input::Session(_)))
 }
 
-/// Counts the call's outcome and turns it into the engine's answer. A persistent process that
-/// ends during the game crashed, whatever its exit status: it owed the game more replies.
-/// Every request counts, those to a persistent process that failed earlier in the game too
-/// (they get the game's fallback). A runner fault is no answer: it ends the game.
+/// Counts the call's outcome and turns it into the engine's answer, with the failure's reason
+/// for the replay. A persistent process that ends during the game crashed, whatever its exit
+/// status: it owed the game more replies. Every request counts, those to a persistent
+/// process that failed earlier in the game too (they get the game's fallback). A runner
+/// fault is no answer: it ends the game.
 fn record(
     seat: &mut Seat<'_>,
     result: CallResult,
     persistent: bool,
-) -> Result<Answer, RunnerFault> {
+) -> Result<Called, RunnerFault> {
     let tally = &mut seat.tally;
     tally.requests += 1;
     tally.busy += result.elapsed;
@@ -447,9 +464,15 @@ fn record(
                 Some(format!("ended without replying ({exit})")),
             )
         }
-        CallStatus::SessionGone => (Answer::NoReply, None),
+        // Nothing new to log: the failure that ended the process was logged when it came.
+        CallStatus::SessionGone => {
+            return Ok(Called {
+                answer: Answer::NoReply,
+                failure: Some(SESSION_GONE_REASON.to_owned()),
+            });
+        }
     };
-    if let Some(failure) = failure {
+    if let Some(failure) = &failure {
         tracing::debug!(
             bot = %seat.bot.name,
             seat = seat.env.seat,
@@ -461,5 +484,5 @@ fn record(
             seat.last_stderr = result.stderr;
         }
     }
-    Ok(answer)
+    Ok(Called { answer, failure })
 }

@@ -215,7 +215,7 @@ pub struct ReplayArgs {
     /// Print every K-th turn (and the last).
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "html")]
     pub every: u32,
-    /// Also print each turn's requests and replies.
+    /// Also print each turn's requests and replies, and why a bot gave none.
     #[arg(long, conflicts_with = "html")]
     pub messages: bool,
 }

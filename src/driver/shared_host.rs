@@ -5,13 +5,13 @@
 use tokio::sync::Semaphore;
 
 use super::connection::{Connection, Limit, not_sent};
-use super::{Seat, record};
+use super::{Called, Seat, record};
 use crate::bots::{
     BotProgram, CallEnv, CallStatus, Exit, JavaBuild, JavaHostRuntime, Limits, RunnerFault, Waiting,
 };
 use crate::config::{JavaHostMode, Tournament};
 use arena_games::decimal::push_word_line;
-use arena_games::engine::{Answer, Phase};
+use arena_games::engine::Phase;
 
 /// The JVM shared by a game's Java bots, started on the first request to any of them.
 pub(super) struct SharedHost {
@@ -120,7 +120,7 @@ impl SharedHost {
         batch: Vec<(&mut Seat<'_>, Phase, &[u8])>,
         permits: &Semaphore,
         waiting: Waiting,
-    ) -> Result<Vec<Answer>, RunnerFault> {
+    ) -> Result<Vec<Called>, RunnerFault> {
         if batch.is_empty() {
             return Ok(Vec::new());
         }

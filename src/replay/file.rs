@@ -3,14 +3,16 @@
 //! ```text
 //! {"type":"header","data":{"format_version":1,"game":"slime","index":0,"seed":7,"bots":["a","b","c","d"],"width":6,"height":6,"legend":[...],"message_cap":512}}
 //! {"type":"frame","data":{"turn":0,"cells":"A4.B24.C4.D","scores":[1,1,1,1]}}
-//! {"type":"frame","data":{"turn":1,"cells":"2A3.B...","scores":[2,1,1,1],"events":["1 spreads 0,0 → 1,1"],"messages":[{"seat":0,"request":"...","reply":"0 0 1 1"},{"seat":1,"request":"...","reply":"9 9 9 9","invalid":"a cell is off the board"}]}}
+//! {"type":"frame","data":{"turn":1,"cells":"2A3.B...","scores":[2,1,1,1],"events":["1 spreads 0,0 → 1,1"],"messages":[{"seat":0,"request":"...","reply":"0 0 1 1"},{"seat":1,"request":"...","reply":"9 9 9 9","invalid":"a cell is off the board"},{"seat":2,"request":"...","reply":null,"failure":"no reply within 100 ms"}]}}
 //! {"type":"end","data":{"summary":"board full after 412 turns; cells 9-8-10-9","scores":[9,8,10,9]}}
 //! ```
 //!
 //! Frame `k` is the position after `k` turns, with the requests and replies that led to it
-//! from frame `k - 1`. A last frame may follow for a game that ended inside a turn. Cells
-//! are run-length encoded row-major: a run is its length in decimal (left out for 1) then
-//! the code, so codes are never digits.
+//! from frame `k - 1`. A last frame may follow for a game that ended inside a turn. A
+//! message's `failure` says why its bot gave no reply, or why the bot's process ended after
+//! its reply; the message of a bot that replied and kept running has none. Cells are
+//! run-length encoded row-major: a run is its length in decimal (left out for 1) then the
+//! code, so codes are never digits.
 //!
 //! A replay file may come from anywhere, so reading one is bounded by its size: grids are
 //! checked without being expanded, every run against the cells left on the board (a few
@@ -137,12 +139,18 @@ pub struct Message {
     pub seat: usize,
     /// What it was sent (arguments joined by spaces), cut to the cap.
     pub request: String,
-    /// What it replied, cut to the cap; `None` for no reply (timeout, crash, too long).
+    /// What it replied, cut to the cap; `None` for no reply (`failure` says why).
     pub reply: Option<String>,
     /// Why the rules rejected the reply (several reasons joined by `; `); absent for a
     /// reply played as sent, and in replays written before it existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invalid: Option<String>,
+    /// Why there was no reply (a timeout, a crash, a reply over the size cap, a process
+    /// that could not start or had ended earlier in the game), or why the process ended
+    /// after its reply; absent for a bot that replied and kept running, and in replays
+    /// written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
 }
 
 /// How the game ended.
@@ -658,6 +666,7 @@ mod tests {
                     request: "x".into(),
                     reply: Some("9".into()),
                     invalid: Some("a cell is off the board".into()),
+                    failure: Some("replied, then ended with exit status 1".into()),
                 }],
             }],
             end: Some(ReplayEnd {
@@ -679,6 +688,26 @@ mod tests {
         );
         std::fs::write(&path, "{}\n").unwrap();
         assert!(Replay::read(&path).is_err());
+    }
+
+    /// A replay written before messages said why a bot failed still reads, and a message
+    /// with no failure is written back byte for byte as it was.
+    #[test]
+    fn messages_without_a_failure_read_and_write_as_before_it_existed() {
+        let header = r#"{"type":"header","data":{"format_version":1,"game":"petri","index":0,"seed":0,"bots":["a","b"],"width":0,"height":0,"legend":[],"message_cap":512}}"#;
+        let frame = r#"{"type":"frame","data":{"turn":0,"messages":[{"seat":0,"request":"BEGIN","reply":"4 4 4"},{"seat":1,"request":"BEGIN","reply":null}]}}"#;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game-0.jsonl");
+        let old = format!("{header}\n{frame}\n");
+        std::fs::write(&path, &old).unwrap();
+        let replay = Replay::read(&path).unwrap();
+        let failures: Vec<_> = replay.frames[0]
+            .messages
+            .iter()
+            .map(|m| &m.failure)
+            .collect();
+        assert_eq!(failures, [&None, &None]);
+        assert_eq!(replay.to_jsonl(), old);
     }
 
     /// A journal's header is a `header` record too: its reader said only `missing field

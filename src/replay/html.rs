@@ -48,6 +48,7 @@ mod tests {
                     request: "x".into(),
                     reply: Some("</script><script>alert(1)</script>".into()),
                     invalid: None,
+                    failure: None,
                 }],
             }],
             end: None,

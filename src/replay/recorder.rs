@@ -48,39 +48,41 @@ impl Recorder {
         }
     }
 
-    /// Records one batch of requests and their answers, in query order, with the engine's
-    /// rejections of those answers.
-    pub fn exchange(&mut self, queries: &[Query], answers: &[Answer], rejections: &[Rejection]) {
+    /// Records one batch of requests and their answers, in query order, with why each bot
+    /// failed its request if it did (the driver's words, in query order too) and the
+    /// engine's rejections of those answers.
+    pub fn exchange(
+        &mut self,
+        queries: &[Query],
+        answers: &[Answer],
+        failures: &[Option<String>],
+        rejections: &[Rejection],
+    ) {
         self.messages
-            .extend(
-                queries
-                    .iter()
-                    .zip(answers)
-                    .enumerate()
-                    .map(|(index, (query, answer))| {
-                        let request = match &query.input {
-                            Input::Stdin(bytes) | Input::Session(bytes) => {
-                                excerpt(bytes, MESSAGE_CAP)
-                            }
-                            Input::Args(args) => excerpt(args.join(" ").as_bytes(), MESSAGE_CAP),
-                        };
-                        let reply = match answer {
-                            Answer::Reply(bytes) => Some(excerpt(bytes, MESSAGE_CAP)),
-                            Answer::NoReply => None,
-                        };
-                        let reasons: Vec<&str> = rejections
-                            .iter()
-                            .filter(|rejection| rejection.answer == index)
-                            .map(|rejection| rejection.reason)
-                            .collect();
-                        Message {
-                            seat: query.seat,
-                            request,
-                            reply,
-                            invalid: (!reasons.is_empty()).then(|| reasons.join("; ")),
-                        }
-                    }),
-            );
+            .extend(queries.iter().zip(answers).zip(failures).enumerate().map(
+                |(index, ((query, answer), failure))| {
+                    let request = match &query.input {
+                        Input::Stdin(bytes) | Input::Session(bytes) => excerpt(bytes, MESSAGE_CAP),
+                        Input::Args(args) => excerpt(args.join(" ").as_bytes(), MESSAGE_CAP),
+                    };
+                    let reply = match answer {
+                        Answer::Reply(bytes) => Some(excerpt(bytes, MESSAGE_CAP)),
+                        Answer::NoReply => None,
+                    };
+                    let reasons: Vec<&str> = rejections
+                        .iter()
+                        .filter(|rejection| rejection.answer == index)
+                        .map(|rejection| rejection.reason)
+                        .collect();
+                    Message {
+                        seat: query.seat,
+                        request,
+                        reply,
+                        invalid: (!reasons.is_empty()).then(|| reasons.join("; ")),
+                        failure: failure.clone(),
+                    }
+                },
+            ));
     }
 
     /// Takes the engine's position after the last answers (`None`: nothing to draw yet). The
@@ -164,13 +166,14 @@ mod tests {
         })
     }
 
-    fn ask(recorder: &mut Recorder, request: &str, answer: Answer) {
+    /// Asks seat 0 `request`, which it answers with `answer`, failing it as `failure` says.
+    fn ask(recorder: &mut Recorder, request: &str, answer: Answer, failure: Option<&str>) {
         let query = Query {
             seat: 0,
             input: Input::Stdin(request.as_bytes().to_vec()),
             phase: Phase::Play,
         };
-        recorder.exchange(&[query], &[answer], &[]);
+        recorder.exchange(&[query], &[answer], &[failure.map(str::to_owned)], &[]);
     }
 
     fn outcome() -> Outcome {
@@ -190,16 +193,27 @@ mod tests {
     fn each_turn_keeps_its_first_position_and_the_messages_that_led_to_it() {
         let mut recorder = Recorder::new("test", 4, 5, vec!["bot".into()]);
         recorder.observe(None);
-        ask(&mut recorder, "setup", Answer::Reply(b"ok".to_vec()));
+        ask(&mut recorder, "setup", Answer::Reply(b"ok".to_vec()), None);
         recorder.observe(snapshot(0, "A.."));
-        ask(&mut recorder, "move 1", Answer::Reply(b"right".to_vec()));
+        ask(
+            &mut recorder,
+            "move 1",
+            Answer::Reply(b"right".to_vec()),
+            None,
+        );
         recorder.observe(snapshot(0, "AA."));
-        ask(&mut recorder, "move 2", Answer::NoReply);
+        ask(
+            &mut recorder,
+            "move 2",
+            Answer::NoReply,
+            Some("no reply within 100 ms"),
+        );
         recorder.observe(snapshot(1, "AA."));
         ask(
             &mut recorder,
             "move 3",
             Answer::Reply(vec![b'x'; MESSAGE_CAP + 3]),
+            Some("replied, then ended with exit status 1"),
         );
         recorder.observe(snapshot(1, "AAA"));
         let replay = recorder.finish(&outcome());
@@ -228,6 +242,19 @@ mod tests {
         assert_eq!(requests(0), ["setup"]);
         assert_eq!(requests(1), ["move 1", "move 2"]);
         assert_eq!(requests(2), ["move 3"]);
+        let failures = |n: usize| -> Vec<Option<&str>> {
+            replay.frames[n]
+                .messages
+                .iter()
+                .map(|m| m.failure.as_deref())
+                .collect()
+        };
+        assert_eq!(failures(0), [None]);
+        assert_eq!(failures(1), [None, Some("no reply within 100 ms")]);
+        assert_eq!(
+            failures(2),
+            [Some("replied, then ended with exit status 1")]
+        );
         assert_eq!(replay.frames[1].messages[1].reply, None);
         let long = replay.frames[2].messages[0].reply.as_deref().unwrap();
         assert!(long.ends_with("…[3 more bytes]"), "{long}");
@@ -240,7 +267,12 @@ mod tests {
     fn a_game_without_a_board_still_keeps_its_messages() {
         let mut recorder = Recorder::new("test", 0, 0, vec!["bot".into()]);
         recorder.observe(None);
-        ask(&mut recorder, "hello", Answer::NoReply);
+        ask(
+            &mut recorder,
+            "hello",
+            Answer::NoReply,
+            Some("cannot start: no such file"),
+        );
         recorder.observe(None);
         let replay = recorder.finish(&outcome());
         assert_eq!(replay.frames.len(), 1);

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io;
 
-use super::file::{Frame, Replay, ReplayHeader, decode_cells};
+use super::file::{Frame, Message, Replay, ReplayHeader, decode_cells};
 use crate::text::{escape_control, is_unsafe};
 use arena_games::snapshot::clashes;
 
@@ -161,14 +161,7 @@ fn render_frame(
                 message.seat,
                 message.request.escape_debug()
             );
-            match &message.reply {
-                Some(reply) => {
-                    let _ = writeln!(out, "  < {}: {}", message.seat, reply.escape_debug());
-                }
-                None => {
-                    let _ = writeln!(out, "  < {}: (no reply)", message.seat);
-                }
-            }
+            let _ = writeln!(out, "  < {}: {}", message.seat, reply_text(message));
             if let Some(reason) = &message.invalid {
                 let _ = writeln!(
                     out,
@@ -177,7 +170,21 @@ fn render_frame(
                     escape_control(reason)
                 );
             }
+            // Without a reply, the failure is already on the reply's line.
+            if let (Some(_), Some(failure)) = (&message.reply, &message.failure) {
+                let _ = writeln!(out, "  ! {}: {}", message.seat, escape_control(failure));
+            }
         }
+    }
+}
+
+/// What a message's `<` line shows: the reply in Rust's debug notation, or in parentheses why
+/// there was none (only `no reply` in a replay written before the reason was kept).
+fn reply_text(message: &Message) -> String {
+    match (&message.reply, &message.failure) {
+        (Some(reply), _) => reply.escape_debug().to_string(),
+        (None, Some(failure)) => format!("({})", escape_control(failure)),
+        (None, None) => "(no reply)".to_owned(),
     }
 }
 
@@ -323,6 +330,54 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("\n1?\n??\n"), "{text}");
+    }
+
+    /// A timeout and a crash read apart: each reply's line says why there was none (escaped,
+    /// as a replay may come from anywhere), a process that ended after its reply gets a line
+    /// of its own, and a replay written before the reasons were kept still says `(no reply)`.
+    #[test]
+    fn messages_say_why_a_bot_gave_no_reply() {
+        let message = |reply: Option<&str>, failure: Option<&str>| Message {
+            seat: 0,
+            request: "go".into(),
+            reply: reply.map(str::to_owned),
+            invalid: None,
+            failure: failure.map(str::to_owned),
+        };
+        let mut replay = replay();
+        replay.frames.truncate(1);
+        replay.frames[0].messages = vec![
+            message(Some("ok"), None),
+            message(None, Some("no reply within 100 ms")),
+            message(None, Some("ended without replying (exit status 1)")),
+            message(Some("ok"), Some("replied, then ended with exit status 3")),
+            message(
+                None,
+                Some("the process had ended\x1b[2J earlier in the game"),
+            ),
+            message(None, None),
+        ];
+        let options = TextOptions {
+            turn: Some(0),
+            every: 1,
+            messages: true,
+        };
+        let text = text(&replay, options);
+        let replies: Vec<&str> = (text.lines())
+            .filter(|line| line.starts_with("  < ") || line.starts_with("  ! "))
+            .collect();
+        assert_eq!(
+            replies,
+            [
+                "  < 0: ok",
+                "  < 0: (no reply within 100 ms)",
+                "  < 0: (ended without replying (exit status 1))",
+                "  < 0: ok",
+                "  ! 0: replied, then ended with exit status 3",
+                "  < 0: (the process had ended\\x1b[2J earlier in the game)",
+                "  < 0: (no reply)",
+            ]
+        );
     }
 
     #[test]

@@ -277,16 +277,24 @@
       const req = document.createElement("pre");
       req.textContent = m.request;
       const rep = document.createElement("pre");
-      rep.textContent = m.reply === null || m.reply === undefined ? "(no reply)" : m.reply;
+      const replied = m.reply !== null && m.reply !== undefined;
+      // Without a reply, why: `failure` (missing in replays written before it was kept).
+      rep.textContent = replied ? m.reply : `(${m.failure || "no reply"})`;
       box.append(label, req, rep);
       if (m.invalid) {
-        rep.className = "invalid";
-        const reason = document.createElement("div");
-        reason.className = "reason";
-        reason.textContent = `invalid: ${m.invalid}`;
-        box.append(reason);
+        rep.classList.add("invalid");
+        box.append(reason(`invalid: ${m.invalid}`));
       }
+      if (m.failure) rep.classList.add("failed");
+      if (replied && m.failure) box.append(reason(m.failure));
     }
+  }
+  // A line under a reply: why the rules rejected it, or why its process ended after it.
+  function reason(text) {
+    const div = document.createElement("div");
+    div.className = "reason";
+    div.textContent = text;
+    return div;
   }
   $("messages-box").addEventListener("toggle", () => showMessages(frames[current] || {}));
 
@@ -314,8 +322,8 @@
     if (keys[e.key]) { e.preventDefault(); $(keys[e.key]).click(); }
   });
 
-  // `#turn=N` opens the frame of turn N; `step=K` then presses the step button K times;
-  // `play` starts playing.
+  // `#turn=N` opens the frame of turn N; `messages` unfolds its requests and replies;
+  // `step=K` then presses the step button K times; `play` starts playing.
   const params = new URLSearchParams(location.hash.slice(1));
   let start = 0;
   if (params.has("turn")) {
@@ -323,6 +331,8 @@
     const found = frames.findIndex((f) => f.turn >= turn);
     start = found < 0 ? frames.length - 1 : found;
   }
+  // Unfolded before the first frame shows, so that frame's messages are drawn with it.
+  if (params.has("messages")) $("messages-box").open = true;
   show(start);
   for (let i = 0; i < Number(params.get("step") || 0); i++) $("step").click();
   if (params.has("play")) $("play").click();

@@ -787,3 +787,156 @@ fn the_page_is_never_written_over_the_replay() {
     write_page(dir.path(), &file, &dir.path().join("page.html"));
     assert_eq!(std::fs::read(&file).unwrap(), replay);
 }
+
+/// The texts of the `<pre>` blocks (each request, then its reply) and of the reasons under
+/// replies in the viewer's unfolded requests and replies in `dom`.
+fn viewer_messages(dom: &str) -> (Vec<String>, Vec<String>) {
+    let start = dom.find("id=\"messages\"").expect("a messages box");
+    let box_end = start + dom[start..].find("</details>").unwrap();
+    let messages = &dom[start..box_end];
+    let texts = |open: &str, close: &str| -> Vec<String> {
+        messages
+            .split(open)
+            .skip(1)
+            .map(|item| {
+                let text = &item[item.find('>').unwrap() + 1..];
+                text[..text.find(close).unwrap()].to_owned()
+            })
+            .collect()
+    };
+    (
+        texts("<pre", "</pre>"),
+        texts("<div class=\"reason\"", "</div>"),
+    )
+}
+
+/// Why a persistent bot that hung got no reply after its first timeout.
+const PROCESS_GONE: &str = "the process had ended earlier in the game";
+
+/// Why a one-shot bot that exits 1 got no reply.
+const CRASHED: &str = "ended without replying (exit status 1)";
+
+/// A Petri game of `slow`, which times out on its first turn and is asked on through its
+/// ended session, and `crasher`, which exits 1 on every turn: the replay file says why
+/// each got no reply, differently, and so do `arena replay --messages` and the viewer's
+/// requests and replies (`#messages` unfolds them).
+#[test]
+fn a_replay_says_a_timeout_and_a_crash_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let slow = format!(
+        "[\"/bin/sh\", \"{}\", \"hang\", \"0\"]",
+        repo().join("tests/bots/loop.sh").display()
+    );
+    let crasher = "[\"/bin/sh\", \"-c\", 'read -r l; if [ \"$l\" = BEGIN ]; then echo 4 4 4; \
+                   else exit 1; fi']";
+    let file = write_toml(
+        dir.path(),
+        "t.toml",
+        &format!(
+            "game = \"petri\"\ngames = 1\ntimeout_ms = 300\n\
+             [options]\nwidth = 5\nheight = 3\nturns = 3\n\
+             [[bots]]\nname = \"slow\"\ncommand = {slow}\n\
+             [[bots]]\nname = \"crasher\"\ncommand = {crasher}\n"
+        ),
+    );
+    let replay_file = record_file(dir.path(), &file, &[]);
+    let replay = Replay::read(&replay_file).unwrap();
+    // Each seat's failed requests, with their turns; its setup requests were answered.
+    let failures = |seat: usize| -> Vec<(u32, &str)> {
+        let frames = replay.frames.iter();
+        let messages = frames.flat_map(|f| f.messages.iter().map(move |m| (f.turn, m)));
+        messages
+            .filter(|(_, m)| m.seat == seat)
+            .filter_map(|(turn, m)| Some((turn, m.failure.as_deref()?)))
+            .collect()
+    };
+    let (slow, crasher) = (failures(0), failures(1));
+    let (timeout_turn, timeout) = slow[0];
+    // The time it was given, as measured: 300 ms or a little more on a busy machine.
+    assert!(
+        timeout.starts_with("no reply within ") && timeout.ends_with(" ms"),
+        "{slow:?}"
+    );
+    assert!(slow.len() > 1, "asked on after its session ended: {slow:?}");
+    assert!(
+        slow[1..].iter().all(|&(_, f)| f == PROCESS_GONE),
+        "{slow:?}"
+    );
+    assert!(!crasher.is_empty(), "{crasher:?}");
+    assert!(crasher.iter().all(|&(_, f)| f == CRASHED), "{crasher:?}");
+    let crash_turn = crasher[0].0;
+
+    let output = arena(
+        dir.path(),
+        &["replay", replay_file.to_str().unwrap(), "--messages"],
+    );
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8(output.stdout).unwrap();
+    for line in [
+        format!("\n  < 0: ({timeout})\n"),
+        format!("\n  < 0: ({PROCESS_GONE})\n"),
+        format!("\n  < 1: ({CRASHED})\n"),
+    ] {
+        assert!(text.contains(&line), "{line:?} in {text}");
+    }
+    assert!(!text.contains("(no reply)"), "{text}");
+
+    let page = dir.path().join("viewer.html");
+    write_page(dir.path(), &replay_file, &page);
+    let profile = tempfile::tempdir().unwrap();
+    for (turn, want) in [(timeout_turn, timeout), (crash_turn, CRASHED)] {
+        let dom = dump_dom(&page, profile.path(), &format!("turn={turn}&messages"), &[]);
+        let (pres, reasons) = viewer_messages(&dom);
+        let replies: Vec<&str> = pres.iter().skip(1).step_by(2).map(String::as_str).collect();
+        assert!(
+            replies.contains(&format!("({want})").as_str()),
+            "turn {turn}: {replies:?}"
+        );
+        assert!(
+            reasons.is_empty(),
+            "no reply had a reason under it: {reasons:?}"
+        );
+    }
+}
+
+/// The viewer's requests and replies of a hand-written frame: a reply, a reply after which
+/// the process ended (the reason under it), a reply rejected and then ended (both reasons),
+/// a timeout, and a missing reply of a replay written before reasons were kept.
+#[test]
+fn the_viewer_says_why_each_reply_is_missing_or_what_followed_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = hostile_replay(dir.path(), 1, 1, "A");
+    let header = std::fs::read_to_string(&file).unwrap();
+    let header = header.lines().next().unwrap();
+    let ended = "replied, then ended with exit status 3";
+    let messages = serde_json::json!([
+        {"seat": 0, "request": "a", "reply": "fine"},
+        {"seat": 0, "request": "b", "reply": "late", "failure": ended},
+        {"seat": 0, "request": "c", "reply": "bad", "invalid": "no", "failure": ended},
+        {"seat": 0, "request": "d", "reply": null, "failure": "no reply within 100 ms"},
+        {"seat": 0, "request": "e", "reply": null},
+    ]);
+    let frame = serde_json::json!({
+        "type": "frame",
+        "data": {"turn": 0, "cells": "A", "messages": messages},
+    });
+    std::fs::write(&file, format!("{header}\n{frame}\n")).unwrap();
+    let page = dir.path().join("viewer.html");
+    write_page(dir.path(), &file, &page);
+
+    let profile = tempfile::tempdir().unwrap();
+    let dom = dump_dom(&page, profile.path(), "messages", &[]);
+    let (pres, reasons) = viewer_messages(&dom);
+    let replies: Vec<&str> = pres.iter().skip(1).step_by(2).map(String::as_str).collect();
+    assert_eq!(
+        replies,
+        [
+            "fine",
+            "late",
+            "bad",
+            "(no reply within 100 ms)",
+            "(no reply)"
+        ]
+    );
+    assert_eq!(reasons, [ended, "invalid: no", ended]);
+}
