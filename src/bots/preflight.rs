@@ -1,7 +1,8 @@
 //! Before the first game: bots whose program the system cannot start at all. Such a bot
 //! would fail every request of every game as a crash, and the cause (a missing interpreter,
 //! a file saved with Windows line ends) is a fact about a file, found in microseconds: it is
-//! reported once, as a usage error, instead of after a whole run.
+//! reported once, as a usage error, instead of after a whole run; from a tournament file, as
+//! a problem of the file at the bot's `command` (see `config::Tournament::unstartable_bots`).
 //!
 //! Only what the kernel's `execve` looks at is read: the program's type and permissions and
 //! its first bytes (its `#!` line). What the program does once started is the check's and
@@ -26,13 +27,6 @@ const BOM_SHEBANG: &[u8] = b"\xef\xbb\xbf#!";
 const SCRIPT_ENDINGS: &[&str] = &[
     ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".sh", ".lua", ".php", ".jar",
 ];
-
-/// One line per bot that cannot start, naming the bot, for bots given as (name, program).
-pub fn problems<'a>(bots: impl IntoIterator<Item = (&'a str, &'a BotProgram)>) -> Vec<String> {
-    bots.into_iter()
-        .filter_map(|(name, program)| Some(format!("bot `{name}`: {}", problem(program)?)))
-        .collect()
-}
 
 /// Why the system cannot start `bot`'s program, if it cannot, in one line naming the file.
 pub fn problem(bot: &BotProgram) -> Option<String> {

@@ -137,6 +137,14 @@ pub struct Limits {
 }
 
 impl BotProgram {
+    /// This program run directly, as the runner's user (`--no-sandbox`).
+    pub fn without_sandbox(&self) -> BotProgram {
+        BotProgram {
+            sandbox: None,
+            ..self.clone()
+        }
+    }
+
     /// This program run with `folder` as its current directory instead of `dir`. Arguments
     /// that are relative paths of files or folders in `dir` become absolute, so they still
     /// name what they named (options starting with `-` are left alone).

@@ -12,6 +12,7 @@ use crate::args::{
 };
 use crate::quick_match::{MATCH_FILE, MatchSettings, tournament_text};
 use crate::templates;
+use arena::bots::{BotProgram, preflight};
 use arena::check::{ProbeReport, Timeouts, check_bot, render_check};
 use arena::config::Tournament;
 use arena::config::{standalone_bot, standalone_java_bot};
@@ -94,7 +95,7 @@ fn check_command(args: &CheckArgs) -> Result<u8, Error> {
         standalone_java_bot(args.game, &sources, &dir)
     }
     .map_err(Error::Usage)?;
-    if let Some(why) = arena::bots::preflight::problem(&program) {
+    if let Some(why) = preflight::problem(&program) {
         return Err(Error::Usage(why));
     }
     // A game that gives each bot a private folder (Cave Rangers) gets one for the check too,
@@ -199,7 +200,17 @@ fn match_command(args: MatchArgs, progress: progress::Style) -> Result<u8, Error
     let or = fewer.map_or_else(String::new, |(key, value)| {
         format!(", or --option {key}={value} to play fewer")
     });
-    let tournament = Tournament::from_toml_str(&text, &file).map_err(|error| {
+    // Every bot will start, as `play` starts them: its programs are checked with the
+    // file, so that a script that is not there is said with the command line's other
+    // mistakes, in one run (and `play`'s own check then finds nothing more).
+    let startable = |program: &BotProgram| {
+        if args.no_sandbox {
+            preflight::problem(&program.without_sandbox())
+        } else {
+            preflight::problem(program)
+        }
+    };
+    let tournament = Tournament::with_startable(&text, &file, &startable).map_err(|error| {
         let problems: Vec<String> = error
             .problems
             .iter()
@@ -265,15 +276,7 @@ fn play(
         writable_folder(dir)
             .map_err(|error| Error::Usage(format!("--log-io {}: {error}", dir.display())))?;
     }
-    let unstartable = arena::bots::preflight::problems(
-        tournament
-            .bots
-            .iter()
-            .map(|bot| (bot.name.as_str(), &bot.program)),
-    );
-    if !unstartable.is_empty() {
-        return Err(Error::Usage(unstartable.join("\n")));
-    }
+    tournament.unstartable_bots()?;
     if tournament
         .bots
         .iter()
@@ -488,7 +491,7 @@ fn apply_overrides(tournament: &mut Tournament, args: &RunArgs) {
     }
     if args.no_sandbox {
         for bot in &mut tournament.bots {
-            bot.program.sandbox = None;
+            bot.program = bot.program.without_sandbox();
         }
     }
 }

@@ -16,6 +16,7 @@ use toml::Spanned;
 
 use super::document::Document;
 use super::error::{ConfigError, Problem};
+use super::places::{BotPlaces, unstartable};
 use super::raw::{RawBot, RawCommand, RawTournament, SandboxMode};
 use super::source::read_bounded;
 use crate::bots::{
@@ -82,7 +83,13 @@ pub struct Tournament {
     pub java_host: JavaHostMode,
     /// The entries, in file order.
     pub bots: Vec<Bot>,
+    /// Where the bots are written, for their problems found after loading (not part of the
+    /// digest: moving a bot down a line changes no game).
+    places: BotPlaces,
 }
+
+/// Says why a bot's program cannot start, if it cannot (see [`Tournament::with_startable`]).
+pub type StartableCheck<'a> = &'a dyn Fn(&BotProgram) -> Option<String>;
 
 /// How a game's bots given as Java sources run (`java_host` in the tournament file).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
@@ -126,6 +133,19 @@ impl Tournament {
     /// Checks a tournament given as text; `path` names it in errors and anchors relative
     /// paths (its folder is where bot folders and programs are looked up).
     pub fn from_toml_str(source: &str, path: &Path) -> Result<Tournament, ConfigError> {
+        Tournament::with_startable(source, path, &|_| None)
+    }
+
+    /// Checks a tournament given as text, as [`Tournament::from_toml_str`] does, and each
+    /// bot's program with `startable` as soon as the bot is checked: what it says is one
+    /// more problem of the file, at the bot's `command` (or `java`), reported with the rest
+    /// in one run. For a caller who knows, at loading, how the bots will be started
+    /// (`arena match`: all of them, in the sandbox or not).
+    pub fn with_startable(
+        source: &str,
+        path: &Path,
+        startable: StartableCheck<'_>,
+    ) -> Result<Tournament, ConfigError> {
         let fail = |problems| ConfigError::new(path, problems);
         let mut document = Document::parse(source).map_err(fail)?;
         let mut problems = Vec::new();
@@ -224,8 +244,9 @@ impl Tournament {
             base: &base,
             kind,
             built_in_names: options.built_in_names(),
+            startable,
         };
-        let bots = check_bots(&context, &first.bots, (defaults, sandbox), &mut problems);
+        let (bots, places) = check_bots(&context, &first.bots, (defaults, sandbox), &mut problems);
         if let Some(file) = options.data_file() {
             let path = base.join(file);
             let messages = match read_bounded(&path) {
@@ -282,7 +303,28 @@ impl Tournament {
             },
             java_host: first.java_host.unwrap_or_default(),
             bots,
+            places: BotPlaces::new(source, places),
         })
+    }
+
+    /// Every bot whose program the system cannot start ([`preflight`]), as it will be
+    /// started once the command line has had its say: each a problem of the file at the
+    /// bot's `command` (or `java`), in file order. Such a bot would crash at every request
+    /// of every game.
+    ///
+    /// [`preflight`]: crate::bots::preflight
+    pub fn unstartable_bots(&self) -> Result<(), ConfigError> {
+        let problems: Vec<Problem> = (self.bots.iter())
+            .filter_map(|bot| {
+                let why = crate::bots::preflight::problem(&bot.program)?;
+                Some(self.places.unstartable(&bot.name, &why))
+            })
+            .collect();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(ConfigError::new(&self.path, problems))
+        }
     }
 
     /// The game being played.
@@ -335,6 +377,7 @@ struct BotContext<'a> {
     base: &'a Path,
     kind: GameKind,
     built_in_names: Vec<&'static str>,
+    startable: StartableCheck<'a>,
 }
 
 /// The tournament-wide sandbox settings, which each bot may override.
@@ -344,15 +387,17 @@ struct SandboxDefaults {
     max_processes: u32,
 }
 
-/// Checks every `[[bots]]` entry and resolves its folder and program (compiling Java bots).
+/// Checks every `[[bots]]` entry and resolves its folder and program (compiling Java bots);
+/// the bots, and where each one's program is written, by name.
 fn check_bots(
     context: &BotContext<'_>,
     raw: &[Spanned<RawBot>],
     settings: (ResourceLimits, SandboxDefaults),
     problems: &mut Vec<Problem>,
-) -> Vec<Bot> {
+) -> (Vec<Bot>, BTreeMap<String, Range<usize>>) {
     let source = context.source;
     let mut bots: Vec<Bot> = Vec::new();
+    let mut places = BTreeMap::new();
     let mut seen = BTreeMap::new();
     for (number, bot) in (1..).zip(raw) {
         let (name, name_span) = match written_name(bot) {
@@ -377,7 +422,13 @@ fn check_bots(
             name_span,
         };
         let checked = check_bot(context, &bot, settings, problems);
-        if let (Some(name), Some((program, java))) = (name, checked) {
+        if let Some((program, _, written)) = &checked
+            && let Some(why) = (context.startable)(program)
+        {
+            problems.push(unstartable(source, Some(written.clone()), &bot.label, &why));
+        }
+        if let (Some(name), Some((program, java, written))) = (name, checked) {
+            places.insert(name.clone(), written);
             bots.push(Bot {
                 name,
                 program,
@@ -386,7 +437,7 @@ fn check_bots(
         }
     }
     hide_from_each_other(&mut bots, context.base);
-    bots
+    (bots, places)
 }
 
 /// One `[[bots]]` entry, and how messages about it name it (by its name, or by its place
@@ -439,13 +490,13 @@ fn name_refusal(
 }
 
 /// Checks a bot's folder, environment, limits and program, adding a problem for each
-/// mistake; its program and Java build if it can run.
+/// mistake; its program, Java build and where its program is written if it can run.
 fn check_bot(
     context: &BotContext<'_>,
     bot: &BotEntry<'_>,
     (defaults, sandbox): (ResourceLimits, SandboxDefaults),
     problems: &mut Vec<Problem>,
-) -> Option<(BotProgram, Option<JavaBuild>)> {
+) -> Option<(BotProgram, Option<JavaBuild>, Range<usize>)> {
     let (source, label, raw) = (context.source, &bot.label, bot.raw);
     let dir = match &raw.dir {
         Some(dir) => {
@@ -477,10 +528,11 @@ fn check_bot(
         (Some(command), None) => match command_nul(command) {
             Some((span, why)) => Err((span, why)),
             None => command_launch(command.get_ref(), &dir)
-                .map(|(program, args)| (program, args, None))
+                .map(|(program, args)| (program, args, None, command.span()))
                 .map_err(|why| (command.span(), why)),
         },
         (None, Some(java)) => java_launch(context, java.get_ref(), &dir, rlimits.memory_bytes)
+            .map(|(program, args, build)| (program, args, build, java.span()))
             .map_err(|why| (java.span(), why)),
         (Some(_), Some(java)) => Err((
             java.span(),
@@ -491,7 +543,7 @@ fn check_bot(
             "needs `command` (the program to run) or `java` (its Java sources)".to_owned(),
         )),
     };
-    let (program, args, java) = match launch {
+    let (program, args, java, written) = match launch {
         Ok(launch) => launch,
         Err((span, why)) => {
             // javac's messages are lines of their own, shown under the problem.
@@ -529,7 +581,7 @@ fn check_bot(
         sandbox: spec.map(Arc::new),
         private_dir: false,
     };
-    Some((program, java))
+    Some((program, java, written))
 }
 
 /// The folder a bot runs in (canonical if it exists), and why it cannot be one.

@@ -1,7 +1,7 @@
 //! Broken tournament files: each is rejected before any game starts, with one line per
 //! problem naming the file, line and column, and exit status 2.
 
-use crate::support::{arena, run_ok, write_toml};
+use crate::support::{arena, problem_lines, run_ok, write_toml};
 
 /// Broken tournament files: each gives exit status 2, one line naming the file and the
 /// place, nothing on stdout, and no results folder.
@@ -119,9 +119,9 @@ command = "/bin/sh -c true"
         // A file whose `bots` is no list also has no bots: that is a second problem.
         let problems = if *what == "bots not a list" { 2 } else { 1 };
         assert_eq!(
-            stderr.lines().count(),
+            problem_lines(&stderr).len(),
             problems,
-            "{what}: one line each:\n{stderr}"
+            "{what}: one line each, and the file's line under it:\n{stderr}"
         );
         assert!(
             !stderr
@@ -268,6 +268,25 @@ fn a_tournament_file_with_four_mistakes_reports_all_four_in_one_run() {
     );
 }
 
+/// Each problem shows its line of the file, a caret under the place it means: a compiler's
+/// message, found at a glance in a file of many bots.
+#[test]
+fn a_problem_shows_its_line_with_a_caret_under_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "game = \"petri\"\n[[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\n\
+        [[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\n";
+    write_toml(dir.path(), "t.toml", text);
+    let output = arena(dir.path(), &["run", "t.toml"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr,
+        "error: t.toml:6:8: duplicate bot name `a`\n\
+         error:  6 | name = \"a\"\n\
+         error:    |        ^^^\n"
+    );
+}
+
 /// The largest limits a file accepts are ones a run applies, sandboxed: a bot under them
 /// replies. One CPU second more and the kernel's count of nanoseconds would wrap around, so
 /// that SIGXCPU stops the bot at 0.3 s of CPU; one process more and the box's cgroup could
@@ -357,13 +376,12 @@ fn assert_problems(text: &str, expected: &[&str]) {
     let output = arena(dir.path(), &["run", "t.toml"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
-    let lines: Vec<&str> = stderr.lines().collect();
+    let lines = problem_lines(&stderr);
     assert_eq!(lines.len(), expected.len(), "{stderr}");
-    for (line, expected) in lines.iter().zip(expected) {
-        let problem = line.strip_prefix("error: ").unwrap_or(line);
+    for (problem, expected) in lines.iter().zip(expected) {
         assert!(
             problem.starts_with(expected),
-            "{line:?} is not {expected:?}"
+            "{problem:?} is not {expected:?}"
         );
     }
     assert!(

@@ -7,11 +7,11 @@ use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use arena::bots::preflight::{problem, problems};
+use arena::bots::preflight::problem;
 use arena::bots::{BotProgram, ResourceLimits};
 use arena::config::Tournament;
 
-use crate::support::{arena, repo, write_toml};
+use crate::support::{arena, problem_lines, repo, write_toml};
 
 /// Writes `bytes` to `dir/name` with permissions `mode`.
 fn file(dir: &Path, name: &str, bytes: &[u8], mode: u32) -> PathBuf {
@@ -173,29 +173,25 @@ fn files_nobody_may_read_are_named_when_bots_run_as_nobody() {
 }
 
 #[test]
-fn a_tournament_lists_each_bot_that_cannot_start_by_name() {
+fn a_tournament_lists_each_bot_that_cannot_start_at_its_command() {
     let dir = tempfile::tempdir().unwrap();
     file(dir.path(), "crlf.sh", b"#!/bin/sh\r\necho 5 6 1\r\n", 0o755);
     file(dir.path(), "good.sh", b"#!/bin/sh\necho 5 6 1\n", 0o755);
     let text = "game = \"petri\"\n\
                 [[bots]]\nname = \"windows\"\ncommand = \"./crlf.sh\"\n\
                 [[bots]]\nname = \"fine\"\ncommand = \"./good.sh\"\n\
-                [[bots]]\nname = \"lost\"\ncommand = \"/bin/sh bots/good.sh\"\n";
+                [[bots]]\nname = \"lost\"\ncommand = [\"/bin/sh\", \"bots/good.sh\"]\n";
     let tournament = Tournament::load(&write_toml(dir.path(), "t.toml", text)).unwrap();
-    let lines = problems(
-        tournament
-            .bots
-            .iter()
-            .map(|bot| (bot.name.as_str(), &bot.program)),
-    );
-    assert_eq!(lines.len(), 2, "{lines:#?}");
+    let problems = tournament.unstartable_bots().unwrap_err().problems;
+    let places: Vec<(usize, usize)> = problems.iter().map(|p| (p.line, p.column)).collect();
+    assert_eq!(places, [(4, 11), (10, 11)], "{problems:#?}");
     assert!(
-        lines[0].starts_with("bot `windows`: program "),
-        "{lines:#?}"
+        problems[0].message.starts_with("bot `windows`: program "),
+        "{problems:#?}"
     );
     assert!(
-        lines[1].starts_with("bot `lost`: its script bots/good.sh"),
-        "{lines:#?}"
+        (problems[1].message).starts_with("bot `lost`: its script bots/good.sh"),
+        "{problems:#?}"
     );
 }
 
@@ -207,13 +203,8 @@ fn the_sample_and_test_tournaments_bots_can_all_start() {
         let files = files.map(|entry| entry.unwrap().path());
         for path in files.filter(|path| path.extension().is_some_and(|ext| ext == "toml")) {
             let tournament = Tournament::load(&path).unwrap();
-            let lines = problems(
-                tournament
-                    .bots
-                    .iter()
-                    .map(|bot| (bot.name.as_str(), &bot.program)),
-            );
-            assert_eq!(lines, Vec::<String>::new(), "{}", path.display());
+            let startable = tournament.unstartable_bots();
+            assert!(startable.is_ok(), "{}: {startable:?}", path.display());
             bots += tournament.bots.len();
         }
     }
@@ -228,19 +219,33 @@ fn a_run_or_a_check_of_a_bot_that_cannot_start_stops_before_the_first_game() {
     let text = "game = \"petri\"\nsandbox = \"none\"\n\
                 [[bots]]\nname = \"windows\"\ncommand = \"./crlf.sh\"\n\
                 [[bots]]\nname = \"plain\"\ncommand = \"./plain\"\n";
-    let file = write_toml(dir.path(), "t.toml", text);
-    let run = arena(dir.path(), &["run", file.to_str().unwrap(), "--out", "out"]);
+    write_toml(dir.path(), "t.toml", text);
+    let run = arena(dir.path(), &["run", "t.toml", "--out", "out"]);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(2), "{stderr}");
     let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines.len(), 2, "{stderr}");
+    assert_eq!(lines.len(), 6, "{stderr}");
     assert!(
-        lines[0].starts_with("error: bot `windows`: program "),
+        lines[0].starts_with("error: t.toml:5:11: bot `windows`: program "),
         "{stderr}"
     );
+    assert_eq!(
+        lines[1..3],
+        [
+            "error:  5 | command = \"./crlf.sh\"",
+            "error:    |           ^^^^^^^^^^^"
+        ]
+    );
     assert!(
-        lines[1].starts_with("error: bot `plain`: program "),
+        lines[3].starts_with("error: t.toml:8:11: bot `plain`: program "),
         "{stderr}"
+    );
+    assert_eq!(
+        lines[4..],
+        [
+            "error:  8 | command = \"./plain\"",
+            "error:    |           ^^^^^^^^^"
+        ]
     );
     assert!(!dir.path().join("out").exists(), "nothing was created");
     let check = arena(dir.path(), &["check", "petri", "--", "./crlf.sh"]);
@@ -291,7 +296,10 @@ fn a_bot_limit_above_the_runners_own_is_refused_before_the_first_game() {
         let run = arena_under_ulimit(dir.path(), &[ulimit], "run t.toml --out out");
         let stderr = String::from_utf8_lossy(&run.stderr);
         assert_eq!(run.status.code(), Some(2), "{sandbox} {field}: {stderr}");
-        assert!(stderr.contains("error: bot `a`: its "), "{stderr}");
+        assert!(
+            stderr.contains("error: t.toml:6:11: bot `a`: its "),
+            "{stderr}"
+        );
         assert!(stderr.contains(says), "{stderr}");
         assert!(!dir.path().join("out").exists(), "nothing was created");
     }
@@ -311,4 +319,124 @@ fn a_bot_limit_above_the_runners_own_is_refused_before_the_first_game() {
     let stderr = String::from_utf8_lossy(&check.stderr);
     assert_eq!(check.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("memory limit of 4096 MiB"), "{stderr}");
+}
+
+/// Every bot of a run that cannot start is said in one run, in file order, each at its
+/// `command`; a bot the command line leaves out is not started, so not checked.
+#[test]
+fn a_run_says_every_bot_that_cannot_start_in_file_order_at_its_command() {
+    let dir = tempfile::tempdir().unwrap();
+    file(dir.path(), "crlf.sh", b"#!/bin/sh\r\necho 5 6 1\r\n", 0o755);
+    file(
+        dir.path(),
+        "bom.sh",
+        b"\xef\xbb\xbf#!/bin/sh\necho 5 6 1\n",
+        0o755,
+    );
+    file(dir.path(), "good.sh", b"#!/bin/sh\necho 5 6 1\n", 0o755);
+    let text = "game = \"petri\"\nsandbox = \"none\"\n\
+                [[bots]]\nname = \"lost\"\ncommand = \"/bin/sh gone.sh\"\n\
+                [[bots]]\nname = \"fine\"\ncommand = \"./good.sh\"\n\
+                [[bots]]\nname = \"windows\"\ncommand = \"./crlf.sh\"\n\
+                [[bots]]\nname = \"marked\"\ncommand = \"./bom.sh\"\n";
+    write_toml(dir.path(), "t.toml", text);
+    let said = |extra: &[&str]| {
+        let mut args = vec!["run", "t.toml", "--out", "out"];
+        args.extend_from_slice(extra);
+        let run = arena(dir.path(), &args);
+        let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+        assert_eq!(run.status.code(), Some(2), "{stderr}");
+        assert!(!dir.path().join("out").exists(), "nothing was created");
+        problem_lines(&stderr)
+            .iter()
+            .map(|line| line.split(": ").take(2).collect::<Vec<_>>().join(": "))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        said(&[]),
+        [
+            "t.toml:5:11: bot `lost`",
+            "t.toml:11:11: bot `windows`",
+            "t.toml:14:11: bot `marked`"
+        ]
+    );
+    assert_eq!(
+        said(&["--exclude", "windows"]),
+        ["t.toml:5:11: bot `lost`", "t.toml:14:11: bot `marked`"]
+    );
+}
+
+/// A match's bots come from its command line, not a file the user wrote: what stops one
+/// from starting is said by the bot's name alone, with the command line's other mistakes,
+/// in one run (a script not there used to be said only once those were fixed).
+#[test]
+fn a_match_says_a_bot_that_cannot_start_with_its_other_mistakes() {
+    let dir = tempfile::tempdir().unwrap();
+    file(dir.path(), "crlf.sh", b"#!/bin/sh\r\necho 5 6 1\r\n", 0o755);
+    let output = arena(
+        dir.path(),
+        &[
+            "match",
+            "petri",
+            "--bot",
+            "lost=/bin/sh gone.sh",
+            "--bot",
+            "windows=./crlf.sh",
+            "--option",
+            "colour=red",
+            "--no-sandbox",
+            "--out",
+            "m",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 3, "{stderr}");
+    assert!(
+        lines[0].starts_with("error: arena match: unknown field `colour`"),
+        "{stderr}"
+    );
+    assert!(
+        lines[1].starts_with("error: arena match: bot `lost`: its script gone.sh does not exist"),
+        "{stderr}"
+    );
+    assert!(
+        lines[2].starts_with("error: arena match: bot `windows`: program ")
+            && lines[2].contains("ends in CR LF"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("m").exists(), "nothing was created");
+}
+
+/// A match's programs are checked as they will start: with `--no-sandbox`, as the runner's
+/// own user, to whom a script saved under `umask 077` is open (as root, the sandbox's
+/// `nobody` would be refused it).
+#[test]
+fn a_match_without_the_sandbox_checks_its_bots_as_the_runners_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("mine");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o700)).unwrap();
+    file(&folder, "rest.sh", b"echo 5 6 1\n", 0o600);
+    let output = arena(
+        dir.path(),
+        &[
+            "match",
+            "petri",
+            "--bot",
+            "a=/bin/sh mine/rest.sh",
+            "--bot",
+            "b=/bin/sh mine/rest.sh",
+            "--option",
+            "turns=2",
+            "--games",
+            "1",
+            "--no-sandbox",
+            "--out",
+            "m",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
 }

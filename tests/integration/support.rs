@@ -126,6 +126,23 @@ pub fn run_ok(dir: &Path, file: &Path, extra: &[&str]) -> Output {
     output
 }
 
+/// The lines of `stderr` that state problems, each without the `error: ` before it, and
+/// without the lines of the file quoted under a problem (a margin, `|`, then the line or
+/// the caret under its place).
+pub fn problem_lines(stderr: &str) -> Vec<&str> {
+    let quoted = |line: &str| {
+        let number = line
+            .trim_start()
+            .trim_start_matches(|c: char| c.is_ascii_digit());
+        line.starts_with(' ') && number.trim_start().starts_with('|')
+    };
+    stderr
+        .lines()
+        .map(|line| line.strip_prefix("error: ").unwrap_or(line))
+        .filter(|line| !quoted(line))
+        .collect()
+}
+
 /// A tournament file in `dir` with the given text.
 pub fn write_toml(dir: &Path, name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);
