@@ -167,11 +167,13 @@ pub async fn play(
             Step::Done(outcome) => break outcome,
             Step::Ask(queries) => {
                 let before = failures_of(&seats);
-                let called = ask(tournament, &mut seats, host.as_mut(), &queries, permits).await?;
-                let (answers, failures): (Vec<Answer>, Vec<Option<String>>) = called
-                    .into_iter()
-                    .map(|called| (called.answer, called.failure))
-                    .unzip();
+                let mut called =
+                    ask(tournament, &mut seats, host.as_mut(), &queries, permits).await?;
+                // The failures stay where they are, for the replay if one is kept: no second
+                // list per batch on the request path.
+                let answers: Vec<Answer> = (called.iter_mut())
+                    .map(|called| std::mem::replace(&mut called.answer, Answer::NoReply))
+                    .collect();
                 for query in &queries {
                     let tally = &mut seats[query.seat].tally;
                     let busy = tally.busy - tally.busy_told;
@@ -193,7 +195,8 @@ pub async fn play(
                     note_rejection(fixture.index, &mut seats, &queries, &answers, rejection);
                 }
                 if let Some(recorder) = &mut recorder {
-                    recorder.exchange(&queries, &answers, &failures, &rejections);
+                    let failures = called.iter().map(|called| called.failure.as_deref());
+                    recorder.exchange(&queries, &answers, failures, &rejections);
                     recorder.observe(game.snapshot());
                 }
             }

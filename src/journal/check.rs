@@ -13,8 +13,7 @@ use std::collections::BTreeSet;
 use crate::config::bot_name_problem;
 use crate::schedule::{Schedule, fixture_count};
 use crate::shard::Shard;
-use crate::text::plural;
-use crate::text::reading_of;
+use crate::text::{plural, reading_of};
 use arena_games::{Bounds, GameKind, Pairing, Scoring};
 
 use super::{FORMAT_VERSION, GameRecord, Header, SeatRecord};

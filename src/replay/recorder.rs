@@ -51,11 +51,11 @@ impl Recorder {
     /// Records one batch of requests and their answers, in query order, with why each bot
     /// failed its request if it did (the driver's words, in query order too) and the
     /// engine's rejections of those answers.
-    pub fn exchange(
+    pub fn exchange<'a>(
         &mut self,
         queries: &[Query],
         answers: &[Answer],
-        failures: &[Option<String>],
+        failures: impl IntoIterator<Item = Option<&'a str>>,
         rejections: &[Rejection],
     ) {
         self.messages
@@ -79,7 +79,7 @@ impl Recorder {
                         request,
                         reply,
                         invalid: (!reasons.is_empty()).then(|| reasons.join("; ")),
-                        failure: failure.clone(),
+                        failure: failure.map(str::to_owned),
                     }
                 },
             ));
@@ -173,7 +173,7 @@ mod tests {
             input: Input::Stdin(request.as_bytes().to_vec()),
             phase: Phase::Play,
         };
-        recorder.exchange(&[query], &[answer], &[failure.map(str::to_owned)], &[]);
+        recorder.exchange(&[query], &[answer], [failure], &[]);
     }
 
     fn outcome() -> Outcome {
