@@ -48,14 +48,31 @@ fn main() -> ExitCode {
         }
         LogFormat::Text => logs.with_ansi(colours()).without_time().init(),
     }
-    match app::run(cli) {
+    let code = match app::run(cli) {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
             notice::always(Level::Error, &error.to_string());
             ExitCode::from(error.exit_code())
         }
+    };
+    // The boxes of games that a stop or a failure dropped end within milliseconds of it:
+    // no process of this run outlives it.
+    let left = arena::sandbox::wait_for_abandoned(HELPERS_END_WITHIN);
+    if left > 0 {
+        notice::always(
+            Level::Warning,
+            &format!(
+                "{left} sandbox helper(s) still ran {} s after the last game; they end on their \
+                 own",
+                HELPERS_END_WITHIN.as_secs()
+            ),
+        );
     }
+    code
 }
+
+/// How long `arena` waits for the boxes of dropped games to end before it exits anyway.
+const HELPERS_END_WITHIN: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Whether text logs are coloured: on a terminal, unless `NO_COLOR` is set to anything but
 /// the empty string (<https://no-color.org>).

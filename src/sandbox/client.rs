@@ -5,7 +5,8 @@ use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
 use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use tokio::io::Interest;
 use tokio::io::unix::AsyncFd;
@@ -17,14 +18,63 @@ use super::{BOX_ARG, BoxSpec, Enforced, helper};
 const SET_UP_LIMIT: Duration = Duration::from_secs(10);
 
 /// A live box: its helper process and the socket to its init. Dropping it closes the
-/// socket, which ends the init and with it every process in the box.
+/// socket, which ends the init and with it every process in the box; the helper is then
+/// waited for by [`wait_for_abandoned`].
 #[derive(Debug)]
 pub struct BotBox {
+    /// Declared before the helper: dropped first, so the helper is told to end before it is
+    /// kept for [`wait_for_abandoned`].
     control: AsyncFd<OwnedFd>,
-    /// Reaped by tokio in the background once dropped.
-    _helper: tokio::process::Child,
+    helper: Helper,
     enforced: Enforced,
     serial: AtomicU64,
+}
+
+/// A box's helper process. Dropped while it still runs (its box dropped, not closed: a game
+/// stopped, failed or never set up), it is kept in [`ABANDONED`] until it ends, so
+/// that `arena` can wait for it before exiting instead of leaving it behind.
+#[derive(Debug)]
+struct Helper(Option<tokio::process::Child>);
+
+/// Helpers of boxes dropped without [`BotBox::close`] that may still run.
+static ABANDONED: Mutex<Vec<tokio::process::Child>> = Mutex::new(Vec::new());
+
+impl Drop for Helper {
+    fn drop(&mut self) {
+        let Some(mut helper) = self.0.take() else {
+            return;
+        };
+        if still_running(&mut helper) {
+            let mut abandoned = ABANDONED.lock().unwrap_or_else(PoisonError::into_inner);
+            // Those that ended are reaped here, so a long run keeps none of them as zombies.
+            abandoned.retain_mut(still_running);
+            abandoned.push(helper);
+        }
+    }
+}
+
+/// Whether `helper` still runs; reaps it if it ended. `try_wait` needs no runtime, so the
+/// helper of a game's runtime that has gone can still be waited for.
+fn still_running(helper: &mut tokio::process::Child) -> bool {
+    matches!(helper.try_wait(), Ok(None))
+}
+
+/// Waits up to `limit` for the helpers of boxes that were dropped without being closed (see
+/// [`Helper`]) to end. Called before `arena` exits: a helper ends within milliseconds of its
+/// box's socket closing, and one that outlived `arena` would still run its program, which
+/// then cannot be replaced (`ETXTBSY`), and its processes' CPU time would go uncounted.
+/// Returns how many still run after `limit`.
+pub fn wait_for_abandoned(limit: Duration) -> usize {
+    let deadline = Instant::now() + limit;
+    loop {
+        let mut abandoned = ABANDONED.lock().unwrap_or_else(PoisonError::into_inner);
+        abandoned.retain_mut(still_running);
+        if abandoned.is_empty() || Instant::now() >= deadline {
+            return abandoned.len();
+        }
+        drop(abandoned);
+        std::thread::sleep(Duration::from_millis(1));
+    }
 }
 
 impl BotBox {
@@ -62,7 +112,7 @@ impl BotBox {
         wire::send(control.get_ref().as_raw_fd(), spec, &[])?;
         let mut sandbox = BotBox {
             control,
-            _helper: helper,
+            helper: Helper(Some(helper)),
             enforced: Enforced::default(),
             serial: AtomicU64::new(0),
         };
@@ -151,11 +201,15 @@ impl BotBox {
     pub async fn close(self) {
         let BotBox {
             control,
-            _helper: mut helper,
+            mut helper,
             ..
         } = self;
         drop(control);
-        let _ = helper.wait().await;
+        // Kept in `helper` while waited for: if this wait is dropped, so is the helper, and
+        // [`wait_for_abandoned`] waits for it instead.
+        if let Some(child) = &mut helper.0 {
+            let _ = child.wait().await;
+        }
     }
 
     /// Kills every process in the box (the box stays, ready for the next).

@@ -26,7 +26,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 pub(crate) use client::Ending;
-pub use client::{BotBox, SetupRefused};
+pub use client::{BotBox, SetupRefused, wait_for_abandoned};
 pub use inside::serve;
 pub use mounts::TMP_BYTES;
 pub use support::check_support;

@@ -287,6 +287,8 @@ fn a_process_limit_arena_cannot_give_stops_the_run_instead_of_crashing_the_bots(
         "{stderr}"
     );
     assert!(output.stdout.is_empty(), "no leaderboard: {stderr}");
+    // The boxes of the stopped games ended before `arena` did: no helper outlives it.
+    assert_eq!(running(&field.path().join("arena")), Vec::<i32>::new());
     let journal = std::fs::read_to_string(field.path().join("results/journal.jsonl")).unwrap();
     assert_eq!(journal.lines().count(), 1, "the header only: {journal}");
     assert!(field.tag.survivors().is_empty());
@@ -343,6 +345,16 @@ fn a_bot_cannot_write_to_the_journal_through_the_runners_descriptors_or_a_relati
     let forged = journal_without_durations(field.path());
     assert_eq!(forged.len(), 3, "a header and two games: {forged:?}");
     assert_eq!(forged, journal_without_durations(clean.path()));
+}
+
+/// The processes that run the program `path`, right now.
+fn running(path: &Path) -> Vec<i32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| std::fs::read_link(format!("/proc/{pid}/exe")).is_ok_and(|exe| exe == path))
+        .collect()
 }
 
 /// Plays the attack `mode` as `who` in a box and checks that the bot never saw it work.
