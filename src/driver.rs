@@ -19,7 +19,7 @@ use io_log::IoLog;
 use crate::bots::{CallEnv, CallResult, CallStatus, RunnerFault, Waiting};
 use crate::config::{Bot, Tournament};
 use crate::journal::{GameRecord, OVERSIZED_REASON, SeatRecord};
-use crate::progress::Answered;
+use crate::progress::{Answered, Start};
 use crate::replay::{Recorder, Replay};
 use crate::schedule::Fixture;
 use arena_games::engine::{Answer, Game, Input, Query, Rejection, Step};
@@ -67,6 +67,10 @@ struct SeatFailures {
     /// The time its requests took, and how much of it the run's progress has been told.
     busy: Duration,
     busy_told: Duration,
+    /// Whether its persistent process has had its first request.
+    session_started: bool,
+    /// Whether its last request started a process: the run's progress counts those apart.
+    last_start: Start,
     /// A process of it ended of a signal that stops runs
     /// ([`crate::bots::Exit::by_stop_signal`]).
     stop_signalled: bool,
@@ -143,6 +147,9 @@ pub async fn play(
             }),
         })
         .collect();
+    for &bot in &fixture.seats {
+        answered.began(bot);
+    }
     let mut host = SharedHost::for_game(tournament, fixture.index, &mut seats);
     // Every box of the game is made at once, instead of one after another as the game first
     // asks each seat: making one takes a few milliseconds.
@@ -179,7 +186,7 @@ pub async fn play(
                     let busy = tally.busy - tally.busy_told;
                     tally.busy_told = tally.busy;
                     if let Some(&bot) = fixture.seats.get(query.seat) {
-                        answered.took(bot, busy);
+                        answered.took(bot, busy, tally.last_start);
                     }
                 }
                 game.handle_answers(&answers);
@@ -433,6 +440,12 @@ fn record(
     let tally = &mut seat.tally;
     tally.requests += 1;
     tally.busy += result.elapsed;
+    tally.last_start = match (persistent, tally.session_started) {
+        (false, _) => Start::OneShot,
+        (true, false) => Start::Session,
+        (true, true) => Start::No,
+    };
+    tally.session_started |= persistent;
     if let CallStatus::Replied { exit } | CallStatus::Died { exit } = result.status {
         tally.stop_signalled |= exit.by_stop_signal();
     }

@@ -49,8 +49,21 @@ pub struct Progress {
 #[derive(Debug)]
 pub struct Answered {
     failures: [AtomicU64; 3],
-    /// By the tournament's bot index: requests, and nanoseconds of their exchanges.
-    bots: Box<[[AtomicU64; 2]]>,
+    /// By the tournament's bot index, as [`Work`] counts them: games, requests, nanoseconds
+    /// of their exchanges, starts, nanoseconds of theirs, and sessions.
+    bots: Box<[[AtomicU64; 6]]>,
+}
+
+/// Whether a request started a process, which the time left counts apart ([`Work::starts`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Start {
+    /// It went to a persistent process that was running.
+    #[default]
+    No,
+    /// A one-shot request: a process of its own.
+    OneShot,
+    /// The first request of a persistent process.
+    Session,
 }
 
 /// Timeouts, crashes and invalid replies, in that order.
@@ -81,23 +94,46 @@ impl Answered {
         }
     }
 
+    /// Counts a game that seats the bot `bot` (by tournament index), as it begins.
+    pub fn began(&self, bot: usize) {
+        if let Some([games, ..]) = self.bots.get(bot) {
+            games.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
     /// Counts a request to the bot `bot` (by tournament index) and `took`, the time its
-    /// requests took since the last count (zero for more requests of one exchange).
-    pub fn took(&self, bot: usize, took: Duration) {
-        if let Some([requests, nanos]) = self.bots.get(bot) {
+    /// requests took since the last count (zero for more requests of one exchange), and
+    /// whether it started a process.
+    pub fn took(&self, bot: usize, took: Duration, start: Start) {
+        if let Some([_, requests, nanos, starts, start_nanos, sessions]) = self.bots.get(bot) {
             requests.fetch_add(1, Ordering::Relaxed);
             let took = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
-            nanos.fetch_add(took, Ordering::Relaxed);
+            if start == Start::No {
+                nanos.fetch_add(took, Ordering::Relaxed);
+            } else {
+                starts.fetch_add(1, Ordering::Relaxed);
+                start_nanos.fetch_add(took, Ordering::Relaxed);
+            }
+            if start == Start::Session {
+                sessions.fetch_add(1, Ordering::Relaxed);
+            }
         }
     }
 
     /// What each bot's requests took so far, by tournament index.
     fn work(&self) -> Vec<Work> {
+        let seconds = |nanos: &AtomicU64| nanos.load(Ordering::Relaxed) as f64 / 1e9;
         (self.bots.iter())
-            .map(|[requests, nanos]| Work {
-                requests: requests.load(Ordering::Relaxed),
-                seconds: nanos.load(Ordering::Relaxed) as f64 / 1e9,
-            })
+            .map(
+                |[games, requests, nanos, starts, start_nanos, sessions]| Work {
+                    games: games.load(Ordering::Relaxed),
+                    requests: requests.load(Ordering::Relaxed),
+                    seconds: seconds(nanos),
+                    starts: starts.load(Ordering::Relaxed),
+                    start_seconds: seconds(start_nanos),
+                    sessions: sessions.load(Ordering::Relaxed),
+                },
+            )
             .collect()
     }
 
@@ -493,6 +529,7 @@ mod tests {
                 .map(|&requests| Work {
                     requests,
                     seconds: requests as f64 * seconds,
+                    ..Work::default()
                 })
                 .collect(),
         }
@@ -592,6 +629,25 @@ mod tests {
     }
 
     #[test]
+    fn a_start_is_counted_apart_from_the_requests_after_it() {
+        let answered = Answered::new(1);
+        answered.began(0);
+        answered.took(0, Duration::from_millis(30), Start::OneShot);
+        answered.took(0, Duration::from_millis(500), Start::Session);
+        answered.took(0, Duration::from_millis(2), Start::No);
+        answered.took(0, Duration::ZERO, Start::No);
+        let work = Work {
+            games: 1,
+            requests: 4,
+            seconds: 0.002,
+            starts: 2,
+            start_seconds: 0.53,
+            sessions: 1,
+        };
+        assert_eq!(answered.count().work, vec![work]);
+    }
+
+    #[test]
     fn the_slow_bots_games_left_are_counted_at_their_own_pace() {
         // `slow` starts a process per request (0.5 s); the others answer in 1 ms. The first
         // round's quick game ended; the slow ones run.
@@ -599,8 +655,11 @@ mod tests {
         progress.record(&game(&[("quick", 1), ("also", 0)]));
         let work = answered(&[5 + 2, 5 + 2, 4], 0.001);
         let slow = Work {
+            games: 2,
             requests: 4,
-            seconds: 2.0,
+            starts: 4,
+            start_seconds: 2.0,
+            ..Work::default()
         };
         let count = Count {
             work: vec![work.work[0], work.work[1], slow],
