@@ -658,7 +658,7 @@ fn the_viewer_marks_each_invalid_reply_with_its_reason() {
         ),
     ] {
         let dom = dump_dom(&page, profile.path(), &format!("turn={turn}"), &[]);
-        let items = list_items(&dom, "invalid");
+        let items = list_items(&dom, "problems");
         assert_eq!(items, [want], "turn {turn}");
     }
 
@@ -700,7 +700,7 @@ fn the_viewer_shows_a_frame_of_millions_of_events() {
     assert_eq!(events.len(), 10_001);
     assert_eq!((&events[0][..], &events[9_999][..]), ("e0", "e9999"));
     assert_eq!(events[10_000], "… 1990000 more");
-    let invalid = list_items(&dom, "invalid");
+    let invalid = list_items(&dom, "problems");
     assert_eq!(invalid.len(), 10_001);
     assert_eq!(invalid[0], "seat 0 (a) sent \"y\": bad");
     assert_eq!(invalid[10_000], "… 140000 more");
@@ -906,7 +906,11 @@ fn a_replay_says_a_timeout_and_a_crash_apart() {
     let page = dir.path().join("viewer.html");
     write_page(dir.path(), &replay_file, &page);
     let profile = tempfile::tempdir().unwrap();
-    for (turn, want) in [(timeout_turn, timeout), (crash_turn, CRASHED)] {
+    for (turn, seat, want) in [
+        (timeout_turn, "seat 0 (slow)", timeout),
+        (slow[1].0, "seat 0 (slow)", PROCESS_GONE),
+        (crash_turn, "seat 1 (crasher)", CRASHED),
+    ] {
         let dom = dump_dom(&page, profile.path(), &format!("turn={turn}&messages"), &[]);
         let (pres, reasons) = viewer_messages(&dom);
         let replies: Vec<&str> = pres.iter().skip(1).step_by(2).map(String::as_str).collect();
@@ -918,12 +922,20 @@ fn a_replay_says_a_timeout_and_a_crash_apart() {
             reasons.is_empty(),
             "no reply had a reason under it: {reasons:?}"
         );
+        // The list always in view names the failure too, unfolded or not.
+        assert!(dom.contains("<h2>Failed and invalid replies</h2>"), "{dom}");
+        assert_eq!(
+            list_items(&dom, "problems"),
+            [format!("{seat}: {want}")],
+            "turn {turn}"
+        );
     }
 }
 
 /// The viewer's requests and replies of a hand-written frame: a reply, a reply after which
 /// the process ended (the reason under it), a reply rejected and then ended (both reasons),
-/// a timeout, and a missing reply of a replay written before reasons were kept.
+/// a timeout, and a missing reply of a replay written before reasons were kept; and the
+/// list of failed and invalid replies, always in view, of the same frame.
 #[test]
 fn the_viewer_says_why_each_reply_is_missing_or_what_followed_it() {
     let dir = tempfile::tempdir().unwrap();
@@ -961,4 +973,15 @@ fn the_viewer_says_why_each_reply_is_missing_or_what_followed_it() {
         ]
     );
     assert_eq!(reasons, [ended, "invalid: no", ended]);
+    // The list always in view has each of them, in the order of the requests.
+    assert_eq!(
+        list_items(&dom, "problems"),
+        [
+            format!("seat 0 (a): {ended}"),
+            "seat 0 (a) sent \"bad\": no".to_owned(),
+            format!("seat 0 (a): {ended}"),
+            "seat 0 (a): no reply within 100 ms".to_owned(),
+            "seat 0 (a): no reply".to_owned(),
+        ]
+    );
 }
