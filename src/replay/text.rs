@@ -142,16 +142,20 @@ fn render_frame(
         let _ = writeln!(out, "  * {}", escape_control(event));
     }
     if !messages {
-        // Invalid replies show without `--messages` too: they are what a bot's author looks for.
-        for message in frame.messages.iter().filter(|m| m.invalid.is_some()) {
-            let reply = message.reply.as_deref().unwrap_or_default();
-            let _ = writeln!(
-                out,
-                "  ! {}: invalid reply \"{}\": {}",
-                message.seat,
-                reply.escape_debug(),
-                escape_control(message.invalid.as_deref().unwrap_or_default())
-            );
+        // Invalid replies and failures show without `--messages` too: they are what a bot's
+        // author looks for.
+        for message in &frame.messages {
+            if let Some(reason) = &message.invalid {
+                let reply = message.reply.as_deref().unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "  ! {}: invalid reply \"{}\": {}",
+                    message.seat,
+                    reply.escape_debug(),
+                    escape_control(reason)
+                );
+            }
+            write_failure(out, message);
         }
     } else {
         for message in &frame.messages {
@@ -161,7 +165,9 @@ fn render_frame(
                 message.seat,
                 message.request.escape_debug()
             );
-            let _ = writeln!(out, "  < {}: {}", message.seat, reply_text(message));
+            if let Some(reply) = &message.reply {
+                let _ = writeln!(out, "  < {}: {}", message.seat, reply.escape_debug());
+            }
             if let Some(reason) = &message.invalid {
                 let _ = writeln!(
                     out,
@@ -170,22 +176,21 @@ fn render_frame(
                     escape_control(reason)
                 );
             }
-            // Without a reply, the failure is already on the reply's line.
-            if let (Some(_), Some(failure)) = (&message.reply, &message.failure) {
-                let _ = writeln!(out, "  ! {}: {}", message.seat, escape_control(failure));
-            }
+            write_failure(out, message);
         }
     }
 }
 
-/// What a message's `<` line shows: the reply in Rust's debug notation, or in parentheses why
-/// there was none (only `no reply` in a replay written before the reason was kept).
-fn reply_text(message: &Message) -> String {
-    match (&message.reply, &message.failure) {
-        (Some(reply), _) => reply.escape_debug().to_string(),
-        (None, Some(failure)) => format!("({})", escape_control(failure)),
-        (None, None) => "(no reply)".to_owned(),
-    }
+/// The `!` line of a message whose bot gave no reply (why, or only `no reply` in a replay
+/// written before the reason was kept) or whose process ended after its reply. Never on the
+/// `<` line: a reply is printed as sent, so it could read like any reason in any brackets.
+fn write_failure(out: &mut String, message: &Message) {
+    let failure = match (&message.reply, &message.failure) {
+        (_, Some(failure)) => escape_control(failure),
+        (None, None) => "no reply".into(),
+        (Some(_), None) => return,
+    };
+    let _ = writeln!(out, "  ! {}: {failure}", message.seat);
 }
 
 #[cfg(test)]
@@ -332,50 +337,103 @@ mod tests {
         assert!(text.contains("\n1?\n??\n"), "{text}");
     }
 
-    /// A timeout and a crash read apart: each reply's line says why there was none (escaped,
-    /// as a replay may come from anywhere), a process that ended after its reply gets a line
-    /// of its own, and a replay written before the reasons were kept still says `(no reply)`.
-    #[test]
-    fn messages_say_why_a_bot_gave_no_reply() {
-        let message = |reply: Option<&str>, failure: Option<&str>| Message {
+    /// A message of seat 0 to `go`.
+    fn message(reply: Option<&str>, invalid: Option<&str>, failure: Option<&str>) -> Message {
+        Message {
             seat: 0,
             request: "go".into(),
             reply: reply.map(str::to_owned),
-            invalid: None,
+            invalid: invalid.map(str::to_owned),
             failure: failure.map(str::to_owned),
-        };
+        }
+    }
+
+    /// The `<` and `!` lines of turn 0 of `replay()` with `messages`, printed with or without
+    /// `--messages`.
+    fn reply_lines(messages: Vec<Message>, with_messages: bool) -> Vec<String> {
         let mut replay = replay();
         replay.frames.truncate(1);
-        replay.frames[0].messages = vec![
-            message(Some("ok"), None),
-            message(None, Some("no reply within 100 ms")),
-            message(None, Some("ended without replying (exit status 1)")),
-            message(Some("ok"), Some("replied, then ended with exit status 3")),
-            message(
-                None,
-                Some("the process had ended\x1b[2J earlier in the game"),
-            ),
-            message(None, None),
-        ];
+        replay.frames[0].messages = messages;
         let options = TextOptions {
             turn: Some(0),
             every: 1,
-            messages: true,
+            messages: with_messages,
         };
-        let text = text(&replay, options);
-        let replies: Vec<&str> = (text.lines())
+        (text(&replay, options).lines())
             .filter(|line| line.starts_with("  < ") || line.starts_with("  ! "))
-            .collect();
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// A timeout and a crash read apart: a `!` line says why there was no reply (escaped, as
+    /// a replay may come from anywhere) where the reply's `<` line would be, so a reply that
+    /// looks like a reason (`(no reply)`) cannot pass for one; a process that ended after its
+    /// reply gets a line of its own, and a replay written before the reasons were kept still
+    /// says `no reply`.
+    #[test]
+    fn messages_say_why_a_bot_gave_no_reply() {
+        let replies = reply_lines(
+            vec![
+                message(Some("ok"), None, None),
+                message(None, None, Some("no reply within 100 ms")),
+                message(None, None, Some("ended without replying (exit status 1)")),
+                message(
+                    Some("ok"),
+                    None,
+                    Some("replied, then ended with exit status 3"),
+                ),
+                message(
+                    None,
+                    None,
+                    Some("the process had ended\x1b[2J earlier in the game"),
+                ),
+                message(None, None, None),
+                message(Some("(no reply)"), None, None),
+            ],
+            true,
+        );
         assert_eq!(
             replies,
             [
                 "  < 0: ok",
-                "  < 0: (no reply within 100 ms)",
-                "  < 0: (ended without replying (exit status 1))",
+                "  ! 0: no reply within 100 ms",
+                "  ! 0: ended without replying (exit status 1)",
                 "  < 0: ok",
                 "  ! 0: replied, then ended with exit status 3",
-                "  < 0: (the process had ended\\x1b[2J earlier in the game)",
+                "  ! 0: the process had ended\\x1b[2J earlier in the game",
+                "  ! 0: no reply",
                 "  < 0: (no reply)",
+            ]
+        );
+    }
+
+    /// Without `--messages`, each failed request and each invalid reply of a turn still gets
+    /// its line, in the order the requests were made, and a reply played as sent none.
+    #[test]
+    fn failures_show_without_messages_too() {
+        let ended = "replied, then ended with exit status 3";
+        let replies = reply_lines(
+            vec![
+                message(Some("ok"), None, None),
+                message(Some("bad"), Some("off the board"), None),
+                message(None, None, Some("no reply within 100 ms")),
+                message(Some("late"), None, Some(ended)),
+                message(Some("worse"), Some("no"), Some(ended)),
+                message(None, None, Some("cannot start:\x07 no such file")),
+                message(None, None, None),
+            ],
+            false,
+        );
+        assert_eq!(
+            replies,
+            [
+                "  ! 0: invalid reply \"bad\": off the board",
+                "  ! 0: no reply within 100 ms",
+                &format!("  ! 0: {ended}"),
+                "  ! 0: invalid reply \"worse\": no",
+                &format!("  ! 0: {ended}"),
+                "  ! 0: cannot start:\\x07 no such file",
+                "  ! 0: no reply",
             ]
         );
     }

@@ -215,8 +215,8 @@
   slider.max = String(Math.max(frames.length - 1, 0));
 
   // A list shows at most this many items of a frame, then how many more there are: far more
-  // than the events or invalid replies of a turn of any usual game, while a replay from
-  // elsewhere may have millions, which would make every step take seconds.
+  // than the events or failed and invalid replies of a turn of any usual game, while a replay
+  // from elsewhere may have millions, which would make every step take seconds.
   const LIST_LIMIT = 10000;
   function listItem(text, className) {
     const li = document.createElement("li");
@@ -224,12 +224,13 @@
     if (className) li.className = className;
     return li;
   }
-  // Fills `list` with the texts `textOf(0)` to `textOf(count - 1)`, up to LIST_LIMIT of
-  // them, in one fragment: spreading millions of items as arguments overflows the stack.
-  function fillList(list, count, textOf) {
+  // Fills `list` with the texts `textOf(0)` to `textOf(count - 1)`, each of class
+  // `classOf(i)` if given, up to LIST_LIMIT of them, in one fragment: spreading millions of
+  // items as arguments overflows the stack.
+  function fillList(list, count, textOf, classOf = () => "") {
     const items = document.createDocumentFragment();
     const shown = Math.min(count, LIST_LIMIT);
-    for (let i = 0; i < shown; i++) items.append(listItem(textOf(i)));
+    for (let i = 0; i < shown; i++) items.append(listItem(textOf(i), classOf(i)));
     if (count > shown) items.append(listItem(`… ${count - shown} more`, "more"));
     list.replaceChildren(items);
   }
@@ -246,7 +247,7 @@
     seatRows.forEach((td, seat) => { td.textContent = scores[seat] ?? ""; });
     const events = frame.events || [];
     fillList($("events"), events.length, (i) => events[i]);
-    showInvalid(frame);
+    showProblems(frame);
     if ($("messages-box").open) showMessages(frame);
     const state = $("state");
     state.dataset.frame = String(current);
@@ -254,19 +255,30 @@
     state.dataset.scores = scores.join(",");
     if (probing) probe(current);
   }
-  // The replies the rules rejected in this frame, always in view: what went wrong is what a
-  // bot's author opens a replay for.
-  function showInvalid(frame) {
-    const rejected = (frame.messages || []).filter((m) => m.invalid);
-    const list = $("invalid");
-    if (rejected.length === 0) {
+  const replied = (m) => m.reply !== null && m.reply !== undefined;
+  // What went wrong in this frame, always in view: what a bot's author opens a replay for.
+  // Each reply the rules rejected, and each request its bot failed (no reply in time, a
+  // crash, a process that could not start or had ended) or whose process ended after its
+  // reply, in the order the requests were made.
+  function showProblems(frame) {
+    const problems = [];
+    for (const m of frame.messages || []) {
+      if (m.invalid) problems.push({ m, kind: "invalid" });
+      if (m.failure || !replied(m)) problems.push({ m, kind: "failed" });
+    }
+    const list = $("problems");
+    if (problems.length === 0) {
       list.replaceChildren(listItem("none this turn", "none"));
       return;
     }
-    fillList(list, rejected.length, (i) => {
-      const m = rejected[i];
-      return `seat ${m.seat} (${header.bots[m.seat]}) sent ${JSON.stringify(m.reply)}: ${m.invalid}`;
-    });
+    fillList(list, problems.length, (i) => problemText(problems[i]), (i) => problems[i].kind);
+  }
+  // A problem's line: the seat and its bot, then what the rules said of the reply, or why the
+  // bot failed (only `no reply` in a replay of an older version, which kept no reason).
+  function problemText({ m, kind }) {
+    const seat = `seat ${m.seat} (${header.bots[m.seat]})`;
+    if (kind === "invalid") return `${seat} sent ${JSON.stringify(m.reply)}: ${m.invalid}`;
+    return `${seat}: ${m.failure || "no reply"}`;
   }
   function showMessages(frame) {
     const box = $("messages");
@@ -277,16 +289,15 @@
       const req = document.createElement("pre");
       req.textContent = m.request;
       const rep = document.createElement("pre");
-      const replied = m.reply !== null && m.reply !== undefined;
       // Without a reply, why: `failure` (missing in replays written before it was kept).
-      rep.textContent = replied ? m.reply : `(${m.failure || "no reply"})`;
+      rep.textContent = replied(m) ? m.reply : `(${m.failure || "no reply"})`;
       box.append(label, req, rep);
       if (m.invalid) {
         rep.classList.add("invalid");
         box.append(reason(`invalid: ${m.invalid}`));
       }
       if (m.failure) rep.classList.add("failed");
-      if (replied && m.failure) box.append(reason(m.failure));
+      if (replied(m) && m.failure) box.append(reason(m.failure));
     }
   }
   // A line under a reply: why the rules rejected it, or why its process ended after it.

@@ -658,7 +658,7 @@ fn the_viewer_marks_each_invalid_reply_with_its_reason() {
         ),
     ] {
         let dom = dump_dom(&page, profile.path(), &format!("turn={turn}"), &[]);
-        let items = list_items(&dom, "invalid");
+        let items = list_items(&dom, "problems");
         assert_eq!(items, [want], "turn {turn}");
     }
 
@@ -700,7 +700,7 @@ fn the_viewer_shows_a_frame_of_millions_of_events() {
     assert_eq!(events.len(), 10_001);
     assert_eq!((&events[0][..], &events[9_999][..]), ("e0", "e9999"));
     assert_eq!(events[10_000], "… 1990000 more");
-    let invalid = list_items(&dom, "invalid");
+    let invalid = list_items(&dom, "problems");
     assert_eq!(invalid.len(), 10_001);
     assert_eq!(invalid[0], "seat 0 (a) sent \"y\": bad");
     assert_eq!(invalid[10_000], "… 140000 more");
@@ -810,6 +810,15 @@ fn viewer_messages(dom: &str) -> (Vec<String>, Vec<String>) {
     )
 }
 
+/// What `arena replay` printed for `turn` in `text`: its `turn` line up to the blank line
+/// after its block.
+fn turn_block(text: &str, turn: u32) -> &str {
+    let start = (text.find(&format!("\nturn {turn}  ")))
+        .unwrap_or_else(|| panic!("no turn {turn} in {text}"));
+    let block = &text[start + 1..];
+    &block[..block.find("\n\n").unwrap_or(block.len())]
+}
+
 /// Why a persistent bot that hung got no reply after its first timeout.
 const PROCESS_GONE: &str = "the process had ended earlier in the game";
 
@@ -818,8 +827,8 @@ const CRASHED: &str = "ended without replying (exit status 1)";
 
 /// A Petri game of `slow`, which times out on its first turn and is asked on through its
 /// ended session, and `crasher`, which exits 1 on every turn: the replay file says why
-/// each got no reply, differently, and so do `arena replay --messages` and the viewer's
-/// requests and replies (`#messages` unfolds them).
+/// each got no reply, differently, and so do `arena replay` (with and without `--messages`)
+/// and the viewer's requests and replies (`#messages` unfolds them).
 #[test]
 fn a_replay_says_a_timeout_and_a_crash_apart() {
     let dir = tempfile::tempdir().unwrap();
@@ -866,25 +875,42 @@ fn a_replay_says_a_timeout_and_a_crash_apart() {
     assert!(crasher.iter().all(|&(_, f)| f == CRASHED), "{crasher:?}");
     let crash_turn = crasher[0].0;
 
-    let output = arena(
-        dir.path(),
-        &["replay", replay_file.to_str().unwrap(), "--messages"],
-    );
-    assert!(output.status.success(), "{output:?}");
-    let text = String::from_utf8(output.stdout).unwrap();
-    for line in [
-        format!("\n  < 0: ({timeout})\n"),
-        format!("\n  < 0: ({PROCESS_GONE})\n"),
-        format!("\n  < 1: ({CRASHED})\n"),
-    ] {
-        assert!(text.contains(&line), "{line:?} in {text}");
+    // Each failure is a `!` line in its turn, with or without `--messages`: the driver's
+    // words as they are, never on a `<` line, where a reply could read the same.
+    let lines = [
+        (timeout_turn, format!("  ! 0: {timeout}")),
+        (slow[1].0, format!("  ! 0: {PROCESS_GONE}")),
+        (crash_turn, format!("  ! 1: {CRASHED}")),
+    ];
+    let messages = replay.frames.iter().flat_map(|frame| &frame.messages);
+    let replied = messages.filter(|m| m.reply.is_some()).count();
+    for extra in [&[][..], &["--messages"]] {
+        let mut args = vec!["replay", replay_file.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let output = arena(dir.path(), &args);
+        assert!(output.status.success(), "{output:?}");
+        let text = String::from_utf8(output.stdout).unwrap();
+        for (turn, line) in &lines {
+            let block = turn_block(&text, *turn);
+            assert!(block.lines().any(|l| l == line), "{line:?} in {block}");
+        }
+        assert_eq!(
+            text.matches("\n  ! ").count(),
+            slow.len() + crasher.len(),
+            "a line per failure, no more: {text}"
+        );
+        let replies = if extra.is_empty() { 0 } else { replied };
+        assert_eq!(text.matches("\n  < ").count(), replies, "{text}");
     }
-    assert!(!text.contains("(no reply)"), "{text}");
 
     let page = dir.path().join("viewer.html");
     write_page(dir.path(), &replay_file, &page);
     let profile = tempfile::tempdir().unwrap();
-    for (turn, want) in [(timeout_turn, timeout), (crash_turn, CRASHED)] {
+    for (turn, seat, want) in [
+        (timeout_turn, "seat 0 (slow)", timeout),
+        (slow[1].0, "seat 0 (slow)", PROCESS_GONE),
+        (crash_turn, "seat 1 (crasher)", CRASHED),
+    ] {
         let dom = dump_dom(&page, profile.path(), &format!("turn={turn}&messages"), &[]);
         let (pres, reasons) = viewer_messages(&dom);
         let replies: Vec<&str> = pres.iter().skip(1).step_by(2).map(String::as_str).collect();
@@ -896,12 +922,20 @@ fn a_replay_says_a_timeout_and_a_crash_apart() {
             reasons.is_empty(),
             "no reply had a reason under it: {reasons:?}"
         );
+        // The list always in view names the failure too, unfolded or not.
+        assert!(dom.contains("<h2>Failed and invalid replies</h2>"), "{dom}");
+        assert_eq!(
+            list_items(&dom, "problems"),
+            [format!("{seat}: {want}")],
+            "turn {turn}"
+        );
     }
 }
 
 /// The viewer's requests and replies of a hand-written frame: a reply, a reply after which
 /// the process ended (the reason under it), a reply rejected and then ended (both reasons),
-/// a timeout, and a missing reply of a replay written before reasons were kept.
+/// a timeout, and a missing reply of a replay written before reasons were kept; and the
+/// list of failed and invalid replies, always in view, of the same frame.
 #[test]
 fn the_viewer_says_why_each_reply_is_missing_or_what_followed_it() {
     let dir = tempfile::tempdir().unwrap();
@@ -939,4 +973,15 @@ fn the_viewer_says_why_each_reply_is_missing_or_what_followed_it() {
         ]
     );
     assert_eq!(reasons, [ended, "invalid: no", ended]);
+    // The list always in view has each of them, in the order of the requests.
+    assert_eq!(
+        list_items(&dom, "problems"),
+        [
+            format!("seat 0 (a): {ended}"),
+            "seat 0 (a) sent \"bad\": no".to_owned(),
+            format!("seat 0 (a): {ended}"),
+            "seat 0 (a): no reply within 100 ms".to_owned(),
+            "seat 0 (a): no reply".to_owned(),
+        ]
+    );
 }
