@@ -5,10 +5,20 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
+use std::time::Duration;
 
 use crate::report::{Leaderboard, Standing};
 use crate::text::{escape_control, plural};
 use arena_games::GameKind;
+
+/// The time limits of a run's requests, which the summary names where a bot timed out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeLimits {
+    /// A request's (`timeout_ms`).
+    pub request: Duration,
+    /// A setup request's, and a persistent process's first (`setup_timeout_ms`).
+    pub setup: Duration,
+}
 
 /// How many of the last lines of a bot's stderr the summary shows.
 pub const STDERR_LINES: usize = 5;
@@ -42,6 +52,7 @@ pub fn failing_bots(
     board: &Leaderboard,
     stderr: &BTreeMap<String, Vec<u8>>,
     invalid: &BTreeMap<String, String>,
+    limits: TimeLimits,
 ) -> Vec<String> {
     let mut bots: Vec<&Standing> = board
         .leaderboard
@@ -53,7 +64,7 @@ pub fn failing_bots(
     bots.into_iter()
         .map(|bot| {
             let evidence = (stderr.get(&bot.name), invalid.get(&bot.name));
-            paragraph(bot, evidence, persistent)
+            paragraph(bot, evidence, persistent, limits)
         })
         .collect()
 }
@@ -64,6 +75,7 @@ fn paragraph(
     bot: &Standing,
     (stderr, invalid): (Option<&Vec<u8>>, Option<&String>),
     persistent: bool,
+    limits: TimeLimits,
 ) -> String {
     let Standing {
         name,
@@ -100,6 +112,15 @@ fn paragraph(
             .map(|(reason, count)| format!("{reason}: {count}"))
             .collect();
         let _ = write!(text, " ({})", reasons.join("; "));
+    }
+    if *timeouts > 0 {
+        let _ = write!(
+            text,
+            "; a timeout is no reply within {} ms (`timeout_ms`), or {} ms for a setup request or \
+             a persistent process's first (`setup_timeout_ms`)",
+            limits.request.as_millis(),
+            limits.setup.as_millis()
+        );
     }
     if let Some(reply) = invalid {
         let _ = write!(text, "; the first invalid reply: {reply}");
@@ -153,6 +174,11 @@ mod tests {
     use crate::journal::{GameRecord, Header, SeatRecord};
     use crate::report::LeaderboardBuilder;
     use arena_games::Scoring;
+
+    const LIMITS: TimeLimits = TimeLimits {
+        request: Duration::from_millis(300),
+        setup: Duration::from_secs(30),
+    };
 
     fn seat(bot: &str, requests: u32, crashes: u32, invalid: u32) -> SeatRecord {
         SeatRecord {
@@ -212,7 +238,7 @@ mod tests {
         for _ in 0..2 {
             board.add(&game(vec![oversized(), seat("fine", 50, 0, 0)]));
         }
-        let lines = failing_bots(&board.finish(), &BTreeMap::new(), &BTreeMap::new());
+        let lines = failing_bots(&board.finish(), &BTreeMap::new(), &BTreeMap::new(), LIMITS);
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(
             lines[0].starts_with("bot megaloop had 2 failures in its 100 requests in 2 games")
@@ -227,7 +253,7 @@ mod tests {
         let mut board = LeaderboardBuilder::new(Scoring::Mean, &[], header);
         board.add(&game(vec![seat("lower", 3, 0, 40)]));
         let first = BTreeMap::from([("lower".to_owned(), "`X\\r\\n` (bad move)".to_owned())]);
-        let lines = failing_bots(&board.finish(), &BTreeMap::new(), &first);
+        let lines = failing_bots(&board.finish(), &BTreeMap::new(), &first, LIMITS);
         assert_eq!(
             lines,
             [
@@ -276,12 +302,12 @@ mod tests {
         let board = board.finish();
         let unlucky = board.leaderboard.iter().find(|bot| bot.name == "unlucky");
         assert_eq!(
-            paragraph(unlucky.unwrap(), (None, None), false),
+            paragraph(unlucky.unwrap(), (None, None), false, LIMITS),
             "bot unlucky had 2 failures in its 20 requests in 2 games: 0 timeouts, 2 crashes, \
              0 invalid replies; a timeout, crash or reply over the size cap in every game; no stderr kept",
             "a one-shot game's bots are never told of persistent processes"
         );
-        let lines = failing_bots(&board, &stderr, &BTreeMap::new());
+        let lines = failing_bots(&board, &stderr, &BTreeMap::new(), LIMITS);
         assert_eq!(
             lines,
             [
@@ -290,7 +316,8 @@ mod tests {
                 "bot flaky had 3 failures in its 20 requests in 2 games: 0 timeouts, 1 crash, \
                  2 invalid replies (bad move: 2); no stderr kept",
                 "bot hanger had 2 failures in its 20 requests in 2 games: 2 timeouts, 0 crashes, \
-                 0 invalid replies; a timeout, crash or reply over the size cap in every game (a persistent process is \
+                 0 invalid replies; a timeout is no reply within 300 ms (`timeout_ms`), or 30000 \
+                 ms for a setup request or a persistent process's first (`setup_timeout_ms`); a timeout, crash or reply over the size cap in every game (a persistent process is \
                  ended at its first, and the game's fallback answers the rest); no stderr kept",
                 "bot unlucky had 2 failures in its 20 requests in 2 games: 0 timeouts, 2 crashes, \
                  0 invalid replies; a timeout, crash or reply over the size cap in every game (a persistent process is \

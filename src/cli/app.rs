@@ -34,6 +34,7 @@ use arena::sandbox::check_support;
 use arena::selection::Selection;
 use arena::signals::Signals;
 use arena::sprt::{Sprt, SprtBounds, Verdict};
+use arena::summary::TimeLimits;
 use arena::text::{escape_control, shell_word};
 use arena_games::GameKind;
 
@@ -332,15 +333,25 @@ fn play(
     // After the files, and before its failure ends the run: a stdout that cannot take the
     // leaderboard (a full disk) leaves the results written and the warnings said.
     let printed = print(&board, args.format);
-    let status = end_of_run(&board, &report, &args, &out);
+    let limits = TimeLimits {
+        request: tournament.timeout,
+        setup: tournament.setup_timeout,
+    };
+    let status = end_of_run(&board, &report, limits, &args, &out);
     printed?;
     Ok(status)
 }
 
 /// Says on stderr what the end of a run calls for (bots that failed often, how to finish a
 /// stopped run, the SPRT verdict, `--strict`'s failures) and returns the run's exit status.
-fn end_of_run(board: &Leaderboard, report: &RunReport, args: &RunArgs, out: &Path) -> u8 {
-    warn_of_failing_bots(board, report);
+fn end_of_run(
+    board: &Leaderboard,
+    report: &RunReport,
+    limits: TimeLimits,
+    args: &RunArgs,
+    out: &Path,
+) -> u8 {
+    warn_of_failing_bots(board, report, limits);
     if let Some(stop) = report.interrupted {
         // Not a log line: `-q` must not hide how to finish the run.
         arena::notice::always(
@@ -427,8 +438,9 @@ fn sprt_of(
 
 /// Prints a paragraph per bot that failed often ([`arena::summary`]) on stderr. Not log
 /// lines: `-q` must not hide a bot that never worked.
-fn warn_of_failing_bots(board: &Leaderboard, report: &RunReport) {
-    for paragraph in arena::summary::failing_bots(board, &report.stderr, &report.invalid) {
+fn warn_of_failing_bots(board: &Leaderboard, report: &RunReport, limits: TimeLimits) {
+    let bots = arena::summary::failing_bots(board, &report.stderr, &report.invalid, limits);
+    for paragraph in bots {
         arena::notice::always(arena::notice::Level::Warning, &paragraph);
     }
 }
@@ -506,8 +518,8 @@ fn select_bots(tournament: &mut Tournament, selection: &Selection) -> Result<(),
     let fewest = tournament.options.min_bots();
     if kept.len() < fewest {
         return Err(Error::Usage(format!(
-            "--bots/--exclude keep {} bots; a {} tournament needs at least {fewest}",
-            kept.len(),
+            "--bots/--exclude keep {}; a {} tournament needs at least {fewest}",
+            arena::text::plural(kept.len() as u64, "bot", "bots"),
             tournament.kind()
         )));
     }

@@ -48,7 +48,10 @@ pub enum LogFormat {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run a tournament file and print its leaderboard.
+    // With numbers: `--games -1` is a bad value, not an unknown flag `-1` (whose hint would be
+    // to write `-- -1`, which makes it a file argument).
     #[command(
+        allow_negative_numbers = true,
         after_help = "Example:\n  arena run tournaments/petri.toml --games 20 --seed 7 --format json > results.json"
     )]
     Run(RunArgs),
@@ -61,6 +64,7 @@ pub enum Command {
     /// self-contained HTML page with the board, play/pause, step, a turn slider and the
     /// scores over time.
     #[command(
+        allow_negative_numbers = true,
         after_help = "Examples:\n  arena replay results/replays/game-0.jsonl --every 10\n  arena replay results/replays/game-0.jsonl --turn 42 --messages\n  arena replay results/replays/game-0.jsonl --html game-0.html"
     )]
     Replay(ReplayArgs),
@@ -75,6 +79,7 @@ pub enum Command {
     /// crowded, edge of board, end-game) and each reply is shown with the exact bytes sent,
     /// whether it parsed, whether it was legal, and how long it took.
     #[command(
+        allow_negative_numbers = true,
         after_help = "Examples:\n  arena check petri -- /usr/bin/python3 -S -I bots/petri/hunter.py\n  arena check slime --timeout-ms 1000 -- ./my-slime-bot --fast\n  arena check alienwar -- java -cp classes planet.AlienWarHost alien.Nomad   (a Java alien\n  compiled with its host by hand, see games/alienwar.md)\n\nExit status: 0 every reply valid (a crash after a reply is shown, and the reply still\ncounts); 3 a reply was invalid, illegal, late or missing; 2 bad command line or program\nnot found."
     )]
     Check(CheckArgs),
@@ -97,6 +102,7 @@ pub enum Command {
     /// same checks, journal and leaderboard as `run`. The match's tournament file is kept in
     /// the results folder (match.toml) to resume or rerun it.
     #[command(
+        allow_negative_numbers = true,
         after_help = "Examples:\n  arena match petri --bot v1='/usr/bin/python3 -S -I v1.py' --bot v2='/usr/bin/python3 -S -I v2.py' --games 20\n  arena match slime --bot a=./a --bot b=./b --bot c=./c --bot d=./d --games 1 --replays"
     )]
     Match(MatchArgs),
@@ -213,7 +219,7 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "N", conflicts_with = "html")]
     pub turn: Option<u32>,
     /// Print every K-th turn (and the last).
-    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "html")]
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..), conflicts_with_all = ["html", "turn"])]
     pub every: u32,
     /// Also print each turn's requests and replies, and why a bot gave none.
     #[arg(long, conflicts_with = "html")]
@@ -532,9 +538,22 @@ mod tests {
                 &["arena", "run", "t.toml", "--format", "xml"],
                 ErrorKind::InvalidValue,
             ),
+            // A bad value, not an unknown flag whose hint would make it a file argument.
             (
                 &["arena", "run", "t.toml", "--seed", "-1"],
-                ErrorKind::UnknownArgument,
+                ErrorKind::ValueValidation,
+            ),
+            (
+                &["arena", "run", "t.toml", "--games", "-1"],
+                ErrorKind::ValueValidation,
+            ),
+            (
+                &["arena", "match", "petri", "--bot", "a=x", "--jobs", "-2"],
+                ErrorKind::ValueValidation,
+            ),
+            (
+                &["arena", "replay", "g.jsonl", "--turn", "3", "--every", "2"],
+                ErrorKind::ArgumentConflict,
             ),
             (&["arena", "play", "t.toml"], ErrorKind::InvalidSubcommand),
             (
