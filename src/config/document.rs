@@ -14,6 +14,10 @@ use super::error::Problem;
 /// The most values one file may have rejected before the rest is not looked at.
 const MAX_PROBLEMS: usize = 100;
 
+/// How many syntax errors are shown: a file that is no TOML at all (a bot's script given
+/// by mistake) has one on nearly every line, and the first few say what is wrong.
+const SHOWN_SYNTAX_ERRORS: usize = 5;
+
 /// A parsed tournament file, with the keys serde rejected so far dropped.
 pub(crate) struct Document<'a> {
     source: &'a str,
@@ -21,14 +25,30 @@ pub(crate) struct Document<'a> {
 }
 
 impl<'a> Document<'a> {
-    /// Parses `source`; every syntax error as a problem if there are any.
+    /// Parses `source`; its syntax errors as problems if there are any, the first
+    /// [`SHOWN_SYNTAX_ERRORS`] of them and how many there are.
     pub(crate) fn parse(source: &'a str) -> Result<Document<'a>, Vec<Problem>> {
         let (table, errors) = DeTable::parse_recoverable(source);
         if errors.is_empty() {
-            Ok(Document { source, table })
-        } else {
-            Err(errors.iter().map(|e| problem(source, e)).collect())
+            return Ok(Document { source, table });
         }
+        let mut problems: Vec<Problem> = errors.iter().map(|e| problem(source, e)).collect();
+        // The parser's order is not always the file's.
+        problems.sort_by_key(|problem| (problem.line, problem.column));
+        problems.truncate(SHOWN_SYNTAX_ERRORS);
+        if errors.len() > SHOWN_SYNTAX_ERRORS {
+            // About the whole file, so it comes first.
+            problems.push(Problem::at(
+                source,
+                None,
+                format!(
+                    "{} syntax errors: is this a tournament file (TOML)? The first \
+                     {SHOWN_SYNTAX_ERRORS} follow",
+                    errors.len()
+                ),
+            ));
+        }
+        Err(problems)
     }
 
     /// Deserializes the document as `T`, adding a problem for each value rejected on the way
@@ -177,9 +197,28 @@ mod tests {
     }
 
     #[test]
-    fn syntax_errors_are_all_reported() {
+    fn syntax_errors_are_reported_the_first_few_and_how_many_more() {
         let (parsed, lines) = problems("game = \nseed = = 1\n");
         assert!(!parsed);
         assert!(!lines.is_empty(), "{lines:?}");
+        // A Python script named in place of the tournament file.
+        let script = "import os\nimport sys\n".repeat(20);
+        let (parsed, lines) = problems(&script);
+        assert!(!parsed);
+        assert_eq!(lines.len(), SHOWN_SYNTAX_ERRORS + 1, "{lines:?}");
+        assert_eq!(
+            lines[..SHOWN_SYNTAX_ERRORS]
+                .iter()
+                .map(|l| l.0)
+                .collect::<Vec<_>>(),
+            [1, 2, 3, 4, 5]
+        );
+        assert_eq!(
+            lines[SHOWN_SYNTAX_ERRORS],
+            (
+                0,
+                "40 syntax errors: is this a tournament file (TOML)? The first 5 follow".to_owned()
+            )
+        );
     }
 }
