@@ -28,6 +28,8 @@ use shared_host::SharedHost;
 /// One seat's bot, its connection and its failure counts.
 struct Seat<'a> {
     bot: &'a Bot,
+    /// The game's index, for log lines.
+    game: u64,
     env: CallEnv,
     connection: Connection,
     /// Whether its session requests go to the game's [`SharedHost`] instead.
@@ -126,6 +128,7 @@ pub async fn play(
         .enumerate()
         .map(|(seat, &bot)| Seat {
             bot: &tournament.bots[bot],
+            game: fixture.index,
             env: CallEnv {
                 game: kind.name(),
                 seed: fixture.seed,
@@ -471,7 +474,7 @@ fn record(
             tally.crashes += 1;
             if persistent {
                 // Its whole game is lost: worth more than a debug line.
-                tracing::warn!(bot = %seat.bot.name, "cannot start the bot: {error}");
+                tracing::warn!(bot = %seat.bot.name, game = seat.game, "cannot start the bot: {error}");
             }
             (Answer::NoReply, Some(format!("cannot start: {error}")))
         }
@@ -495,6 +498,7 @@ fn record(
     if let Some(failure) = &failure {
         tracing::debug!(
             bot = %seat.bot.name,
+            game = seat.game,
             seat = seat.env.seat,
             seed = seat.env.seed,
             stderr = %crate::text::escape_control(String::from_utf8_lossy(&result.stderr).trim_end()),

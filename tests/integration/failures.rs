@@ -190,3 +190,24 @@ fn log_io_writes_each_bots_requests_and_replies_per_game() {
     assert!(stderr.contains("--log-io t.toml/io: "), "{stderr}");
     assert!(!dir.path().join("r2").exists());
 }
+
+/// Each bot failure of `-v` names its game: the games of a run go on at once, and their
+/// lines mix.
+#[test]
+fn a_failure_logged_with_v_names_its_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "game = \"slime\"\ngames = 2\n[options]\nmax_turns = 2\n\
+         [[bots]]\nname = \"a\"\ncommand = [\"/bin/sh\", \"-c\", \"exit 3\"]\n\
+         [[bots]]\nname = \"b\"\ncommand = [\"/bin/sh\", \"-c\", \"echo x\"]\n\
+         [[bots]]\nname = \"c\"\ncommand = [\"/bin/sh\", \"-c\", \"echo x\"]\n\
+         [[bots]]\nname = \"d\"\ncommand = [\"/bin/sh\", \"-c\", \"echo x\"]\n";
+    write_toml(dir.path(), "t.toml", text);
+    let output = arena(dir.path(), &["-v", "run", "t.toml", "--out", "r"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let games: std::collections::BTreeSet<&str> = (stderr.lines())
+        .filter(|line| line.contains("ended without replying (exit status 3)"))
+        .filter_map(|line| line.split(" game=").nth(1)?.split(' ').next())
+        .collect();
+    assert_eq!(games, ["0", "1"].into(), "{stderr}");
+}
