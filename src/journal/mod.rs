@@ -36,6 +36,8 @@ use arena_games::Bounds;
 use arena_games::engine::GameResult;
 
 mod check;
+#[cfg(test)]
+mod fixtures;
 mod versions;
 
 use check::Expected;
@@ -897,54 +899,9 @@ impl SeenGames {
 
 #[cfg(test)]
 mod tests {
+    use super::fixtures::{game, header, journal_with, line};
     use super::*;
     use arena_games::Pairing;
-
-    fn header() -> Header {
-        let bots = vec!["a".into(), "b".into()];
-        Header::new("petri", 1, 2, bots, 2, "abc".into())
-    }
-
-    fn game(index: u64) -> GameRecord {
-        let seat = |bot: &str, score| SeatRecord {
-            result: Some(if score == 1 {
-                GameResult::Win
-            } else {
-                GameResult::Loss
-            }),
-            requests: 3,
-            invalid_replies: 1,
-            invalid_reasons: BTreeMap::from([("the first word is none of ...".to_owned(), 1)]),
-            stats: BTreeMap::from([("gold".to_owned(), score)]),
-            ..SeatRecord::new(bot, score)
-        };
-        let names = ["a".to_owned(), "b".to_owned()];
-        let schedule = crate::schedule::Schedule::new(Pairing::HeadToHead, &names, 2, 1);
-        let fixture = schedule.fixture(index).unwrap();
-        let [first, second] = [0, 1].map(|seat| ["a", "b"][fixture.seats[seat]]);
-        GameRecord {
-            index,
-            seed: fixture.seed,
-            summary: "done".into(),
-            duration_ms: 1,
-            seats: vec![seat(first, 1), seat(second, 0)],
-        }
-    }
-
-    /// A journal of `header()` with `lines` after the header line.
-    fn journal_with(dir: &Path, lines: &[String]) -> PathBuf {
-        let path = dir.join("journal.jsonl");
-        JournalWriter::create(&path, header()).unwrap();
-        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
-        for line in lines {
-            writeln!(file, "{line}").unwrap();
-        }
-        path
-    }
-
-    fn line(game: &GameRecord) -> String {
-        serde_json::to_string(&Record::Game(game.clone())).unwrap()
-    }
 
     #[test]
     fn games_that_are_not_the_tournaments_are_refused_with_their_line() {
