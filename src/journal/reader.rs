@@ -60,7 +60,7 @@ impl Journal {
 #[derive(Debug)]
 pub struct JournalReader {
     pub(super) lines: Lines,
-    pub(super) header: Header,
+    header: Header,
     expected: Expected,
     seen: SeenGames,
     /// The records of games read before, to compare with their first once the file is read.

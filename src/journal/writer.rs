@@ -76,7 +76,7 @@ impl JournalWriter {
             }
             other => other,
         })?;
-        if let Some(why) = reader.header.mismatch(expected) {
+        if let Some(why) = reader.header().mismatch(expected) {
             return Err(JournalError::Mismatch {
                 path: path.to_path_buf(),
                 why,
