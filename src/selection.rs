@@ -42,8 +42,11 @@ impl Selection {
         if let Some(unknown) =
             (only.iter().chain(&exclude)).find(|&&word| !names.iter().any(|name| name == word))
         {
+            let meant = crate::text::closest(unknown, names.iter().map(String::as_str))
+                .map(|name| format!("; did you mean `{name}`?"))
+                .unwrap_or_default();
             return Err(format!(
-                "there is no bot `{}` (the bots: {})",
+                "there is no bot `{}` (the bots: {}){meant}",
                 crate::text::escape_control(unknown),
                 names.join(", ")
             ));
@@ -120,6 +123,18 @@ mod tests {
         assert_eq!(
             typo.apply(&names()),
             Err("there is no bot `e` (the bots: a, b, c, d)".to_owned())
+        );
+        let capital = Selection {
+            only: vec!["Hunter".into()],
+            exclude: Vec::new(),
+        };
+        let names = ["hunter".to_owned(), "grower".to_owned()];
+        assert_eq!(
+            capital.apply(&names),
+            Err(
+                "there is no bot `Hunter` (the bots: hunter, grower); did you mean `hunter`?"
+                    .to_owned()
+            )
         );
     }
 }

@@ -78,6 +78,48 @@ pub fn plural(count: impl Into<u64>, one: &str, many: &str) -> String {
     format!("{count} {}", if count == 1 { one } else { many })
 }
 
+/// Of `candidates`, the one fewest slips away from `given` (a misspelt key or bot name), if
+/// it is the only one that close and at most two slips away (one for a word of two letters).
+pub fn closest<'a>(given: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let most = 2.min(given.chars().count().saturating_sub(1));
+    let mut near: Vec<(usize, &str)> = (candidates.into_iter())
+        .map(|candidate| (slips(given, candidate), candidate))
+        .filter(|&(slips, _)| slips <= most)
+        .collect();
+    near.sort_unstable();
+    match near[..] {
+        [(_, only)] => Some(only),
+        [(fewest, closest), (next, _), ..] if fewest < next => Some(closest),
+        _ => None,
+    }
+}
+
+/// How many letters to insert, delete, change or swap with a neighbour to turn `a` into `b`
+/// (the optimal string alignment distance).
+fn slips(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut rows = vec![vec![0; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let change = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (rows[i - 1][j] + 1)
+                .min(rows[i][j - 1] + 1)
+                .min(rows[i - 1][j - 1] + change);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = best;
+        }
+    }
+    rows[a.len()][b.len()]
+}
+
 /// `bytes` as text for one log line: lossy UTF-8, cut after `max_chars` characters (an
 /// ellipsis says so), then [escaped](escape_control), so a reply of many lines stays one line.
 pub fn one_line(bytes: &[u8], max_chars: usize) -> String {
@@ -119,6 +161,18 @@ pub fn shell_word(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_closest_word_is_the_only_one_a_slip_or_two_away() {
+        let names = ["hunter", "bomber", "grower", "game", "games"];
+        assert_eq!(closest("Hunter", names), Some("hunter"));
+        assert_eq!(closest("bmober", names), Some("bomber"));
+        assert_eq!(closest("farmer", names), None);
+        // One slip from both `game` and `games`: no guess.
+        assert_eq!(closest("gamey", names), None);
+        assert_eq!(slips("ab", "ba"), 1);
+        assert_eq!(slips("", "abc"), 3);
+    }
 
     #[test]
     fn shell_words_are_quoted_only_when_they_need_it() {

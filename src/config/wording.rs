@@ -2,6 +2,8 @@
 //! numbers it takes (`u32` says nothing to someone writing a tournament file), and a misspelt
 //! key answered with the key it most likely meant.
 
+use crate::text::closest;
+
 /// Rust's number types as a tournament file's author reads them.
 const NUMBER_TYPES: [(&str, &str); 7] = [
     ("u8", "a whole number from 0 to 255"),
@@ -34,49 +36,12 @@ pub(crate) fn plain(message: &str) -> String {
 }
 
 /// For serde's ``unknown field `gmes`, expected one of `game`, `games`, …``, the expected
-/// key fewest slips away from the one given (`games`), if it is the only one that close and
-/// at most two slips away (one for a key of two letters).
+/// key the given one most likely meant ([`closest`]).
 fn meant_key(message: &str) -> Option<&str> {
     let rest = message.strip_prefix("unknown field `")?;
     let (given, rest) = rest.split_once('`')?;
     let expected = rest.split_once("expected one of ")?.1;
-    let most = 2.min(given.chars().count().saturating_sub(1));
-    let mut keys: Vec<(usize, &str)> = (expected.split('`').skip(1).step_by(2))
-        .map(|key| (slips(given, key), key))
-        .filter(|&(slips, _)| slips <= most)
-        .collect();
-    keys.sort_unstable();
-    match keys[..] {
-        [(_, only)] => Some(only),
-        [(fewest, closest), (next, _), ..] if fewest < next => Some(closest),
-        _ => None,
-    }
-}
-
-/// How many letters to insert, delete, change or swap with a neighbour to turn `a` into `b`
-/// (the optimal string alignment distance).
-fn slips(a: &str, b: &str) -> usize {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let mut rows = vec![vec![0; b.len() + 1]; a.len() + 1];
-    for (i, row) in rows.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in rows[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let change = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (rows[i - 1][j] + 1)
-                .min(rows[i][j - 1] + 1)
-                .min(rows[i - 1][j - 1] + change);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(rows[i - 2][j - 2] + 1);
-            }
-            rows[i][j] = best;
-        }
-    }
-    rows[a.len()][b.len()]
+    closest(given, expected.split('`').skip(1).step_by(2))
 }
 
 #[cfg(test)]
@@ -112,7 +77,5 @@ mod tests {
         assert!(!unknown("colour").contains("did you mean"));
         // One slip from both `game` and `games`: no guess.
         assert!(!unknown("gamey").contains("did you mean"));
-        assert_eq!(slips("ab", "ba"), 1);
-        assert_eq!(slips("", "abc"), 3);
     }
 }
