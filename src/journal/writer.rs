@@ -76,7 +76,13 @@ impl JournalWriter {
             }
             other => other,
         })?;
-        if let Some(why) = reader.header().mismatch(expected) {
+        if let Some(mut why) = reader.header().mismatch(expected) {
+            if reader.header().bots != expected.bots {
+                why.push_str(
+                    "\n(hint: a run of some of the file's bots resumes with the same --bots, \
+                     --exclude or --gauntlet; the command printed when it stopped has them)",
+                );
+            }
             return Err(JournalError::Mismatch {
                 path: path.to_path_buf(),
                 why,
@@ -253,6 +259,16 @@ mod tests {
             error
                 .to_string()
                 .contains("the seed is 1 in the journal but 2 now"),
+            "{error}"
+        );
+        assert!(!error.to_string().contains("--bots"), "{error}");
+        // A run of fewer bots: the hint says how it resumes.
+        let mut fewer = header();
+        fewer.bots.pop();
+        let error = JournalWriter::resume(&path, &fewer, &BTreeMap::new(), |_| {}).unwrap_err();
+        assert!(
+            error.to_string().contains("the bot list is ")
+                && error.to_string().contains("resumes with the same --bots"),
             "{error}"
         );
         let other = Header {
