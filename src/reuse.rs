@@ -275,17 +275,42 @@ impl ReusePool {
     }
 
     /// Says, a log line each, why games of the earlier runs are not this run's, whose bots
-    /// have `digests` (by name) and whose master seed is `seed`: a bot none of whose gathered
-    /// games records its digest now changed (its games are played again), an earlier run of
-    /// another seed has none of this run's games. Without it a host sees only "reused 0
-    /// games" and cannot tell why.
-    pub fn explain(&self, digests: &BTreeMap<String, String>, seed: u64) {
+    /// have `digests` (by name), run in the folders `dirs` (by name) and whose master seed is
+    /// `seed`: a bot none of whose gathered games records its digest now changed (its games
+    /// are played again; bots that share a folder in one line, since a file changed there
+    /// changes them all), an earlier run of another seed has none of this run's games.
+    /// Without it a host sees only "reused 0 games" and cannot tell why.
+    pub fn explain(
+        &self,
+        digests: &BTreeMap<String, String>,
+        dirs: &BTreeMap<&str, &Path>,
+        seed: u64,
+    ) {
+        let mut by_dir: BTreeMap<Option<&Path>, Vec<String>> = BTreeMap::new();
         for bot in self.versions.changed(digests) {
-            tracing::info!(
-                "--reuse: bot `{}` changed since the earlier runs (a file under its `dir`, or \
-                 its command, environment, limits or sandbox): its games are played again",
-                bot.escape_debug()
-            );
+            let name = format!("`{}`", bot.escape_debug());
+            by_dir.entry(dirs.get(bot).copied()).or_default().push(name);
+        }
+        for (dir, bots) in by_dir {
+            match (dir, &bots[..]) {
+                (Some(dir), [_, _, ..]) => tracing::info!(
+                    "--reuse: bots {} changed since the earlier runs (they share the folder \
+                     {}, and a changed file under it changes every bot there; or their \
+                     commands, environments, limits or sandbox changed): their games are \
+                     played again",
+                    bots.join(", "),
+                    dir.display()
+                ),
+                _ => {
+                    for bot in bots {
+                        tracing::info!(
+                            "--reuse: bot {bot} changed since the earlier runs (a file under \
+                             its `dir`, or its command, environment, limits or sandbox): its \
+                             games are played again"
+                        );
+                    }
+                }
+            }
         }
         for (source, theirs) in self.seeds.iter().filter(|(_, theirs)| *theirs != seed) {
             tracing::warn!(

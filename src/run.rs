@@ -244,7 +244,10 @@ pub fn run_tournament(
     let reused = if !reusing {
         0
     } else {
-        options.reuse.explain(&digests, tournament.seed);
+        let dirs = (tournament.bots.iter())
+            .map(|bot| (bot.name.as_str(), bot.program.dir.as_path()))
+            .collect();
+        options.reuse.explain(&digests, &dirs, tournament.seed);
         let mut earlier = Earlier {
             pool: &mut options.reuse,
             names: &names,

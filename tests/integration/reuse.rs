@@ -66,6 +66,40 @@ fn a_changed_bot_replays_exactly_its_games() {
     );
 }
 
+/// Bots that share a folder all change with a file in it: one line names them and the
+/// folder, where a line per bot left the host guessing why every bot changed.
+#[test]
+fn bots_sharing_a_folder_that_changed_are_named_in_one_line_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let shared = dir.join("bots");
+    std::fs::create_dir(&shared).unwrap();
+    let mut text = "game = \"petri\"\nseed = 2014\ngames = 1\n[options]\nturns = 5\n".to_owned();
+    for (name, script) in THREE {
+        std::fs::copy(repo().join("bots/petri").join(script), shared.join(script)).unwrap();
+        text.push_str(&format!(
+            "[[bots]]\nname = \"{name}\"\ncommand = \"/usr/bin/python3 -S -I {script}\"\n\
+             dir = \"bots\"\n"
+        ));
+    }
+    std::fs::copy(
+        repo().join("bots/petri/petrilib.py"),
+        shared.join("petrilib.py"),
+    )
+    .unwrap();
+    let file = crate::support::write_toml(dir, "t.toml", &text);
+    run_ok(dir, &file, &["--out", "before"]);
+    std::fs::write(shared.join("notes.txt"), "a new file beside the bots").unwrap();
+    let again = run_ok(dir, &file, &["--out", "after", "--reuse", "before"]);
+    let log = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(log.matches("changed since").count(), 1, "{log}");
+    assert!(
+        log.contains("--reuse: bots `bomber`, `grower`, `hunter` changed since the earlier runs")
+            && log.contains(&format!("they share the folder {}", shared.display())),
+        "{log}"
+    );
+}
+
 #[test]
 fn a_reuse_that_keeps_nothing_says_why() {
     let dir = tempfile::tempdir().unwrap();
