@@ -402,6 +402,23 @@ fn assert_template_passes(game: &str, lang: &str) {
     assert_eq!(again.status.code(), Some(2));
 }
 
+/// A script template runs by its `#!` line, named alone as the command: it was written
+/// without execute permission, and the check refused it as "not executable".
+#[test]
+fn a_script_template_runs_as_its_own_command() {
+    let dir = tempfile::tempdir().unwrap();
+    for (game, lang, folder, script) in [
+        ("slime", "python", "py", "./py/bot.py"),
+        ("petri", "javascript", "js", "./js/bot.js"),
+    ] {
+        let output = arena(dir.path(), &["new", game, "--lang", lang, folder]);
+        assert!(output.status.success(), "{output:?}");
+        let (output, text) = check(dir.path(), game, &[], &[script]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{script}: {stderr}{text}");
+    }
+}
+
 /// A Rust bot made inside another Cargo workspace (an arena checkout, say) is a package of
 /// its own there: Cargo refused to build it ("believes it's in a workspace when it's not").
 #[test]
