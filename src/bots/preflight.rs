@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use super::program::{BotProgram, ResourceLimits};
 use crate::sandbox::NOBODY;
+use crate::text::shell_word;
 
 /// The kernel reads at most this much of a script's first line (`BINPRM_BUF_SIZE`).
 const FIRST_LINE_BYTES: usize = 256;
@@ -71,7 +72,7 @@ fn closed_to_nobody(bot: &BotProgram) -> Option<String> {
                     "its folder {} cannot be entered by nobody (uid {NOBODY}), as whom bots run \
                      when arena runs as root: `chmod o+x {}` (or run without the sandbox)",
                     folder.display(),
-                    crate::text::shell_word(&folder.display().to_string())
+                    shell_word(&folder.display().to_string())
                 ));
             }
             let metadata = std::fs::metadata(&file).ok()?;
@@ -85,7 +86,7 @@ fn closed_to_nobody(bot: &BotProgram) -> Option<String> {
                     "{} cannot be {what} by nobody (uid {NOBODY}), as whom bots run when arena \
                      runs as root: `chmod {mode} {}` (or run without the sandbox)",
                     file.display(),
-                    crate::text::shell_word(&file.display().to_string())
+                    shell_word(&file.display().to_string())
                 )
             })
         })
@@ -170,9 +171,7 @@ fn program_problem(path: &Path, bot: &BotProgram) -> Option<String> {
         return Some(format!("program {shown} is not a regular file"));
     }
     if metadata.permissions().mode() & 0o111 == 0 {
-        return Some(format!(
-            "program {shown} is not executable (`chmod +x {shown}` makes it so)"
-        ));
+        return Some(not_executable(path, &shown.to_string()));
     }
     let first = match first_bytes(path) {
         Ok(first) => first,
@@ -199,13 +198,61 @@ fn program_problem(path: &Path, bot: &BotProgram) -> Option<String> {
     None
 }
 
+/// Why the program `path`, named `word` in the command, cannot run when it is not
+/// executable, with both ways out: the permission, or the interpreter its `#!` line names
+/// (when it has one) written before it in the command.
+pub fn not_executable(path: &Path, word: &str) -> String {
+    let shown = path.display();
+    let chmod = format!("chmod +x {}", shell_word(&shown.to_string()));
+    let interpreter = first_bytes(path).ok().and_then(|first| {
+        let line = String::from_utf8_lossy(first_line(first.strip_prefix(b"#!")?)).into_owned();
+        let (interpreter, argument) = shebang_words(&line);
+        let plain_argument = !argument.is_empty() && !argument.starts_with('-');
+        let named = if through_env(interpreter) && plain_argument {
+            argument
+        } else {
+            interpreter
+        };
+        (!named.is_empty()).then(|| named.to_owned())
+    });
+    match interpreter {
+        Some(interpreter) => format!(
+            "program {shown} is not executable: make it so (`{chmod}`) or name its \
+             interpreter first (`{interpreter} {}`)",
+            shell_word(word)
+        ),
+        None => format!("program {shown} is not executable: make it so (`{chmod}`)"),
+    }
+}
+
+/// `bytes` up to the end of their first line, the newline excluded.
+fn first_line(bytes: &[u8]) -> &[u8] {
+    match bytes.iter().position(|&b| b == b'\n') {
+        Some(end) => &bytes[..end],
+        None => bytes,
+    }
+}
+
+/// The interpreter of a `#!` line (`line` is what follows the `#!`) and its argument: the
+/// kernel splits the line once, so the argument is everything after the interpreter, as one
+/// word.
+fn shebang_words(line: &str) -> (&str, &str) {
+    let text = line.trim_matches([' ', '\t', '\r']);
+    match text.split_once([' ', '\t']) {
+        Some((interpreter, argument)) => (interpreter, argument.trim_matches([' ', '\t'])),
+        None => (text, ""),
+    }
+}
+
+/// Whether `interpreter` is `env`, which looks its argument up in `PATH`.
+fn through_env(interpreter: &str) -> bool {
+    Path::new(interpreter).file_name() == Some(OsStr::new("env"))
+}
+
 /// The interpreter of the script `path` whose first line, after `#!`, begins with `line`.
 fn shebang_problem(path: &Path, line: &[u8], bot: &BotProgram) -> Option<String> {
     let shown = path.display();
-    let line = match line.iter().position(|&b| b == b'\n') {
-        Some(end) => &line[..end],
-        None => line,
-    };
+    let line = first_line(line);
     if line.ends_with(b"\r") {
         return Some(format!(
             "program {shown}: its first line ends in CR LF (Windows line ends), so the system \
@@ -214,12 +261,8 @@ fn shebang_problem(path: &Path, line: &[u8], bot: &BotProgram) -> Option<String>
         ));
     }
     let text = String::from_utf8_lossy(line);
-    // The kernel splits the line once: the interpreter, then everything else as one word.
     let text = text.trim_matches([' ', '\t']);
-    let (interpreter, argument) = match text.split_once([' ', '\t']) {
-        Some((interpreter, argument)) => (interpreter, argument.trim_matches([' ', '\t'])),
-        None => (text, ""),
-    };
+    let (interpreter, argument) = shebang_words(text);
     if interpreter.is_empty() {
         return Some(format!(
             "program {shown} has a `#!` line without an interpreter"
@@ -231,8 +274,7 @@ fn shebang_problem(path: &Path, line: &[u8], bot: &BotProgram) -> Option<String>
             "program {shown} starts with `#!{text}`, but its interpreter {interpreter} {why}"
         ));
     }
-    let through_env = Path::new(interpreter).file_name() == Some(OsStr::new("env"));
-    if !through_env || argument.is_empty() || argument.starts_with('-') {
+    if !through_env(interpreter) || argument.is_empty() || argument.starts_with('-') {
         // `env -S ...` and other options: env's own business, not worth second-guessing.
         return None;
     }

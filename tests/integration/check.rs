@@ -359,6 +359,28 @@ fn a_missing_program_is_a_usage_error() {
     }
 }
 
+/// A script without execute permission is named by a clean path (it was
+/// `DIR/./bot.py` for `./bot.py`), with both cures: the permission, or its `#!` line's
+/// interpreter named first.
+#[test]
+fn a_script_that_is_not_executable_is_told_how_to_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().canonicalize().unwrap();
+    std::fs::create_dir(folder.join("mine")).unwrap();
+    std::fs::write(folder.join("mine/bot.py"), "#!/usr/bin/env python3\n").unwrap();
+    let (output, _) = check(&folder, "slime", &[], &["./mine/bot.py"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let path = folder.join("mine/bot.py").display().to_string();
+    assert_eq!(
+        stderr.trim_end(),
+        format!(
+            "error: program {path} is not executable: make it so (`chmod +x {path}`) or name \
+             its interpreter first (`python3 ./mine/bot.py`)"
+        )
+    );
+}
+
 /// Writes the template of `game` in `lang` with `arena new`, builds it if needed, and
 /// checks it with `arena check`.
 fn assert_template_passes(game: &str, lang: &str) {

@@ -99,7 +99,14 @@ fn a_folder_a_missing_file_and_a_file_without_execute_permission_are_named() {
     assert!(why.ends_with("gone does not exist"), "{why}");
     let script = file(dir.path(), "bot.sh", b"#!/bin/sh\n", 0o644);
     let why = problem(&bot(&script, &[], dir.path())).unwrap();
-    assert!(why.contains("bot.sh is not executable"), "{why}");
+    let shown = script.display();
+    assert!(
+        why.ends_with(&format!(
+            "bot.sh is not executable: make it so (`chmod +x {shown}`) or name its interpreter \
+             first (`/bin/sh {shown}`)"
+        )),
+        "{why}"
+    );
 }
 
 #[test]
