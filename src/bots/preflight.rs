@@ -43,61 +43,87 @@ pub fn problem(bot: &BotProgram) -> Option<String> {
         })
 }
 
-/// A file of the bot's that its sandbox's user cannot use. As root, arena runs bots as
-/// `nobody`, for whom a file saved under `umask 077` (mode 600, or a folder of mode 700) is
-/// closed: every request would fail with "Permission denied" as the bot's crash. The
-/// program must be executable by nobody, a script (the program's `#!` file, or a script
-/// named as its argument) readable, and the folders from the bot's `dir` down to them open.
+/// The files of the bot's that its sandbox's user cannot use, all in one line. As root,
+/// arena runs bots as `nobody`, for whom a file saved under `umask 077` (mode 600, or a
+/// folder of mode 700) is closed: every request would fail with "Permission denied" as the
+/// bot's crash. Each is named with its `chmod`, so that one run shows all that is needed.
 fn closed_to_nobody(bot: &BotProgram) -> Option<String> {
+    let closed = closed_paths(bot);
+    let mut denied = String::new();
+    let mut chmods = Vec::new();
+    for (index, (what, path, missing)) in closed.iter().enumerate() {
+        let (verb, letters) = match (*what, *missing) {
+            ("folder", _) => ("entered", "x"),
+            (_, READ) => ("read", "r"),
+            (_, EXECUTE) => ("run", "x"),
+            _ => ("read or run", "rx"),
+        };
+        let shown = path.display();
+        denied += &if index == 0 {
+            format!("{what} {shown} cannot be {verb}")
+        } else {
+            format!(", nor {what} {shown} {verb}")
+        };
+        chmods.push(format!(
+            "`chmod o+{letters} {}`",
+            shell_word(&shown.to_string())
+        ));
+    }
+    let by = if closed.len() > 1 { ", by" } else { " by" };
+    (!closed.is_empty()).then(|| {
+        format!(
+            "{denied}{by} nobody (uid {NOBODY}), as whom bots run when arena runs as root: {} \
+             (or run without the sandbox)",
+            chmods.join(", ")
+        )
+    })
+}
+
+/// What of the bot's `nobody` cannot use, outer folders first: what it is (`folder`,
+/// `program`, `script`), its path, and the permissions nobody lacks there. The program must
+/// be executable, a script (the program's `#!` file, or a script named as its argument)
+/// readable, and the folders from the bot's `dir` (or the file's own folder, for a file
+/// outside it) down to them open.
+fn closed_paths(bot: &BotProgram) -> Vec<(&'static str, PathBuf, u32)> {
     let scripts = script_arguments(bot).map(|arg| bot.dir.join(arg));
     let is_script = first_bytes(&bot.program).is_ok_and(|first| first.starts_with(b"#!"));
     let program_needs = if is_script { READ | EXECUTE } else { EXECUTE };
-    std::iter::once((bot.program.clone(), program_needs))
-        .chain(scripts.map(|script| (script, READ)))
-        .find_map(|(file, needs)| {
-            let base = if file.starts_with(&bot.dir) {
-                bot.dir.as_path()
-            } else {
-                file.parent()?
-            };
-            let folders = file
-                .ancestors()
-                .skip(1)
-                .take_while(|folder| folder.starts_with(base));
-            let closed_folder = folders
-                .filter_map(|folder| Some((folder, std::fs::metadata(folder).ok()?)))
-                .find(|(_, metadata)| !open_to_nobody(metadata, EXECUTE));
-            if let Some((folder, _)) = closed_folder {
-                return Some(format!(
-                    "its folder {} cannot be entered by nobody (uid {NOBODY}), as whom bots run \
-                     when arena runs as root: `chmod o+x {}` (or run without the sandbox)",
-                    folder.display(),
-                    shell_word(&folder.display().to_string())
-                ));
+    let files = std::iter::once(("program", bot.program.clone(), program_needs))
+        .chain(scripts.map(|script| ("script", script, READ)));
+    let mut closed: Vec<(&str, PathBuf, u32)> = Vec::new();
+    for (what, file, needs) in files {
+        let base = Some(bot.dir.as_path()).filter(|dir| file.starts_with(dir));
+        let Some(base) = base.or(file.parent()) else {
+            continue;
+        };
+        let folders: Vec<PathBuf> = file
+            .ancestors()
+            .skip(1)
+            .take_while(|folder| folder.starts_with(base))
+            .map(Path::to_path_buf)
+            .collect();
+        let folders = folders
+            .into_iter()
+            .rev()
+            .map(|folder| ("folder", folder, EXECUTE));
+        for (what, path, needs) in folders.chain([(what, file, needs)]) {
+            let missing =
+                std::fs::metadata(&path).map_or(0, |metadata| missing_for_nobody(&metadata, needs));
+            if missing != 0 && !closed.iter().any(|(_, known, _)| *known == path) {
+                closed.push((what, path, missing));
             }
-            let metadata = std::fs::metadata(&file).ok()?;
-            (!open_to_nobody(&metadata, needs)).then(|| {
-                let (what, mode) = if needs & READ != 0 {
-                    ("read", "o+r")
-                } else {
-                    ("run", "o+x")
-                };
-                format!(
-                    "{} cannot be {what} by nobody (uid {NOBODY}), as whom bots run when arena \
-                     runs as root: `chmod {mode} {}` (or run without the sandbox)",
-                    file.display(),
-                    shell_word(&file.display().to_string())
-                )
-            })
-        })
+        }
+    }
+    closed
 }
 
 /// Permission bits: read and execute (search, for a folder).
 const READ: u32 = 0o4;
 const EXECUTE: u32 = 0o1;
 
-/// Whether `nobody` (uid and gid 65534) has the permissions `needs` on a file of `metadata`.
-fn open_to_nobody(metadata: &std::fs::Metadata, needs: u32) -> bool {
+/// Which of the permissions `needs` `nobody` (uid and gid 65534) lacks on a file of
+/// `metadata`.
+fn missing_for_nobody(metadata: &std::fs::Metadata, needs: u32) -> u32 {
     use std::os::unix::fs::MetadataExt;
     let mode = metadata.mode();
     let bits = if metadata.uid() == NOBODY {
@@ -107,7 +133,7 @@ fn open_to_nobody(metadata: &std::fs::Metadata, needs: u32) -> bool {
     } else {
         mode
     };
-    bits & needs == needs
+    needs & !bits
 }
 
 /// A limit of the bot's above the same hard limit of the runner's own (`ulimit -Hv`, `-Ht`):
@@ -124,7 +150,7 @@ fn limit_problem(
         && let Some(hard) = too_high(libc::RLIMIT_AS, bytes)
     {
         return Some(format!(
-            "its memory limit of {} MiB is above the address space arena itself runs under \
+            "the memory limit of {} MiB is above the address space arena itself runs under \
              ({} MiB, `ulimit -Hv`), which no process arena starts can exceed: lower \
              `memory_mb`, or raise the limit arena runs under",
             bytes / MIB,
@@ -135,7 +161,7 @@ fn limit_problem(
         && let Some(hard) = too_high(libc::RLIMIT_CPU, seconds + 1)
     {
         return Some(format!(
-            "its CPU limit of {seconds} s (and a hard limit a second above) is above the CPU \
+            "the CPU limit of {seconds} s (and a hard limit a second above) is above the CPU \
              time arena itself runs under ({hard} s, `ulimit -Ht`), which no process arena \
              starts can exceed: lower `cpu_seconds`, or raise the limit arena runs under"
         ));
@@ -303,7 +329,7 @@ fn script_argument_problem(bot: &BotProgram) -> Option<String> {
         .find(|arg| !bot.dir.join(arg).exists())
         .map(|arg| {
             format!(
-                "its script {arg} does not exist (looked for as {}: a path in `command` is \
+                "script {arg} does not exist (looked for as {}: a path in `command` is \
                  relative to the bot's `dir`)",
                 bot.dir.join(arg).display()
             )

@@ -381,6 +381,44 @@ fn a_script_that_is_not_executable_is_told_how_to_run() {
     );
 }
 
+/// As root, a check runs the bot as nobody: its closed folder and unreadable script are
+/// named in one message that says what is closed (it began "its folder", and named the
+/// script only in a second run).
+#[test]
+fn a_bot_closed_to_nobody_is_told_every_chmod_at_once() {
+    // SAFETY: geteuid cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().canonicalize().unwrap().join("priv");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("bot.py"), "print(1)\n").unwrap();
+    std::fs::set_permissions(folder.join("bot.py"), PermissionsExt::from_mode(0o600)).unwrap();
+    std::fs::set_permissions(&folder, PermissionsExt::from_mode(0o700)).unwrap();
+    let (output, _) = check(
+        dir.path(),
+        "slime",
+        &[],
+        &["/usr/bin/python3", "priv/bot.py"],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let (folder, script) = (folder.display(), folder.join("bot.py"));
+    let script = script.display();
+    assert!(
+        stderr.starts_with(&format!(
+            "error: folder {folder} cannot be entered, nor script {script} read, by nobody"
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("`chmod o+x {folder}`, `chmod o+r {script}`")),
+        "{stderr}"
+    );
+}
+
 /// Writes the template of `game` in `lang` with `arena new`, builds it if needed, and
 /// checks it with `arena check`.
 fn assert_template_passes(game: &str, lang: &str) {
