@@ -24,6 +24,10 @@ const FIRST_LINE_BYTES: usize = 256;
 /// What a UTF-8 byte order mark looks like before a `#!`.
 const BOM_SHEBANG: &[u8] = b"\xef\xbb\xbf#!";
 
+/// How a line is said to end in CR LF, here and by `arena check`: the same words for the
+/// same mistake, whether in a `#!` line or in a reply.
+pub const ENDS_IN_CR_LF: &str = "ends in CR LF (\\r\\n), a Windows line end";
+
 /// File name endings of scripts named as an interpreter's argument (`python3 bot.py`).
 const SCRIPT_ENDINGS: &[&str] = &[
     ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".sh", ".lua", ".php", ".jar",
@@ -281,8 +285,8 @@ fn shebang_problem(path: &Path, line: &[u8], bot: &BotProgram) -> Option<String>
     let line = first_line(line);
     if line.ends_with(b"\r") {
         return Some(format!(
-            "program {shown}: its first line ends in CR LF (Windows line ends), so the system \
-             reads it as `#!{}`, carriage return included: save it with LF line ends",
+            "program {shown}: its first line {ENDS_IN_CR_LF}, so the system reads it as \
+             `#!{}`, carriage return included: save it with LF line ends",
             crate::text::escape_bytes(line)
         ));
     }

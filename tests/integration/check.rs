@@ -158,6 +158,91 @@ fn a_loop_bot_that_prints_more_than_its_reply_is_told_its_lines_run_out_of_step(
     );
 }
 
+/// A one-shot bot that prints debugging output before its move is told to print only its
+/// reply, as a persistent one is; it was told only that its first line did not parse.
+#[test]
+fn a_one_shot_bot_that_prints_more_than_its_reply_is_told_to_print_only_the_reply() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = "import sys\nprint('DEBUG: got', sys.argv[1])\nprint('0 0 0 1')\n";
+    let (output, text) = check_python(dir.path(), "slime", &[], "debug", bot);
+    assert_eq!(output.status.code(), Some(3), "{text}");
+    assert!(
+        text.contains(
+            "   parsed: no, the first line is not four integers\n   line 2 of the reply would \
+             parse alone: a tournament reads all the bot writes to stdout as its reply; print \
+             only the reply there, and anything else to stderr\n"
+        ),
+        "{text}"
+    );
+}
+
+/// A reply in Windows line ends is told so, one-shot and persistent; it was told only that
+/// its direction (`N\r`) was none of the eight.
+#[test]
+fn a_bot_that_ends_its_lines_in_cr_lf_is_told_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let said = "   the reply ends in CR LF (\\r\\n), a Windows line end: print \"\\n\" only\n";
+    // Answers the setup (`BEGIN` without a newline), then every request, and as a persistent
+    // process (`BEGIN\n`) every stats line, in CR LF.
+    let script = r#"import sys
+first = sys.stdin.readline()
+if first == 'BEGIN':
+    print('SPECIES')
+    sys.exit()
+def reply():
+    sys.stdout.write('DIVIDE N\r\n')
+    sys.stdout.flush()
+reply()
+if first == 'BEGIN\n':
+    for line in sys.stdin:
+        if len(line.split()) == 4:
+            reply()
+"#;
+    for (name, species) in [("oneshot", "4 6 2"), ("persistent", "4 6 2 LOOP")] {
+        let bot = script.replace("SPECIES", species);
+        let (output, text) = check_python(dir.path(), "petri", &[], name, &bot);
+        assert_eq!(output.status.code(), Some(3), "{text}");
+        assert_eq!(text.matches(said).count(), 4, "{name}: {text}");
+    }
+}
+
+/// A bot that opens a file by a path relative to the folder it runs in is shown that
+/// folder, and `--dir`; it was shown only its `FileNotFoundError`.
+#[test]
+fn a_bot_that_crashes_is_told_the_folder_it_ran_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let here = dir.path().canonicalize().unwrap();
+    let mine = here.join("mine");
+    std::fs::create_dir(&mine).unwrap();
+    std::fs::write(mine.join("weights.txt"), "0 0 0 1\n").unwrap();
+    let bot = mine.join("bot.py").display().to_string();
+    std::fs::write(&bot, "print(open('weights.txt').read())\n").unwrap();
+    let command = ["/usr/bin/python3", "-S", "-I", &bot];
+    let (output, text) = check(&here, "slime", &[], &command);
+    assert_eq!(output.status.code(), Some(3), "{text}");
+    let folder = here.display();
+    assert!(
+        text.contains(&format!(
+            "\nfolder: {folder}, where it runs (--dir DIR runs it"
+        )),
+        "{text}"
+    );
+    assert!(text.contains("FileNotFoundError"), "{text}");
+    assert!(
+        text.ends_with(&format!(
+            "\nthe bot crashed on 5 of 5 requests. It ran in {folder}, where a file it opens by \
+             a relative path is looked for: --dir DIR runs it in another folder\n\n0 of 5 \
+             replies valid\n"
+        )),
+        "{text}"
+    );
+    // Run where its file is, it replies.
+    let mine = mine.display().to_string();
+    let (_, text) = check(&here, "slime", &["--dir", &mine], &command);
+    assert!(!text.contains("crashed"), "{text}");
+    assert!(text.contains("parsed: yes"), "{text}");
+}
+
 #[test]
 fn an_illegal_reply_is_shown_parsed_but_illegal_and_fails_the_check() {
     let dir = tempfile::tempdir().unwrap();
