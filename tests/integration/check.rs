@@ -564,6 +564,22 @@ fn a_script_template_runs_as_its_own_command() {
     }
 }
 
+/// The README's sample of `arena new` is what the command prints: it had kept an older
+/// wording of the Python start-up note.
+#[test]
+fn the_readme_shows_what_new_prints() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let command = "```text\n$ arena new slime --lang python my-bot\n";
+    let sample = readme
+        .split(command)
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("the README shows `arena new`");
+    let dir = tempfile::tempdir().unwrap();
+    let output = arena(dir.path(), &["new", "slime", "--lang", "python", "my-bot"]);
+    assert_eq!(String::from_utf8_lossy(&output.stdout), sample);
+}
+
 /// A Rust bot made inside another Cargo workspace (an arena checkout, say) is a package of
 /// its own there: Cargo refused to build it ("believes it's in a workspace when it's not").
 #[test]
