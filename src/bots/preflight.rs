@@ -16,12 +16,17 @@ use std::path::{Path, PathBuf};
 
 use super::program::{BotProgram, ResourceLimits};
 use crate::sandbox::NOBODY;
+use crate::text::shell_word;
 
 /// The kernel reads at most this much of a script's first line (`BINPRM_BUF_SIZE`).
 const FIRST_LINE_BYTES: usize = 256;
 
 /// What a UTF-8 byte order mark looks like before a `#!`.
 const BOM_SHEBANG: &[u8] = b"\xef\xbb\xbf#!";
+
+/// How a line is said to end in CR LF, here and by `arena check`: the same words for the
+/// same mistake, whether in a `#!` line or in a reply.
+pub const ENDS_IN_CR_LF: &str = "ends in CR LF (\\r\\n), a Windows line end";
 
 /// File name endings of scripts named as an interpreter's argument (`python3 bot.py`).
 const SCRIPT_ENDINGS: &[&str] = &[
@@ -42,61 +47,87 @@ pub fn problem(bot: &BotProgram) -> Option<String> {
         })
 }
 
-/// A file of the bot's that its sandbox's user cannot use. As root, arena runs bots as
-/// `nobody`, for whom a file saved under `umask 077` (mode 600, or a folder of mode 700) is
-/// closed: every request would fail with "Permission denied" as the bot's crash. The
-/// program must be executable by nobody, a script (the program's `#!` file, or a script
-/// named as its argument) readable, and the folders from the bot's `dir` down to them open.
+/// The files of the bot's that its sandbox's user cannot use, all in one line. As root,
+/// arena runs bots as `nobody`, for whom a file saved under `umask 077` (mode 600, or a
+/// folder of mode 700) is closed: every request would fail with "Permission denied" as the
+/// bot's crash. Each is named with its `chmod`, so that one run shows all that is needed.
 fn closed_to_nobody(bot: &BotProgram) -> Option<String> {
+    let closed = closed_paths(bot);
+    let mut denied = String::new();
+    let mut chmods = Vec::new();
+    for (index, (what, path, missing)) in closed.iter().enumerate() {
+        let (verb, letters) = match (*what, *missing) {
+            ("folder", _) => ("entered", "x"),
+            (_, READ) => ("read", "r"),
+            (_, EXECUTE) => ("run", "x"),
+            _ => ("read or run", "rx"),
+        };
+        let shown = path.display();
+        denied += &if index == 0 {
+            format!("{what} {shown} cannot be {verb}")
+        } else {
+            format!(", nor {what} {shown} {verb}")
+        };
+        chmods.push(format!(
+            "`chmod o+{letters} {}`",
+            shell_word(&shown.to_string())
+        ));
+    }
+    let by = if closed.len() > 1 { ", by" } else { " by" };
+    (!closed.is_empty()).then(|| {
+        format!(
+            "{denied}{by} nobody (uid {NOBODY}), as whom bots run when arena runs as root: {} \
+             (or run without the sandbox)",
+            chmods.join(", ")
+        )
+    })
+}
+
+/// What of the bot's `nobody` cannot use, outer folders first: what it is (`folder`,
+/// `program`, `script`), its path, and the permissions nobody lacks there. The program must
+/// be executable, a script (the program's `#!` file, or a script named as its argument)
+/// readable, and the folders from the bot's `dir` (or the file's own folder, for a file
+/// outside it) down to them open.
+fn closed_paths(bot: &BotProgram) -> Vec<(&'static str, PathBuf, u32)> {
     let scripts = script_arguments(bot).map(|arg| bot.dir.join(arg));
     let is_script = first_bytes(&bot.program).is_ok_and(|first| first.starts_with(b"#!"));
     let program_needs = if is_script { READ | EXECUTE } else { EXECUTE };
-    std::iter::once((bot.program.clone(), program_needs))
-        .chain(scripts.map(|script| (script, READ)))
-        .find_map(|(file, needs)| {
-            let base = if file.starts_with(&bot.dir) {
-                bot.dir.as_path()
-            } else {
-                file.parent()?
-            };
-            let folders = file
-                .ancestors()
-                .skip(1)
-                .take_while(|folder| folder.starts_with(base));
-            let closed_folder = folders
-                .filter_map(|folder| Some((folder, std::fs::metadata(folder).ok()?)))
-                .find(|(_, metadata)| !open_to_nobody(metadata, EXECUTE));
-            if let Some((folder, _)) = closed_folder {
-                return Some(format!(
-                    "its folder {} cannot be entered by nobody (uid {NOBODY}), as whom bots run \
-                     when arena runs as root: `chmod o+x {}` (or run without the sandbox)",
-                    folder.display(),
-                    crate::text::shell_word(&folder.display().to_string())
-                ));
+    let files = std::iter::once(("program", bot.program.clone(), program_needs))
+        .chain(scripts.map(|script| ("script", script, READ)));
+    let mut closed: Vec<(&str, PathBuf, u32)> = Vec::new();
+    for (what, file, needs) in files {
+        let base = Some(bot.dir.as_path()).filter(|dir| file.starts_with(dir));
+        let Some(base) = base.or(file.parent()) else {
+            continue;
+        };
+        let folders: Vec<PathBuf> = file
+            .ancestors()
+            .skip(1)
+            .take_while(|folder| folder.starts_with(base))
+            .map(Path::to_path_buf)
+            .collect();
+        let folders = folders
+            .into_iter()
+            .rev()
+            .map(|folder| ("folder", folder, EXECUTE));
+        for (what, path, needs) in folders.chain([(what, file, needs)]) {
+            let missing =
+                std::fs::metadata(&path).map_or(0, |metadata| missing_for_nobody(&metadata, needs));
+            if missing != 0 && !closed.iter().any(|(_, known, _)| *known == path) {
+                closed.push((what, path, missing));
             }
-            let metadata = std::fs::metadata(&file).ok()?;
-            (!open_to_nobody(&metadata, needs)).then(|| {
-                let (what, mode) = if needs & READ != 0 {
-                    ("read", "o+r")
-                } else {
-                    ("run", "o+x")
-                };
-                format!(
-                    "{} cannot be {what} by nobody (uid {NOBODY}), as whom bots run when arena \
-                     runs as root: `chmod {mode} {}` (or run without the sandbox)",
-                    file.display(),
-                    crate::text::shell_word(&file.display().to_string())
-                )
-            })
-        })
+        }
+    }
+    closed
 }
 
 /// Permission bits: read and execute (search, for a folder).
 const READ: u32 = 0o4;
 const EXECUTE: u32 = 0o1;
 
-/// Whether `nobody` (uid and gid 65534) has the permissions `needs` on a file of `metadata`.
-fn open_to_nobody(metadata: &std::fs::Metadata, needs: u32) -> bool {
+/// Which of the permissions `needs` `nobody` (uid and gid 65534) lacks on a file of
+/// `metadata`.
+fn missing_for_nobody(metadata: &std::fs::Metadata, needs: u32) -> u32 {
     use std::os::unix::fs::MetadataExt;
     let mode = metadata.mode();
     let bits = if metadata.uid() == NOBODY {
@@ -106,7 +137,7 @@ fn open_to_nobody(metadata: &std::fs::Metadata, needs: u32) -> bool {
     } else {
         mode
     };
-    bits & needs == needs
+    needs & !bits
 }
 
 /// A limit of the bot's above the same hard limit of the runner's own (`ulimit -Hv`, `-Ht`):
@@ -123,7 +154,7 @@ fn limit_problem(
         && let Some(hard) = too_high(libc::RLIMIT_AS, bytes)
     {
         return Some(format!(
-            "its memory limit of {} MiB is above the address space arena itself runs under \
+            "the memory limit of {} MiB is above the address space arena itself runs under \
              ({} MiB, `ulimit -Hv`), which no process arena starts can exceed: lower \
              `memory_mb`, or raise the limit arena runs under",
             bytes / MIB,
@@ -134,7 +165,7 @@ fn limit_problem(
         && let Some(hard) = too_high(libc::RLIMIT_CPU, seconds + 1)
     {
         return Some(format!(
-            "its CPU limit of {seconds} s (and a hard limit a second above) is above the CPU \
+            "the CPU limit of {seconds} s (and a hard limit a second above) is above the CPU \
              time arena itself runs under ({hard} s, `ulimit -Ht`), which no process arena \
              starts can exceed: lower `cpu_seconds`, or raise the limit arena runs under"
         ));
@@ -170,9 +201,7 @@ fn program_problem(path: &Path, bot: &BotProgram) -> Option<String> {
         return Some(format!("program {shown} is not a regular file"));
     }
     if metadata.permissions().mode() & 0o111 == 0 {
-        return Some(format!(
-            "program {shown} is not executable (`chmod +x {shown}` makes it so)"
-        ));
+        return Some(not_executable(path, &shown.to_string()));
     }
     let first = match first_bytes(path) {
         Ok(first) => first,
@@ -199,27 +228,71 @@ fn program_problem(path: &Path, bot: &BotProgram) -> Option<String> {
     None
 }
 
+/// Why the program `path`, named `word` in the command, cannot run when it is not
+/// executable, with both ways out: the permission, or the interpreter its `#!` line names
+/// (when it has one) written before it in the command.
+pub fn not_executable(path: &Path, word: &str) -> String {
+    let shown = path.display();
+    let chmod = format!("chmod +x {}", shell_word(&shown.to_string()));
+    let interpreter = first_bytes(path).ok().and_then(|first| {
+        let line = String::from_utf8_lossy(first_line(first.strip_prefix(b"#!")?)).into_owned();
+        let (interpreter, argument) = shebang_words(&line);
+        let plain_argument = !argument.is_empty() && !argument.starts_with('-');
+        let named = if through_env(interpreter) && plain_argument {
+            argument
+        } else {
+            interpreter
+        };
+        (!named.is_empty()).then(|| named.to_owned())
+    });
+    match interpreter {
+        Some(interpreter) => format!(
+            "program {shown} is not executable: make it so (`{chmod}`) or name its \
+             interpreter first (`{interpreter} {}`)",
+            shell_word(word)
+        ),
+        None => format!("program {shown} is not executable: make it so (`{chmod}`)"),
+    }
+}
+
+/// `bytes` up to the end of their first line, the newline excluded.
+fn first_line(bytes: &[u8]) -> &[u8] {
+    match bytes.iter().position(|&b| b == b'\n') {
+        Some(end) => &bytes[..end],
+        None => bytes,
+    }
+}
+
+/// The interpreter of a `#!` line (`line` is what follows the `#!`) and its argument: the
+/// kernel splits the line once, so the argument is everything after the interpreter, as one
+/// word.
+fn shebang_words(line: &str) -> (&str, &str) {
+    let text = line.trim_matches([' ', '\t', '\r']);
+    match text.split_once([' ', '\t']) {
+        Some((interpreter, argument)) => (interpreter, argument.trim_matches([' ', '\t'])),
+        None => (text, ""),
+    }
+}
+
+/// Whether `interpreter` is `env`, which looks its argument up in `PATH`.
+fn through_env(interpreter: &str) -> bool {
+    Path::new(interpreter).file_name() == Some(OsStr::new("env"))
+}
+
 /// The interpreter of the script `path` whose first line, after `#!`, begins with `line`.
 fn shebang_problem(path: &Path, line: &[u8], bot: &BotProgram) -> Option<String> {
     let shown = path.display();
-    let line = match line.iter().position(|&b| b == b'\n') {
-        Some(end) => &line[..end],
-        None => line,
-    };
+    let line = first_line(line);
     if line.ends_with(b"\r") {
         return Some(format!(
-            "program {shown}: its first line ends in CR LF (Windows line ends), so the system \
-             reads it as `#!{}`, carriage return included: save it with LF line ends",
+            "program {shown}: its first line {ENDS_IN_CR_LF}, so the system reads it as \
+             `#!{}`, carriage return included: save it with LF line ends",
             crate::text::escape_bytes(line)
         ));
     }
     let text = String::from_utf8_lossy(line);
-    // The kernel splits the line once: the interpreter, then everything else as one word.
     let text = text.trim_matches([' ', '\t']);
-    let (interpreter, argument) = match text.split_once([' ', '\t']) {
-        Some((interpreter, argument)) => (interpreter, argument.trim_matches([' ', '\t'])),
-        None => (text, ""),
-    };
+    let (interpreter, argument) = shebang_words(text);
     if interpreter.is_empty() {
         return Some(format!(
             "program {shown} has a `#!` line without an interpreter"
@@ -231,8 +304,7 @@ fn shebang_problem(path: &Path, line: &[u8], bot: &BotProgram) -> Option<String>
             "program {shown} starts with `#!{text}`, but its interpreter {interpreter} {why}"
         ));
     }
-    let through_env = Path::new(interpreter).file_name() == Some(OsStr::new("env"));
-    if !through_env || argument.is_empty() || argument.starts_with('-') {
+    if !through_env(interpreter) || argument.is_empty() || argument.starts_with('-') {
         // `env -S ...` and other options: env's own business, not worth second-guessing.
         return None;
     }
@@ -261,7 +333,7 @@ fn script_argument_problem(bot: &BotProgram) -> Option<String> {
         .find(|arg| !bot.dir.join(arg).exists())
         .map(|arg| {
             format!(
-                "its script {arg} does not exist (looked for as {}: a path in `command` is \
+                "script {arg} does not exist (looked for as {}: a path in `command` is \
                  relative to the bot's `dir`)",
                 bot.dir.join(arg).display()
             )

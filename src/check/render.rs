@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use crate::bots::preflight::ENDS_IN_CR_LF;
 use crate::bots::{BotProgram, CallStatus};
 use crate::sandbox::{Enforced, NOBODY, TMP_BYTES};
 use crate::text::escape_control;
@@ -14,18 +15,32 @@ use arena_games::probe::Verdict;
 /// At most this many bytes of a request or reply are shown; the rest is counted.
 const SHOWN_BYTES: usize = 2048;
 
-/// Renders the reports of a check of `command` for `game`, run in the sandbox `sandbox`
-/// enforced for `program` (or without one); `java` if the bot is a Java alien that arena's
-/// Java host runs, whose silences have other causes than a program's.
+/// Renders the reports of a check of `command` for `game`, run as `program` in the sandbox
+/// `sandbox` (or without one); `java` if the bot is a Java alien that arena's Java host
+/// runs, whose silences have other causes than a program's.
 pub fn render_check(
     game: &str,
     command: &str,
     java: bool,
-    sandbox: Option<(&Enforced, &BotProgram)>,
+    program: &BotProgram,
+    sandbox: Option<&Enforced>,
     reports: &[ProbeReport],
 ) -> String {
     let mut out = format!("checking `{command}` against the {game} protocol\n");
-    out.push_str(&describe_sandbox(sandbox));
+    let dir = program.dir.display();
+    // Where the bot runs, which a relative path it opens depends on.
+    let _ = writeln!(
+        out,
+        "folder: {dir}, where it runs{}",
+        if program.private_dir {
+            ", its private folder (made for this check, removed after it)"
+        } else {
+            " (--dir DIR runs it in another)"
+        }
+    );
+    out.push_str(&describe_sandbox(
+        sandbox.map(|enforced| (enforced, program)),
+    ));
     for (number, report) in (1..).zip(reports) {
         let _ = writeln!(out, "\n{number}. {}", report.name);
         let (how, bytes): (&str, Vec<u8>) = match &report.input {
@@ -115,19 +130,10 @@ pub fn render_check(
             }
             None => {}
         }
-        if !report.unasked.is_empty() {
-            let _ = writeln!(
-                out,
-                "   then, before the next request, it wrote {} more bytes to stdout:",
-                report.unasked.len()
-            );
-            write_bytes(&mut out, &report.unasked);
-            out.push_str(
-                "   out of step: a tournament reads one line per request, so the next request \
-                 takes these as its reply; print exactly one line per request, and anything \
-                 else to stderr\n",
-            );
+        if report.ends_in_cr_lf() && !report.is_valid() {
+            let _ = writeln!(out, "   the reply {ENDS_IN_CR_LF}: print \"\\n\" only");
         }
+        write_stray_stdout(&mut out, report);
         write_stderr(&mut out, &report.result.stderr);
         if java && report.result.output == b"!" && report.result.stderr.is_empty() {
             out.push_str(
@@ -145,9 +151,52 @@ pub fn render_check(
             }
         );
     }
+    let crashed = reports.iter().filter(|r| r.crashed()).count();
+    if crashed > 0 {
+        // A file opened by a relative path (`weights.txt`) is a crash of the folder it ran in.
+        let (folder, cure) = if program.private_dir {
+            (
+                ", its private folder as in a tournament",
+                "open its own files by their path from the program's folder",
+            )
+        } else {
+            ("", "--dir DIR runs it in another folder")
+        };
+        let _ = writeln!(
+            out,
+            "\nthe bot crashed on {crashed} of {} requests. It ran in {dir}{folder}, where a file \
+             it opens by a relative path is looked for: {cure}",
+            reports.len()
+        );
+    }
     let valid = reports.iter().filter(|r| r.is_valid()).count();
     let _ = writeln!(out, "\n{valid} of {} replies valid", reports.len());
     out
+}
+
+/// Writes what the bot printed to stdout besides its reply, if it did, and the cure, which
+/// is the same for both kinds of process: after a persistent process's reply line, before
+/// the next request; or around the line of a one-shot reply that alone would parse.
+fn write_stray_stdout(out: &mut String, report: &ProbeReport) {
+    let why = if !report.unasked.is_empty() {
+        let _ = writeln!(
+            out,
+            "   then, before the next request, it wrote {} more bytes to stdout:",
+            report.unasked.len()
+        );
+        write_bytes(out, &report.unasked);
+        "out of step: a tournament reads one line per request, so the next request takes \
+         these as its reply; print exactly one line per request"
+            .to_owned()
+    } else if let Some(line) = report.parsed_alone {
+        format!(
+            "line {line} of the reply would parse alone: a tournament reads all the bot writes \
+             to stdout as its reply; print only the reply there"
+        )
+    } else {
+        return;
+    };
+    let _ = writeln!(out, "   {why}, and anything else to stderr");
 }
 
 /// Writes `bytes` indented, one original line per line, escaped (`\n`, `\t`, `\xff`) so the
@@ -284,6 +333,20 @@ mod tests {
     use crate::bots::{CallResult, Exit};
     use std::time::Duration;
 
+    /// The report of a check run unsandboxed in `/bots/mine`.
+    fn render(game: &str, command: &str, java: bool, reports: &[ProbeReport]) -> String {
+        let program = BotProgram {
+            program: "/bots/mine/bot".into(),
+            args: Vec::new(),
+            dir: "/bots/mine".into(),
+            env: Default::default(),
+            rlimits: Default::default(),
+            sandbox: None,
+            private_dir: false,
+        };
+        render_check(game, command, java, &program, None, reports)
+    }
+
     fn report(
         input: Input,
         status: CallStatus,
@@ -301,6 +364,7 @@ mod tests {
             },
             verdict,
             unasked: Vec::new(),
+            parsed_alone: None,
         }
     }
 
@@ -320,9 +384,10 @@ mod tests {
             b"",
             None,
         );
-        let text = render_check("petri", "bot", false, None, &[good, late]);
+        let text = render("petri", "bot", false, &[good, late]);
         let expected = "\
 checking `bot` against the petri protocol
+folder: /bots/mine, where it runs (--dir DIR runs it in another)
 sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
 
 1. early
@@ -361,7 +426,7 @@ sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
         let mut stderr = "noise line\n".repeat(300).into_bytes();
         stderr.extend_from_slice("Traceback\n  NameError: café \x1b[2J\n".as_bytes());
         crashed.result.stderr = stderr;
-        let text = render_check("petri", "bot", false, None, &[crashed]);
+        let text = render("petri", "bot", false, &[crashed]);
         assert!(
             text.contains("ended with exit status 1: a tournament plays the reply and counts"),
             "{text}"
@@ -401,7 +466,7 @@ sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
             Verdict::Unparsed("not three numbers".into()),
             b"4 4 4\n",
         );
-        let text = render_check("petri", "bot", false, None, &[ahead]);
+        let text = render("petri", "bot", false, &[ahead]);
         assert!(
             text.contains(
                 "   then, before the next request, it wrote 6 more bytes to stdout:\n     | 4 4 \
@@ -416,6 +481,92 @@ sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
         assert!(!legal(b"done\n").is_valid());
     }
 
+    /// A one-shot reply spoilt by debugging output gets the cure the persistent case gets;
+    /// it was told only that its first line did not parse.
+    #[test]
+    fn a_one_shot_reply_with_a_line_that_parses_alone_is_told_to_print_only_the_reply() {
+        let debugged = ProbeReport {
+            parsed_alone: Some(2),
+            ..report(
+                Input::Args(vec!["1,1......2".into()]),
+                CallStatus::Replied {
+                    exit: Exit::Success,
+                },
+                b"DEBUG: got 1,1......2\n0 0 0 1\n",
+                Some(Verdict::Unparsed(
+                    "the first line is not four integers".into(),
+                )),
+            )
+        };
+        let text = render("slime", "bot", false, &[debugged]);
+        assert!(
+            text.contains(
+                "   parsed: no, the first line is not four integers\n   line 2 of the reply would \
+                 parse alone: a tournament reads all the bot writes to stdout as its reply; \
+                 print only the reply there, and anything else to stderr\n"
+            ),
+            "{text}"
+        );
+    }
+
+    /// A reply whose line ends in `\r\n` is told so, one-shot or persistent (whose reply is
+    /// shown without its newline); it was told only that its last word was unknown.
+    #[test]
+    fn a_reply_in_windows_line_ends_is_told_so() {
+        let said = "   the reply ends in CR LF (\\r\\n), a Windows line end: print \"\\n\" \
+                    only\n";
+        let unknown = || Some(Verdict::Unparsed("the direction is none of N, NE".into()));
+        let replied = |exit| CallStatus::Replied { exit };
+        let stdin = || Input::Stdin(b"10 4".to_vec());
+        let one_shot = report(stdin(), replied(Exit::Success), b"DIVIDE N\r\n", unknown());
+        let session = Input::Session(b"10 4\n".to_vec());
+        let persistent = report(session, replied(Exit::Running), b"DIVIDE N\r", unknown());
+        for crlf in [one_shot, persistent] {
+            let text = render("petri", "bot", false, &[crlf]);
+            assert!(text.contains(said), "{text}");
+        }
+        // A valid reply is not told, nor a reply of other line ends.
+        let legal = Some(Verdict::Legal("Divide(N)".into()));
+        let valid = report(stdin(), replied(Exit::Success), b"DIVIDE N\r\n", legal);
+        let unix = report(stdin(), replied(Exit::Success), b"DIVIDE Q\n", unknown());
+        let text = render("petri", "bot", false, &[valid, unix]);
+        assert!(!text.contains("CR LF"), "{text}");
+    }
+
+    /// The folder the bot ran in is said first, and again, with `--dir`, once a request
+    /// crashed: a bot that opens `weights.txt` fails in the wrong folder.
+    #[test]
+    fn a_crash_is_told_the_folder_the_bot_ran_in() {
+        let died = || {
+            report(
+                Input::Args(vec!["1,1......2".into()]),
+                CallStatus::Died {
+                    exit: Exit::Code(1),
+                },
+                b"",
+                None,
+            )
+        };
+        let text = render("slime", "bot", false, &[died(), died()]);
+        assert!(
+            text.starts_with(
+                "checking `bot` against the slime protocol\nfolder: /bots/mine, where it runs"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.ends_with(
+                "\nthe bot crashed on 2 of 2 requests. It ran in /bots/mine, where a file it \
+                 opens by a relative path is looked for: --dir DIR runs it in another folder\n\
+                 \n0 of 2 replies valid\n"
+            ),
+            "{text}"
+        );
+        let timed_out = report(Input::Args(vec![]), CallStatus::TimedOut, b"", None);
+        let text = render("slime", "bot", false, &[timed_out]);
+        assert!(!text.contains("crashed"), "{text}");
+    }
+
     #[test]
     fn a_silent_timeout_is_explained_by_what_the_bot_is() {
         let silent = || {
@@ -426,10 +577,10 @@ sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
                 None,
             )
         };
-        let program = render_check("alienwar", "bot", false, None, &[silent()]);
+        let program = render("alienwar", "bot", false, &[silent()]);
         assert!(program.contains("did not flush it"), "{program}");
         assert!(program.contains("reads its input to the end"), "{program}");
-        let alien = render_check("alienwar", "--java A.java", true, None, &[silent()]);
+        let alien = render("alienwar", "--java A.java", true, &[silent()]);
         assert!(
             alien.contains("the alien's code did not return in time") && !alien.contains("flush"),
             "{alien}"
@@ -448,12 +599,12 @@ sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
                 Some(Verdict::Unparsed("the alien's code failed".into())),
             )
         };
-        let alien = render_check("alienwar", "--java A.java", true, None, &[failed()]);
+        let alien = render("alienwar", "--java A.java", true, &[failed()]);
         assert!(
             alien.contains("says why only the first three times"),
             "{alien}"
         );
-        let program = render_check("alienwar", "bot", false, None, &[failed()]);
+        let program = render("alienwar", "bot", false, &[failed()]);
         assert!(!program.contains("first three times"), "{program}");
     }
 }

@@ -9,7 +9,7 @@ use crate::driver::{Connection, Limit};
 use arena_games::GameKind;
 use arena_games::engine::{Answer, Input};
 
-use arena_games::probe::Verdict;
+use arena_games::probe::{Judge, Verdict};
 
 /// The time limits of a check.
 #[derive(Debug, Clone, Copy)]
@@ -49,6 +49,9 @@ pub struct ProbeReport {
     /// What a persistent process wrote to stdout after its reply line, before the next
     /// request: a tournament would take it as the next request's reply.
     pub unasked: Vec<u8>,
+    /// For a one-shot reply of several lines that does not parse, the first of its lines
+    /// (counted from 1) that would parse alone: the other lines are likely debugging output.
+    pub parsed_alone: Option<usize>,
 }
 
 impl ProbeReport {
@@ -71,6 +74,37 @@ impl ProbeReport {
             _ => false,
         }
     }
+
+    /// Whether the process ended abnormally on this request, replying or not.
+    pub fn crashed(&self) -> bool {
+        match self.result.status {
+            CallStatus::Died { exit } => exit.is_abnormal(),
+            _ => self.crashed_after_replying(),
+        }
+    }
+
+    /// Whether the reply's line ends in CR LF. A persistent process's reply is its line
+    /// without the newline, so there the `\r` alone says so.
+    pub fn ends_in_cr_lf(&self) -> bool {
+        let end: &[u8] = match self.input {
+            Input::Session(_) => b"\r",
+            Input::Stdin(_) | Input::Args(_) => b"\r\n",
+        };
+        matches!(self.result.status, CallStatus::Replied { .. })
+            && self.result.output.ends_with(end)
+    }
+}
+
+/// The first line (counted from 1) of `reply`, of several lines, that `judge` parses alone.
+fn line_parsed_alone(reply: &[u8], judge: &Judge) -> Option<usize> {
+    let lines: Vec<&[u8]> = reply.split_inclusive(|&b| b == b'\n').collect();
+    if lines.len() < 2 {
+        return None;
+    }
+    (1..)
+        .zip(lines)
+        .find(|(_, line)| !matches!(judge(line), Verdict::Unparsed(_)))
+        .map(|(number, _)| number)
 }
 
 /// How long the check waits after a persistent process's reply line for more output, which
@@ -119,6 +153,11 @@ pub async fn check_bot(
             }
             _ => Vec::new(),
         };
+        let parsed_alone = match (&probe.input, &verdict) {
+            (Input::Session(_), _) => None,
+            (_, Some(Verdict::Unparsed(_))) => line_parsed_alone(&result.output, &probe.judge),
+            _ => None,
+        };
         let written = connection.session_stderr();
         if result.stderr.is_empty() && !verdict.as_ref().is_some_and(Verdict::is_valid) {
             result.stderr = written;
@@ -133,6 +172,7 @@ pub async fn check_bot(
             result,
             verdict,
             unasked,
+            parsed_alone,
         });
     };
     connection.close(farewell).await;
@@ -142,6 +182,18 @@ pub async fn check_bot(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_that_parses_alone_is_looked_for_only_in_a_reply_of_several() {
+        let judge: Judge = Box::new(|reply: &[u8]| match reply.starts_with(b"MOVE") {
+            true => Verdict::Legal("a move".into()),
+            false => Verdict::Unparsed("no move".into()),
+        });
+        assert_eq!(line_parsed_alone(b"debug\nMOVE N\n", &judge), Some(2));
+        assert_eq!(line_parsed_alone(b"MOVE N\ndebug\n", &judge), Some(1));
+        assert_eq!(line_parsed_alone(b"debug\nmore\n", &judge), None);
+        assert_eq!(line_parsed_alone(b"MOVE N\n", &judge), None);
+    }
 
     #[test]
     fn a_check_takes_the_games_own_request_time_unless_given_one() {

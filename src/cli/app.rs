@@ -148,7 +148,8 @@ fn check_command(args: &CheckArgs) -> Result<u8, Error> {
         args.game.name(),
         &command,
         !args.java.is_empty(),
-        sandbox.as_ref().map(|enforced| (enforced, &program)),
+        &program,
+        sandbox.as_ref(),
         &reports,
     ))?;
     drop(private);

@@ -5,6 +5,7 @@
 //! `arena check`.
 
 use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -141,9 +142,17 @@ fn in_the_way(dir: &Path, name: &str) -> Option<PathBuf> {
 
 /// Writes `text` to a new file at `path`. The file is created exclusively (`O_EXCL`), which
 /// never follows a link and fails if anything appeared there since [`in_the_way`] looked.
+/// A script with a `#!` line is made executable (0755 less the umask, where other files get
+/// `File::create`'s 0666), so that it runs as the bot's whole command, as that line means.
 fn write_new(path: &Path, text: &str) -> Result<(), Error> {
     let cannot = || format!("cannot write {}", path.display());
-    let mut file = std::fs::File::create_new(path).with_context(cannot)?;
+    let mode = if text.starts_with("#!") { 0o755 } else { 0o666 };
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(mode)
+        .open(path)
+        .with_context(cannot)?;
     file.write_all(text.as_bytes()).with_context(cannot)?;
     Ok(())
 }
@@ -216,6 +225,28 @@ mod tests {
             .find_map(|line| line.strip_prefix(label))
             .unwrap_or_else(|| panic!("no {label:?} line in {steps}"));
         shlex::split(line).expect("the line is one shell command")
+    }
+
+    /// The scripts with a `#!` line (Python, JavaScript) are executable, so `arena check GAME
+    /// -- DIR/bot.py` runs them; they were written 0644 and refused as "not executable".
+    /// Nothing else is: a Rust source, its manifest, a Java class.
+    #[test]
+    fn only_the_scripts_run_directly_are_executable() {
+        use std::os::unix::fs::PermissionsExt;
+        for &game in GameKind::ALL {
+            for lang in [Lang::Python, Lang::Javascript, Lang::Rust, Lang::Java] {
+                if matches!(lang, Lang::Java) && game.java_host().is_none() {
+                    continue;
+                }
+                let dir = tempfile::tempdir().unwrap();
+                let written = write(game, lang, dir.path()).unwrap();
+                for path in written {
+                    let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+                    let script = matches!(lang, Lang::Python | Lang::Javascript);
+                    assert_eq!(mode & 0o100 != 0, script, "{}: {mode:o}", path.display());
+                }
+            }
+        }
     }
 
     /// Every path in the printed commands reads back as one word, however odd its folder

@@ -908,7 +908,8 @@ fn nonzero(value: u64) -> Option<u64> {
 /// a bare name is looked up in `PATH`, as a shell would.
 fn resolve_program(word: &str, dir: &Path) -> Result<PathBuf, String> {
     if word.contains('/') {
-        let path = dir.join(word);
+        // Without `.` parts: `./bot.py` in `/x` is `/x/bot.py` in messages, not `/x/./bot.py`.
+        let path: PathBuf = dir.join(word).components().collect();
         if path.is_dir() {
             return Err(format!(
                 "program {} is a folder, not a program",
@@ -917,7 +918,7 @@ fn resolve_program(word: &str, dir: &Path) -> Result<PathBuf, String> {
         }
         return match executable(&path) {
             Some(true) => Ok(without_dot_dot(path)),
-            Some(false) => Err(format!("program {} is not executable", path.display())),
+            Some(false) => Err(crate::bots::preflight::not_executable(&path, word)),
             None => Err(format!(
                 "program {} does not exist{}",
                 path.display(),

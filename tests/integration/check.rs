@@ -158,6 +158,91 @@ fn a_loop_bot_that_prints_more_than_its_reply_is_told_its_lines_run_out_of_step(
     );
 }
 
+/// A one-shot bot that prints debugging output before its move is told to print only its
+/// reply, as a persistent one is; it was told only that its first line did not parse.
+#[test]
+fn a_one_shot_bot_that_prints_more_than_its_reply_is_told_to_print_only_the_reply() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = "import sys\nprint('DEBUG: got', sys.argv[1])\nprint('0 0 0 1')\n";
+    let (output, text) = check_python(dir.path(), "slime", &[], "debug", bot);
+    assert_eq!(output.status.code(), Some(3), "{text}");
+    assert!(
+        text.contains(
+            "   parsed: no, the first line is not four integers\n   line 2 of the reply would \
+             parse alone: a tournament reads all the bot writes to stdout as its reply; print \
+             only the reply there, and anything else to stderr\n"
+        ),
+        "{text}"
+    );
+}
+
+/// A reply in Windows line ends is told so, one-shot and persistent; it was told only that
+/// its direction (`N\r`) was none of the eight.
+#[test]
+fn a_bot_that_ends_its_lines_in_cr_lf_is_told_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let said = "   the reply ends in CR LF (\\r\\n), a Windows line end: print \"\\n\" only\n";
+    // Answers the setup (`BEGIN` without a newline), then every request, and as a persistent
+    // process (`BEGIN\n`) every stats line, in CR LF.
+    let script = r#"import sys
+first = sys.stdin.readline()
+if first == 'BEGIN':
+    print('SPECIES')
+    sys.exit()
+def reply():
+    sys.stdout.write('DIVIDE N\r\n')
+    sys.stdout.flush()
+reply()
+if first == 'BEGIN\n':
+    for line in sys.stdin:
+        if len(line.split()) == 4:
+            reply()
+"#;
+    for (name, species) in [("oneshot", "4 6 2"), ("persistent", "4 6 2 LOOP")] {
+        let bot = script.replace("SPECIES", species);
+        let (output, text) = check_python(dir.path(), "petri", &[], name, &bot);
+        assert_eq!(output.status.code(), Some(3), "{text}");
+        assert_eq!(text.matches(said).count(), 4, "{name}: {text}");
+    }
+}
+
+/// A bot that opens a file by a path relative to the folder it runs in is shown that
+/// folder, and `--dir`; it was shown only its `FileNotFoundError`.
+#[test]
+fn a_bot_that_crashes_is_told_the_folder_it_ran_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let here = dir.path().canonicalize().unwrap();
+    let mine = here.join("mine");
+    std::fs::create_dir(&mine).unwrap();
+    std::fs::write(mine.join("weights.txt"), "0 0 0 1\n").unwrap();
+    let bot = mine.join("bot.py").display().to_string();
+    std::fs::write(&bot, "print(open('weights.txt').read())\n").unwrap();
+    let command = ["/usr/bin/python3", "-S", "-I", &bot];
+    let (output, text) = check(&here, "slime", &[], &command);
+    assert_eq!(output.status.code(), Some(3), "{text}");
+    let folder = here.display();
+    assert!(
+        text.contains(&format!(
+            "\nfolder: {folder}, where it runs (--dir DIR runs it"
+        )),
+        "{text}"
+    );
+    assert!(text.contains("FileNotFoundError"), "{text}");
+    assert!(
+        text.ends_with(&format!(
+            "\nthe bot crashed on 5 of 5 requests. It ran in {folder}, where a file it opens by \
+             a relative path is looked for: --dir DIR runs it in another folder\n\n0 of 5 \
+             replies valid\n"
+        )),
+        "{text}"
+    );
+    // Run where its file is, it replies.
+    let mine = mine.display().to_string();
+    let (_, text) = check(&here, "slime", &["--dir", &mine], &command);
+    assert!(!text.contains("crashed"), "{text}");
+    assert!(text.contains("parsed: yes"), "{text}");
+}
+
 #[test]
 fn an_illegal_reply_is_shown_parsed_but_illegal_and_fails_the_check() {
     let dir = tempfile::tempdir().unwrap();
@@ -359,6 +444,66 @@ fn a_missing_program_is_a_usage_error() {
     }
 }
 
+/// A script without execute permission is named by a clean path (it was
+/// `DIR/./bot.py` for `./bot.py`), with both cures: the permission, or its `#!` line's
+/// interpreter named first.
+#[test]
+fn a_script_that_is_not_executable_is_told_how_to_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().canonicalize().unwrap();
+    std::fs::create_dir(folder.join("mine")).unwrap();
+    std::fs::write(folder.join("mine/bot.py"), "#!/usr/bin/env python3\n").unwrap();
+    let (output, _) = check(&folder, "slime", &[], &["./mine/bot.py"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let path = folder.join("mine/bot.py").display().to_string();
+    assert_eq!(
+        stderr.trim_end(),
+        format!(
+            "error: program {path} is not executable: make it so (`chmod +x {path}`) or name \
+             its interpreter first (`python3 ./mine/bot.py`)"
+        )
+    );
+}
+
+/// As root, a check runs the bot as nobody: its closed folder and unreadable script are
+/// named in one message that says what is closed (it began "its folder", and named the
+/// script only in a second run).
+#[test]
+fn a_bot_closed_to_nobody_is_told_every_chmod_at_once() {
+    // SAFETY: geteuid cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().canonicalize().unwrap().join("priv");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("bot.py"), "print(1)\n").unwrap();
+    std::fs::set_permissions(folder.join("bot.py"), PermissionsExt::from_mode(0o600)).unwrap();
+    std::fs::set_permissions(&folder, PermissionsExt::from_mode(0o700)).unwrap();
+    let (output, _) = check(
+        dir.path(),
+        "slime",
+        &[],
+        &["/usr/bin/python3", "priv/bot.py"],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let (folder, script) = (folder.display(), folder.join("bot.py"));
+    let script = script.display();
+    assert!(
+        stderr.starts_with(&format!(
+            "error: folder {folder} cannot be entered, nor script {script} read, by nobody"
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("`chmod o+x {folder}`, `chmod o+r {script}`")),
+        "{stderr}"
+    );
+}
+
 /// Writes the template of `game` in `lang` with `arena new`, builds it if needed, and
 /// checks it with `arena check`.
 fn assert_template_passes(game: &str, lang: &str) {
@@ -400,6 +545,39 @@ fn assert_template_passes(game: &str, lang: &str) {
     // Writing again would overwrite: refused, nothing changed.
     let again = arena(dir.path(), &["new", game, "--lang", lang, "bot"]);
     assert_eq!(again.status.code(), Some(2));
+}
+
+/// A script template runs by its `#!` line, named alone as the command: it was written
+/// without execute permission, and the check refused it as "not executable".
+#[test]
+fn a_script_template_runs_as_its_own_command() {
+    let dir = tempfile::tempdir().unwrap();
+    for (game, lang, folder, script) in [
+        ("slime", "python", "py", "./py/bot.py"),
+        ("petri", "javascript", "js", "./js/bot.js"),
+    ] {
+        let output = arena(dir.path(), &["new", game, "--lang", lang, folder]);
+        assert!(output.status.success(), "{output:?}");
+        let (output, text) = check(dir.path(), game, &[], &[script]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{script}: {stderr}{text}");
+    }
+}
+
+/// The README's sample of `arena new` is what the command prints: it had kept an older
+/// wording of the Python start-up note.
+#[test]
+fn the_readme_shows_what_new_prints() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let command = "```text\n$ arena new slime --lang python my-bot\n";
+    let sample = readme
+        .split(command)
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("the README shows `arena new`");
+    let dir = tempfile::tempdir().unwrap();
+    let output = arena(dir.path(), &["new", "slime", "--lang", "python", "my-bot"]);
+    assert_eq!(String::from_utf8_lossy(&output.stdout), sample);
 }
 
 /// A Rust bot made inside another Cargo workspace (an arena checkout, say) is a package of

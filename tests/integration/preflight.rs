@@ -99,7 +99,14 @@ fn a_folder_a_missing_file_and_a_file_without_execute_permission_are_named() {
     assert!(why.ends_with("gone does not exist"), "{why}");
     let script = file(dir.path(), "bot.sh", b"#!/bin/sh\n", 0o644);
     let why = problem(&bot(&script, &[], dir.path())).unwrap();
-    assert!(why.contains("bot.sh is not executable"), "{why}");
+    let shown = script.display();
+    assert!(
+        why.ends_with(&format!(
+            "bot.sh is not executable: make it so (`chmod +x {shown}`) or name its interpreter \
+             first (`/bin/sh {shown}`)"
+        )),
+        "{why}"
+    );
 }
 
 #[test]
@@ -108,10 +115,7 @@ fn a_script_argument_is_looked_for_in_the_bots_folder() {
     file(dir.path(), "bot.py", b"print(1)\n", 0o644);
     let sh = Path::new("/bin/sh");
     let why = problem(&bot(sh, &["bots/bot.py"], dir.path())).unwrap();
-    assert!(
-        why.contains("its script bots/bot.py does not exist"),
-        "{why}"
-    );
+    assert!(why.contains("script bots/bot.py does not exist"), "{why}");
     assert!(why.contains(&dir.path().join("bots/bot.py").display().to_string()));
     // There, and words that are not script paths: code, options, names.
     for args in [
@@ -126,8 +130,9 @@ fn a_script_argument_is_looked_for_in_the_bots_folder() {
 }
 
 /// As root, bots run as nobody: a script saved under `umask 077` in a folder of mode 700
-/// failed every request with "Permission denied" as the bot's crash. Unprivileged, bots
-/// keep the runner's own user, and such files are theirs to read.
+/// failed every request with "Permission denied" as the bot's crash. The folder and the
+/// file are named together (the file was named only once the folder was opened).
+/// Unprivileged, bots keep the runner's own user, and such files are theirs to read.
 #[test]
 fn files_nobody_may_read_are_named_when_bots_run_as_nobody() {
     let dir = tempfile::tempdir().unwrap();
@@ -152,12 +157,19 @@ fn files_nobody_may_read_are_named_when_bots_run_as_nobody() {
             assert_eq!(said, None);
         }
     };
+    // Both, in one run: the folder, then the file in it.
     said(&format!(
-        "its folder {} cannot be entered by nobody",
-        folder.display()
+        "folder {0} cannot be entered, nor script {1} read, by nobody (uid 65534), as whom \
+         bots run when arena runs as root: `chmod o+x {0}`, `chmod o+r {1}`",
+        folder.display(),
+        script.display()
     ));
     std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o711)).unwrap();
-    said(&format!("`chmod o+r {}`", script.display()));
+    said(&format!(
+        "script {0} cannot be read by nobody (uid 65534), as whom bots run when arena runs as \
+         root: `chmod o+r {0}`",
+        script.display()
+    ));
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o644)).unwrap();
     assert_eq!(problem(&sandboxed), None);
     // Without the sandbox the files are the runner's own.
@@ -190,7 +202,7 @@ fn a_tournament_lists_each_bot_that_cannot_start_at_its_command() {
         "{problems:#?}"
     );
     assert!(
-        (problems[1].message).starts_with("bot `lost`: its script bots/good.sh"),
+        (problems[1].message).starts_with("bot `lost`: script bots/good.sh"),
         "{problems:#?}"
     );
 }
@@ -297,7 +309,7 @@ fn a_bot_limit_above_the_runners_own_is_refused_before_the_first_game() {
         let stderr = String::from_utf8_lossy(&run.stderr);
         assert_eq!(run.status.code(), Some(2), "{sandbox} {field}: {stderr}");
         assert!(
-            stderr.contains("error: t.toml:6:11: bot `a`: its "),
+            stderr.contains("error: t.toml:6:11: bot `a`: the "),
             "{stderr}"
         );
         assert!(stderr.contains(says), "{stderr}");
@@ -398,7 +410,7 @@ fn a_match_says_a_bot_that_cannot_start_with_its_other_mistakes() {
         "{stderr}"
     );
     assert!(
-        lines[1].starts_with("error: arena match: bot `lost`: its script gone.sh does not exist"),
+        lines[1].starts_with("error: arena match: bot `lost`: script gone.sh does not exist"),
         "{stderr}"
     );
     assert!(
