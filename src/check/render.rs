@@ -324,6 +324,12 @@ fn describe_sandbox(sandbox: Option<(&Enforced, &BotProgram)>) -> String {
             program.dir.display()
         );
     }
+    // A bot that reads a neighbour folder under /tmp finds it missing, not read-only.
+    let _ = writeln!(
+        text,
+        "  hidden:     the machine's /tmp and /dev/shm, under the private ones (the bot's own \
+         folders in them stay in view)"
+    );
     text
 }
 
