@@ -12,7 +12,7 @@ pub use json::render_json;
 pub(crate) use leaderboard::BotTotals;
 pub use leaderboard::{Leaderboard, LeaderboardBuilder, PairRecord, Standing};
 pub use markdown::render_markdown;
-pub use page::{ReplayLink, render_page, write_replay_pages};
+pub use page::write_page;
 pub use table::render_table;
 
 /// Small leaderboards for the renderers' tests.

@@ -602,3 +602,66 @@ fn replays_named_for_another_game_or_linked_are_left_out() {
         assert!(stderr.contains(expected), "{expected}: {stderr}");
     }
 }
+
+/// `--html` into a folder that is not there is refused with one error, with or without
+/// replays, and the folder is not made; so is a page whose replays' folder is taken by a file
+/// or that cannot itself be written, and then nothing of it is left. An earlier report's
+/// replays folder is written into.
+#[test]
+fn a_page_is_written_whole_or_not_at_all_and_never_makes_the_users_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let with_replays = results(dir.path(), "petri", &[]);
+    let file = repo().join("tests/data/petri-small.toml");
+    run_ok(dir.path(), &file, &["--out", "plain"]);
+    std::fs::write(dir.path().join("a-file"), "").unwrap();
+    // The error of each page, by the folder it is in.
+    let refused = |out: &Path, page: &str| {
+        let output = arena(
+            dir.path(),
+            &["report", out.to_str().unwrap(), "--html", page],
+        );
+        assert_eq!(output.status.code(), Some(1), "{page}");
+        String::from_utf8(output.stderr).unwrap()
+    };
+    for (page, why) in [
+        ("missing/x.html", "No such file or directory"),
+        ("a-file/x.html", "Not a directory"),
+    ] {
+        let expected = format!("error: cannot write {page}: {why} (os error");
+        for out in [&with_replays, &dir.path().join("plain")] {
+            let stderr = refused(out, page);
+            assert!(stderr.starts_with(&expected), "{out:?}: {stderr}");
+        }
+    }
+    assert!(!dir.path().join("missing").exists());
+
+    let taken = dir.path().join("taken-replays");
+    std::fs::write(&taken, "mine").unwrap();
+    let stderr = refused(&with_replays, "taken.html");
+    assert!(
+        stderr.contains(
+            "cannot write the replays' viewer pages into taken-replays: it is not a folder"
+        ),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("taken.html").exists());
+    assert_eq!(std::fs::read(&taken).unwrap(), b"mine");
+
+    // The page itself cannot be written (a folder has its name): its replays' pages go too.
+    std::fs::create_dir(dir.path().join("folder.html")).unwrap();
+    let stderr = refused(&with_replays, "folder.html");
+    assert!(
+        stderr.contains("cannot write folder.html: Is a directory"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("folder-replays").exists());
+
+    let earlier = dir.path().join("again-replays");
+    std::fs::create_dir(&earlier).unwrap();
+    std::fs::write(earlier.join("notes.txt"), "mine").unwrap();
+    let (status, _) = report(dir.path(), &with_replays, &["--html", "again.html"]);
+    assert_eq!(status, Some(0));
+    assert!(dir.path().join("again.html").is_file());
+    assert!(earlier.join("game-0.html").is_file());
+    assert_eq!(std::fs::read(earlier.join("notes.txt")).unwrap(), b"mine");
+}
