@@ -84,11 +84,7 @@ impl Leaderboard {
             .leaderboard
             .iter()
             .map(|s| {
-                let score = if head_to_head {
-                    format!("{:.0}", s.score)
-                } else {
-                    format!("{:.3}", s.score)
-                };
+                let score = figure(s.score, if head_to_head { 0 } else { 3 });
                 // A figure the bot has none of yet (no game played) is `-`, never a
                 // missing cell that would shift the rest of the row.
                 let figures = if head_to_head {
@@ -113,8 +109,8 @@ impl Leaderboard {
                     .chain(self.stat_columns.iter().map(|column| {
                         let value = s.stats.get(column.name).copied().unwrap_or(0.0);
                         match column.aggregate {
-                            Aggregate::Mean => format!("{value:.2}"),
-                            Aggregate::Total => format!("{value:.0}"),
+                            Aggregate::Mean => figure(value, 2),
+                            Aggregate::Total => figure(value, 0),
                         }
                     }))
                     .chain(
@@ -153,14 +149,30 @@ fn rating_columns(rating: Option<&Rating>) -> Vec<&'static str> {
 fn rating_cells(rating: Option<&Rating>) -> Vec<String> {
     match rating {
         Some(Rating::Elo(r)) => vec![
-            format!("{:.0}", r.elo),
-            format!("{:.0}..{:.0}", r.elo_low, r.elo_high),
+            figure(r.elo, 0),
+            format!("{}..{}", figure(r.elo_low, 0), figure(r.elo_high, 0)),
         ],
         Some(Rating::Skill(r)) => vec![
-            format!("{:.3}..{:.3}", r.score_low, r.score_high),
-            format!("{:.1}±{:.1}", r.trueskill_mu, r.trueskill_sigma),
+            format!("{}..{}", figure(r.score_low, 3), figure(r.score_high, 3)),
+            format!(
+                "{}±{}",
+                figure(r.trueskill_mu, 1),
+                figure(r.trueskill_sigma, 1)
+            ),
         ],
         None => Vec::new(),
+    }
+}
+
+/// `value` with `decimals` places: the one rounding of every figure the reports show (the
+/// terminal table, Markdown and the results page, whose charts show these cells too). A
+/// tie goes to the even digit, as Rust formats it (-176.5 is -176, 234.5 is 234), and a value
+/// that rounds to zero is `0`, never `-0`.
+fn figure(value: f64, decimals: usize) -> String {
+    let text = format!("{value:.decimals$}");
+    match text.strip_prefix('-') {
+        Some(digits) if digits.bytes().all(|b| matches!(b, b'0' | b'.')) => digits.to_owned(),
+        _ => text,
     }
 }
 
@@ -715,5 +727,40 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Ties at .5 go to the even integer on both sides of zero (JavaScript's `toFixed` takes
+    /// them away from zero, which made the page's chart disagree with its table), and every
+    /// figure of a row is rounded so.
+    #[test]
+    fn figures_round_half_to_even_and_never_show_minus_zero() {
+        let cases = [
+            (-176.5, "-176"),
+            (234.5, "234"),
+            (-374.5, "-374"),
+            (21.5, "22"),
+            (0.5, "0"),
+            (-0.5, "0"),
+            (-0.4, "0"),
+            (-1.5, "-2"),
+            (-0.6, "-1"),
+        ];
+        for (value, shown) in cases {
+            assert_eq!(figure(value, 0), shown, "{value}");
+        }
+        assert_eq!(figure(27.25, 1), "27.2");
+        assert_eq!(figure(12.0625, 3), "12.062");
+        assert_eq!(figure(-0.0004, 3), "0.000");
+        let rating = |elo, elo_low, elo_high| {
+            Some(Rating::Elo(crate::ratings::EloRating {
+                elo,
+                elo_low,
+                elo_high,
+            }))
+        };
+        let cells = rating_cells(rating(-176.5, -374.5, 21.5).as_ref());
+        assert_eq!(cells, ["-176", "-374..22"]);
+        let cells = rating_cells(rating(234.5, -125.0, 234.5).as_ref());
+        assert_eq!(cells, ["234", "-125..234"]);
     }
 }

@@ -24,6 +24,13 @@
   const label = (s) => (s.built_in ? s.name + " (built-in)" : s.name);
   /** Long names are cut in charts (the table and the tooltip have them whole). */
   const short = (text, n) => (text.length > n ? text.slice(0, n - 1) + "…" : text);
+  const rowOf = new Map(bots.map((s, r) => [s, data.rows[r]]));
+  /**
+   * Bot `s`'s cell of the leaderboard table in `column`. The charts show these texts rather
+   * than round the figures again: one rounding (the Rust side's), so a chart and the table
+   * never show two numbers for one figure.
+   */
+  const cell = (s, column) => rowOf.get(s)[data.columns.indexOf(column)];
 
   function drawHeader() {
     $("title").textContent = board.game + ", seed " + board.seed;
@@ -65,8 +72,9 @@
   /**
    * One row per item on a shared horizontal axis: a thin line over `range` (if any), a thick
    * one over `interval` (if any) and a dot at `mid`, with the item's `figures` on the right.
+   * The axis ticks are round values, shown with at most two decimals.
    */
-  function intervalChart(chart, items, format) {
+  function intervalChart(chart, items) {
     const ROW = 26, LEFT = 210, RIGHT = 190, TOP = 8, WIDTH = 920;
     const values = items.flatMap((i) => [i.mid].concat(i.range || [], i.interval || []));
     let lo = Math.min(...values), hi = Math.max(...values);
@@ -79,7 +87,7 @@
     chart.setAttribute("width", WIDTH);
     for (const t of ticks(lo, hi, 6)) {
       svg(chart, "line", { class: "axis", x1: x(t), x2: x(t), y1: TOP, y2: bottom });
-      svg(chart, "text", { class: "tick", x: x(t), y: bottom + 16, "text-anchor": "middle" }, format(t));
+      svg(chart, "text", { class: "tick", x: x(t), y: bottom + 16, "text-anchor": "middle" }, String(Math.round(t * 100) / 100));
     }
     items.forEach((item, n) => {
       const y = TOP + n * ROW + ROW / 2;
@@ -92,7 +100,7 @@
       if (item.range) svg(g, "line", { class: "range", x1: x(item.range[0]), x2: x(item.range[1]), y1: y, y2: y });
       if (item.interval) svg(g, "line", { class: "interval", x1: x(item.interval[0]), x2: x(item.interval[1]), y1: y, y2: y });
       svg(g, "circle", { class: "point", cx: x(item.mid), cy: y, r: 4.5 });
-      svg(g, "text", { x: WIDTH - RIGHT + 12, y: y + 4 }, item.figures);
+      svg(g, "text", { class: "figures", x: WIDTH - RIGHT + 12, y: y + 4 }, item.figures);
     });
   }
 
@@ -105,21 +113,19 @@
       $("rating-title").textContent = "Elo rating with its 95% interval";
       $("rating-note").textContent = "Maximum-likelihood Elo (mean 0) ± 1.96 standard errors. " +
         "Where intervals overlap the order is not settled.";
-      const f = (v) => v.toFixed(0);
       intervalChart(chart, elo.map((s) => ({
         rank: s.rank, name: label(s), mid: s.elo, interval: [s.elo_low, s.elo_high],
-        figures: f(s.elo) + "  (" + f(s.elo_low) + " to " + f(s.elo_high) + ")",
-      })), f);
+        figures: cell(s, "elo") + "  (" + cell(s, "elo 95%") + ")",
+      })));
     } else if (skill.length > 0) {
       $("rating-title").textContent = "TrueSkill rating with its 95% interval";
       $("rating-note").textContent = "μ ± 1.96σ, each game's seats ranked by their score in it. " +
         "Where intervals overlap the order is not settled.";
-      const f = (v) => v.toFixed(1);
       intervalChart(chart, skill.map((s) => ({
         rank: s.rank, name: label(s), mid: s.trueskill_mu,
         interval: [s.trueskill_mu - 1.96 * s.trueskill_sigma, s.trueskill_mu + 1.96 * s.trueskill_sigma],
-        figures: "μ " + f(s.trueskill_mu) + "  σ " + f(s.trueskill_sigma),
-      })), f);
+        figures: "μ±σ " + cell(s, "trueskill μ±σ"),
+      })));
     } else {
       $("rating-title").textContent = "Ratings";
       $("rating-note").textContent = "No ratings yet: no games have been played.";
@@ -191,8 +197,8 @@
     intervalChart(chart, scored.map((s) => ({
       rank: s.rank, name: label(s), mid: s.score, range: [s.min, s.max],
       interval: s.score_low === undefined ? null : [s.score_low, s.score_high],
-      figures: s.score.toFixed(3) + "  (" + s.min + " to " + s.max + ")",
-    })), (v) => String(Math.round(v * 100) / 100));
+      figures: cell(s, "score") + "  (" + cell(s, "min") + " to " + cell(s, "max") + ")",
+    })));
   }
 
   /** Each bot's requests and failures; a bot that failed at all stands out. */

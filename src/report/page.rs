@@ -39,7 +39,8 @@ struct ReplayLink {
 #[derive(Serialize)]
 struct PageData<'a> {
     board: &'a Leaderboard,
-    /// The leaderboard's columns and cells exactly as `arena standings` prints them.
+    /// The leaderboard's columns and cells exactly as `arena standings` prints them; the
+    /// charts show these cells as their figures, so they are rounded once, the same way.
     columns: Vec<&'static str>,
     rows: Vec<Vec<String>>,
     /// The settings the journal records.

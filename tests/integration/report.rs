@@ -102,6 +102,37 @@ fn table_rows(dom: &str, id: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The column names of the table with id `id`.
+fn table_header(dom: &str, id: &str) -> Vec<String> {
+    let head = section(dom, &format!("<table id=\"{id}\""), "</thead>");
+    let cells = head.split("</th>");
+    cells
+        .take_while(|cell| cell.contains("<th"))
+        .map(|cell| unescape(&cell[cell.rfind('>').unwrap() + 1..]))
+        .collect()
+}
+
+/// Checks that `chart` shows by each bot, in leaderboard order, the figures `expected`
+/// makes of its row of the leaderboard table (its cells by column name): the very texts of
+/// the table, never the figures rounded again.
+fn check_figures(
+    dom: &str,
+    chart: &str,
+    name: &str,
+    expected: impl Fn(&BTreeMap<String, String>) -> String,
+) {
+    let columns = table_header(dom, "leaderboard");
+    let wanted: Vec<String> = table_rows(dom, "leaderboard")
+        .into_iter()
+        .map(|row| expected(&columns.iter().cloned().zip(row).collect()))
+        .collect();
+    let shown: Vec<String> = texts(chart, "figures")
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect();
+    assert_eq!(shown, wanted, "{name}: the chart's figures are the table's");
+}
+
 /// The rows of a Markdown table as their cells.
 fn markdown_rows(text: &str) -> Vec<Vec<String>> {
     text.lines()
@@ -190,6 +221,15 @@ fn check_rating_chart(dom: &str, board: &Value, name: &str) {
         let y = number(dot, "cy");
         assert!(y > last_y, "{what}: below the one ranked above");
         last_y = y;
+    }
+    if entries[0].get("elo").is_some() {
+        check_figures(dom, chart, name, |cell| {
+            format!("{}  ({})", cell["elo"], cell["elo 95%"])
+        });
+    } else {
+        check_figures(dom, chart, name, |cell| {
+            format!("μ±σ {}", cell["trueskill μ±σ"])
+        });
     }
 }
 
@@ -322,6 +362,9 @@ fn check_score_ranges(dom: &str, board: &Value, name: &str) {
             &what,
         );
     }
+    check_figures(dom, chart, name, |cell| {
+        format!("{}  ({} to {})", cell["score"], cell["min"], cell["max"])
+    });
 }
 
 /// Writes the report of the results folder `out` next to it, opens it and compares what it
@@ -409,6 +452,26 @@ fn the_petri_page_draws_its_leaderboard_and_heat_map() {
     let dir = tempfile::tempdir().unwrap();
     let out = results(dir.path(), "petri", &[]);
     check_page(dir.path(), &out, "petri");
+}
+
+/// An Elo exactly halfway between two integers (254.5 with this seed) shows as one integer on
+/// the whole page: the chart once rounded it half away from zero (255), the table to even.
+#[test]
+fn an_elo_at_a_half_shows_as_the_tables_integer_in_the_chart() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = results(dir.path(), "petri", &["--seed", "3", "--games", "4"]);
+    let board: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("leaderboard.json")).unwrap())
+            .unwrap();
+    let halves = board["leaderboard"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|entry| ["elo", "elo_low", "elo_high"].map(|key| entry[key].as_f64().unwrap()))
+        .filter(|elo| elo.fract().abs() == 0.5)
+        .count();
+    assert!(halves > 0, "no Elo figure at .5 to test: {board}");
+    check_page(dir.path(), &out, "petri-halves");
 }
 
 #[test]
