@@ -139,18 +139,30 @@
     return "rgb(" + from.map((f, i) => Math.round(f + (to[i] - f) * t)).join(",") + ")";
   }
 
-  /** The head-to-head matrix: row's results against column, coloured by row's share. */
+  /**
+   * The head-to-head matrix: row's results against column, coloured by row's share. Rows are
+   * labelled with the leaderboard's rank and name, as the rating chart's; columns with the
+   * name only, upright: tied bots share a rank, so a number could not say which column is
+   * whose.
+   */
   function heatMap(chart) {
     const n = bots.length;
     const CELL = Math.max(18, Math.min(56, Math.floor(560 / n)));
-    const LEFT = 210, TOP = 22;
+    const LEFT = 210;
+    const columns = bots.map((s) => svg(chart, "text", { class: "column-label", "dominant-baseline": "central" }, short(label(s), 20)));
+    const TOP = 12 + Math.max(...columns.map((text) => text.getComputedTextLength()));
+    columns.forEach((text, c) => {
+      const x = LEFT + c * CELL + CELL / 2, y = TOP - 8;
+      text.setAttribute("x", x);
+      text.setAttribute("y", y);
+      text.setAttribute("transform", "rotate(-90 " + x + " " + y + ")");
+    });
     const pairs = new Map(board.pairwise.map((p) => [JSON.stringify([p.bot, p.opponent]), p]));
     chart.setAttribute("viewBox", "0 0 " + (LEFT + n * CELL + 4) + " " + (TOP + n * CELL + 4));
     chart.setAttribute("width", LEFT + n * CELL + 4);
-    bots.forEach((s, c) => svg(chart, "text", { class: "cell-text column-label", x: LEFT + c * CELL + CELL / 2, y: TOP - 10 }, String(c + 1)));
     bots.forEach((row, r) => {
       const y = TOP + r * CELL;
-      svg(chart, "text", { class: "row-label", x: LEFT - 10, y: y + CELL / 2 + 4, "text-anchor": "end" }, (r + 1) + ". " + short(label(row), 28));
+      svg(chart, "text", { class: "row-label", x: LEFT - 10, y: y + CELL / 2 + 4, "text-anchor": "end" }, row.rank + ". " + short(label(row), 28));
       bots.forEach((col, c) => {
         const cell = { x: LEFT + c * CELL, y, width: CELL - 2, height: CELL - 2 };
         const p = pairs.get(JSON.stringify([row.name, col.name]));

@@ -254,20 +254,33 @@ fn texts(html: &str, class: &str) -> Vec<(BTreeMap<String, String>, String)> {
 }
 
 /// Checks that each cell of the heat map in `chart` sits in the row labelled with its bot
-/// and the column numbered with its opponent's row: the labels, not only the cells' data,
-/// say who played whom.
-fn check_heat_map_labels(chart: &str, name: &str) {
-    // Row labels read "3. name", centred 4 px below their row's middle.
-    let rows: Vec<(f64, String, String)> = texts(chart, "row-label")
+/// and the column named after its opponent: the labels, not only the cells' data, say who
+/// played whom. Rows are numbered with the bot's rank on `board` (tied bots share one), as
+/// the table does, never with their place in the list.
+fn check_heat_map_labels(chart: &str, board: &Value, name: &str) {
+    // Row labels read "2. name", centred 4 px below their row's middle.
+    let rows: Vec<(f64, String)> = texts(chart, "row-label")
         .into_iter()
         .map(|(attrs, text)| {
             let (rank, bot) = text.split_once(". ").expect("a row label is numbered");
-            (number(&attrs, "y") - 4.0, rank.to_owned(), bot.to_owned())
+            let entry = board["leaderboard"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|entry| entry["name"] == bot)
+                .unwrap_or_else(|| panic!("{name}: no {bot} on the leaderboard"));
+            assert_eq!(rank, entry["rank"].to_string(), "{name}: the rank of {bot}");
+            (number(&attrs, "y") - 4.0, bot.to_owned())
         })
         .collect();
+    // Column labels are names turned upright about their column's middle.
     let columns: Vec<(f64, String)> = texts(chart, "column-label")
         .into_iter()
-        .map(|(attrs, text)| (number(&attrs, "x"), text))
+        .map(|(attrs, text)| {
+            let (x, y) = (number(&attrs, "x"), number(&attrs, "y"));
+            assert_eq!(attrs["transform"], format!("rotate(-90 {x} {y})"), "{name}");
+            (x, text)
+        })
         .collect();
     assert_eq!(rows.len(), columns.len(), "{name}: as many rows as columns");
     let cells = tags(chart, "rect", "pair");
@@ -279,14 +292,12 @@ fn check_heat_map_labels(chart: &str, name: &str) {
         let column = columns
             .iter()
             .find(|column| (column.0 - middle("x")).abs() < 1e-6);
-        let (Some((_, _, bot)), Some((_, rank))) = (row, column) else {
+        let (Some((_, bot)), Some((_, opponent))) = (row, column) else {
             panic!("{name}: a cell outside the labelled rows and columns: {cell:?}");
         };
-        let opponent = rows.iter().find(|row| &row.1 == rank).map(|row| &row.2);
         assert_eq!(bot, &cell["data-bot"], "{name}: the row of {cell:?}");
         assert_eq!(
-            opponent,
-            Some(&cell["data-opponent"]),
+            opponent, &cell["data-opponent"],
             "{name}: the column of {cell:?}"
         );
     }
@@ -296,7 +307,7 @@ fn check_heat_map_labels(chart: &str, name: &str) {
 /// each where its labels say.
 fn check_heat_map(dom: &str, board: &Value, name: &str) {
     let chart = section(dom, "<svg id=\"second-chart\"", "</svg>");
-    check_heat_map_labels(chart, name);
+    check_heat_map_labels(chart, board, name);
     let cells: Vec<_> = tags(chart, "rect", "pair")
         .into_iter()
         .map(|cell| {
