@@ -349,7 +349,7 @@ fn end_of_run(board: &Leaderboard, report: &RunReport, args: &RunArgs, out: &Pat
                 "stopped by {} after {} of {}; to finish the run: {}",
                 stop.name(),
                 board.games_played,
-                arena::text::plural(board.total_games, "game", "games"),
+                arena::text::plural(board.planned_games(), "game", "games"),
                 resume_command(args, out)
             ),
         );

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::journal::{GameRecord, Header, Journal, OVERSIZED_REASON, Sandboxing, SeatRecord};
 use crate::ratings::{EXACT_LIMIT, Rater, Rating};
+use crate::shard::Shard;
 use crate::sprt::{SprtStatus, SprtTracker};
 use arena_games::engine::GameResult;
 use arena_games::{Aggregate, Scoring, StatColumn};
@@ -27,6 +28,10 @@ pub struct Leaderboard {
     pub games_played: u64,
     /// Games in the whole tournament.
     pub total_games: u64,
+    /// The shard the journal plays (`arena run --shard`), with its share of `total_games`;
+    /// absent for a whole run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardGames>,
     /// Whether the bots ran in sandboxes (from the journal; absent if it does not say).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<Sandboxing>,
@@ -45,13 +50,24 @@ pub struct Leaderboard {
     pub stat_columns: Vec<StatColumn>,
 }
 
+/// A shard of the tournament and how many of its games are the shard's: a shard is finished
+/// when those are played, not the whole tournament's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ShardGames {
+    /// Which shard (`index`) of how many (`count`).
+    #[serde(flatten)]
+    pub shard: Shard,
+    /// The tournament's games that are this shard's.
+    pub games: u64,
+}
+
 /// The standings as a grid of text cells, the common ground of the human-readable
 /// renderers (terminal table, Markdown): which columns a game has and how each figure reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Grid {
     /// The game's name.
     pub(crate) game: String,
-    /// How far the tournament is: games played of all, and the seed.
+    /// How far the journal's run is ([`Leaderboard::progress`]), and the seed.
     pub(crate) played: String,
     /// Column names.
     pub(crate) header: Vec<&'static str>,
@@ -123,15 +139,26 @@ impl Leaderboard {
             .collect();
         Grid {
             game: self.game.clone(),
-            played: format!(
-                "{} of {} played, seed {}",
-                self.games_played,
-                crate::text::plural(self.total_games, "game", "games"),
-                self.seed
-            ),
+            played: format!("{}, seed {}", self.progress(), self.seed),
             header,
             rows,
         }
+    }
+
+    /// The games the journal's run plays: its shard's, or the whole tournament's.
+    pub fn planned_games(&self) -> u64 {
+        self.shard.map_or(self.total_games, |shard| shard.games)
+    }
+
+    /// How far the journal's run is: `3 of 10 games played`, or for a shard `5 of 5 games
+    /// of shard 1/2 played`.
+    pub fn progress(&self) -> String {
+        let part = (self.shard).map_or_else(String::new, |s| format!(" of shard {}", s.shard));
+        format!(
+            "{} of {}{part} played",
+            self.games_played,
+            crate::text::plural(self.planned_games(), "game", "games")
+        )
     }
 }
 
@@ -380,6 +407,10 @@ impl LeaderboardBuilder {
             seed: header.seed,
             games_played,
             total_games,
+            shard: (header.shard).map(|shard| ShardGames {
+                shard,
+                games: shard.games(total_games),
+            }),
             sandbox: header.sandbox,
             leaderboard,
             pairwise,
@@ -762,5 +793,38 @@ mod tests {
         assert_eq!(cells, ["-176", "-374..22"]);
         let cells = rating_cells(rating(234.5, -125.0, 234.5).as_ref());
         assert_eq!(cells, ["234", "-125..234"]);
+    }
+
+    /// A shard's journal is measured against its own games: finished when they are played,
+    /// said in every table; the JSON adds the shard and keeps `total_games` the tournament's.
+    #[test]
+    fn a_shard_counts_its_own_games_and_keeps_the_tournaments_total() {
+        use GameResult::{Loss, Win};
+        // Shard 2/3 of 4 games has game 1 only.
+        let mut journal = journal(
+            &["a", "b"],
+            vec![vec![seat("a", 1, Some(Win)), seat("b", 0, Some(Loss))]],
+        );
+        journal.header.shard = Some(Shard { index: 2, count: 3 });
+        let board = Leaderboard::compute(Scoring::Wins, &[], &journal);
+        assert_eq!((board.games_played, board.total_games), (1, 4));
+        assert_eq!(board.planned_games(), 1);
+        assert_eq!(board.progress(), "1 of 1 game of shard 2/3 played");
+        assert_eq!(
+            board.grid().played,
+            "1 of 1 game of shard 2/3 played, seed 3"
+        );
+        let json: serde_json::Value = serde_json::to_value(&board).unwrap();
+        assert_eq!(
+            json["shard"],
+            serde_json::json!({"index": 2, "count": 3, "games": 1})
+        );
+        assert_eq!(json["total_games"], 4);
+
+        journal.header.shard = None;
+        let board = Leaderboard::compute(Scoring::Wins, &[], &journal);
+        assert_eq!(board.grid().played, "1 of 4 games played, seed 3");
+        let json: serde_json::Value = serde_json::to_value(&board).unwrap();
+        assert!(json.get("shard").is_none(), "{json}");
     }
 }

@@ -34,9 +34,8 @@
 
   function drawHeader() {
     $("title").textContent = board.game + ", seed " + board.seed;
-    const running = board.games_played < board.total_games;
-    $("progress").textContent = board.games_played + " of " + board.total_games +
-      " games played" + (running ? ": not finished, the figures are those of the games so far." : ".");
+    $("progress").textContent = data.progress +
+      (data.finished ? "." : ": not finished, the figures are those of the games so far.");
     if (data.left_out > 0) {
       $("left-out").hidden = false;
       $("left-out").textContent = data.left_out +
@@ -238,7 +237,7 @@
       ["game", board.game],
       ["seed", board.seed],
       ["games per pairing (or runs)", data.games_per_pairing],
-      ["games", board.games_played + " of " + board.total_games + " played"],
+      ["games", data.progress],
       ["sandbox", board.sandbox === undefined ? "not recorded" : board.sandbox],
       ["shard", data.shard === null ? "the whole tournament" : data.shard],
       ["arena version", data.arena_version || "not recorded"],

@@ -43,6 +43,9 @@ struct PageData<'a> {
     /// charts show these cells as their figures, so they are rounded once, the same way.
     columns: Vec<&'static str>,
     rows: Vec<Vec<String>>,
+    /// How far the run is, as the tables say it, and whether its games are all played.
+    progress: String,
+    finished: bool,
     /// The settings the journal records.
     arena_version: &'a str,
     games_per_pairing: u32,
@@ -95,6 +98,8 @@ fn render_page(
         board,
         columns: grid.header,
         rows: grid.rows,
+        progress: board.progress(),
+        finished: board.games_played >= board.planned_games(),
         arena_version: &header.arena_version,
         games_per_pairing: header.games,
         shard: header.shard.map(|shard| shard.to_string()),

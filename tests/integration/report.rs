@@ -414,10 +414,10 @@ fn check_page(dir: &Path, out: &Path, name: &str) {
             "{name}: score"
         );
     }
-    let played = format!(
-        "{} of {} games played.",
-        board["games_played"], board["total_games"]
-    );
+    // In the table's words: "1 of 1 game played".
+    let total = board["total_games"].as_u64().unwrap();
+    let games = if total == 1 { "game" } else { "games" };
+    let played = format!("{} of {total} {games} played.", board["games_played"]);
     assert!(dom.contains(&played), "{name}: {played}");
     assert!(
         dom.contains(&format!("<dd>{}</dd>", board["seed"])),
@@ -545,6 +545,26 @@ fn a_running_folder_gets_the_page_of_its_games_so_far() {
     );
     let expected = markdown_rows(&String::from_utf8(standings.stdout).unwrap());
     assert_eq!(table_rows(&dom, "leaderboard"), expected);
+}
+
+/// A finished shard's page says it is finished: its games are counted against the shard's,
+/// not the whole tournament's.
+#[test]
+fn a_finished_shards_page_counts_the_shards_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = results(dir.path(), "petri", &["--shard", "1/4"]);
+    let page = dir.path().join("shard.html");
+    let (status, _) = report(dir.path(), &out, &["--html", page.to_str().unwrap()]);
+    assert_eq!(status, Some(0));
+    let dom = dom(&page);
+    assert!(
+        dom.contains("<p id=\"progress\">2 of 2 games of shard 1/4 played.</p>"),
+        "{dom}"
+    );
+    assert!(
+        dom.contains("<dd>2 of 2 games of shard 1/4 played</dd>") && dom.contains("<dd>1/4</dd>"),
+        "{dom}"
+    );
 }
 
 /// Bot names that are markup show as text everywhere on the page: no element of theirs

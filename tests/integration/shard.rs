@@ -166,3 +166,31 @@ fn shards_of_two_versions_of_a_bot_are_not_merged() {
     );
     assert!(!dir.join("merged").exists());
 }
+
+/// A shard is finished when its own games are played, and says so: `arena run` and
+/// `arena standings` count its games, `leaderboard.json` adds the shard and keeps the
+/// tournament's total.
+#[test]
+fn a_shard_counts_its_own_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    // The six games of the small tournament, split in 4: shard 1 has games 0 and 4.
+    let ran = run_ok(dir, &repo().join(SMALL), &["--shard", "1/4", "--out", "s1"]);
+    let first = "petri: 2 of 2 games of shard 1/4 played, seed 2014\n";
+    assert!(String::from_utf8_lossy(&ran.stdout).starts_with(first));
+    let standings = arena(dir, &["standings", "s1"]);
+    assert!(String::from_utf8_lossy(&standings.stdout).starts_with(first));
+    let board: serde_json::Value =
+        serde_json::from_slice(&read(&dir.join("s1/leaderboard.json"))).unwrap();
+    assert_eq!(
+        (
+            board["games_played"].as_u64(),
+            board["total_games"].as_u64()
+        ),
+        (Some(2), Some(6))
+    );
+    assert_eq!(
+        board["shard"],
+        serde_json::json!({"index": 1, "count": 4, "games": 2})
+    );
+}
