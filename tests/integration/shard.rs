@@ -194,3 +194,45 @@ fn a_shard_counts_its_own_games() {
         serde_json::json!({"index": 1, "count": 4, "games": 2})
     );
 }
+
+/// A shard beyond the games (more shards than games, as in a Slurm array larger than the
+/// tournament) plays nothing with a warning saying why, and succeeds: a merge waiting on the
+/// array still runs, and takes its empty journal.
+#[test]
+fn a_shard_without_games_says_why_and_succeeds() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let output = arena(
+        dir,
+        &[
+            "run",
+            repo().join(SMALL).to_str().unwrap(),
+            "--shard",
+            "7/8",
+            "--out",
+            "s7",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains(
+            "WARN shard 7/8 has no games: the tournament has 6 games, so at most 6 shards have any"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        String::from_utf8_lossy(&output.stdout)
+            .starts_with("petri: 0 of 0 games of shard 7/8 played, seed 2014\n")
+    );
+    let mut shards: Vec<String> = (1..=8).map(|i| format!("m{i}")).collect();
+    for (i, out) in shards.iter().enumerate() {
+        let shard = format!("{}/8", i + 1);
+        run(dir, &["--shard", &shard, "--out", out]);
+    }
+    shards.insert(0, "merge".into());
+    let args: Vec<&str> = shards.iter().map(String::as_str).collect();
+    let merged = arena(dir, &args);
+    assert!(merged.status.success(), "{merged:?}");
+    assert!(String::from_utf8_lossy(&merged.stdout).starts_with("petri: 6 of 6 games played"));
+}
