@@ -173,6 +173,9 @@ pub fn run_tournament(
         (Some(shard), None) => shard.games(all_games),
         (None, None) => all_games,
     };
+    if let Some(why) = shard.and_then(|shard| shard.without_games(all_games)) {
+        tracing::warn!("{why}");
+    }
     let in_shard = |fixture: &Fixture| {
         shard.is_none_or(|shard| shard.contains(fixture.index))
             && gauntlet.is_none_or(|bot| fixture.seats.contains(&bot))

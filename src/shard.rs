@@ -8,6 +8,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::text::plural;
+
 /// Shard `index` (1-based) of `count`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Shard {
@@ -27,6 +29,20 @@ impl Shard {
     pub fn games(self, total: u64) -> u64 {
         let (count, offset) = (u64::from(self.count), u64::from(self.index - 1));
         total / count + u64::from(offset < total % count)
+    }
+
+    /// Why this shard of a tournament of `total` games plays none of them, if so: the split
+    /// has more shards than there are games. A warning, not an error: a scheduler's array of
+    /// more tasks than games should not fail (a merge waiting on the whole array would never
+    /// run), and `arena merge` needs the empty shard's journal as much as any other.
+    pub fn without_games(self, total: u64) -> Option<String> {
+        (self.games(total) == 0).then(|| {
+            format!(
+                "shard {self} has no games: the tournament has {}, so at most {} any",
+                plural(total, "game", "games"),
+                plural(total, "shard has", "shards have")
+            )
+        })
     }
 }
 
@@ -63,6 +79,24 @@ mod tests {
         assert_eq!(shard.to_string(), "2/8");
         for bad in ["0/3", "4/3", "1", "a/b", "1/0", "-1/3", ""] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn only_a_shard_beyond_the_games_is_without_games() {
+        let shard = |text: &str| text.parse::<Shard>().unwrap();
+        assert_eq!(
+            shard("99/100").without_games(20).as_deref(),
+            Some(
+                "shard 99/100 has no games: the tournament has 20 games, so at most 20 shards have any"
+            )
+        );
+        assert_eq!(
+            shard("2/3").without_games(1).as_deref(),
+            Some("shard 2/3 has no games: the tournament has 1 game, so at most 1 shard has any")
+        );
+        for (text, total) in [("20/100", 20), ("1/1", 1), ("3/3", 3)] {
+            assert_eq!(shard(text).without_games(total), None, "{text} of {total}");
         }
     }
 

@@ -24,8 +24,8 @@ use arena::replay::Replay;
 use arena::replay::html::render_html;
 use arena::replay::text::{TextOptions, missing_turn, write_text};
 use arena::report::{
-    Leaderboard, LeaderboardBuilder, render_csv, render_json, render_markdown, render_page,
-    render_table, write_replay_pages,
+    Leaderboard, LeaderboardBuilder, render_csv, render_json, render_markdown, render_table,
+    write_page,
 };
 use arena::results::{LEADERBOARD_FILE, REPLAYS_DIR, ResultsFolder, Start, write_atomically};
 use arena::reuse::{ReusePool, rules_digest};
@@ -361,7 +361,7 @@ fn end_of_run(
                 "stopped by {} after {} of {}; to finish the run: {}",
                 stop.name(),
                 board.games_played,
-                arena::text::plural(board.total_games, "game", "games"),
+                arena::text::plural(board.planned_games(), "game", "games"),
                 resume_command(args, out)
             ),
         );
@@ -822,12 +822,8 @@ fn report_command(args: &ReportArgs) -> Result<u8, Error> {
         None => print(&board, args.format)?,
         Some(out) => {
             let header = JournalReader::open(&journal)?.header().clone();
-            let replays = write_replay_pages(&args.dir.join(REPLAYS_DIR), out)?;
-            write_atomically(
-                out,
-                render_page(&board, &header, left_out, &replays).as_bytes(),
-            )
-            .with_context(|| format!("cannot write {}", out.display()))?;
+            let replays = args.dir.join(REPLAYS_DIR);
+            write_page(out, &replays, &board, &header, left_out)?;
             tracing::info!("wrote {}", out.display());
         }
     }

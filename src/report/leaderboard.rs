@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::journal::{GameRecord, Header, Journal, OVERSIZED_REASON, Sandboxing, SeatRecord};
 use crate::ratings::{EXACT_LIMIT, Rater, Rating};
+use crate::shard::Shard;
 use crate::sprt::{SprtStatus, SprtTracker};
 use arena_games::engine::GameResult;
 use arena_games::{Aggregate, Scoring, StatColumn};
@@ -27,6 +28,10 @@ pub struct Leaderboard {
     pub games_played: u64,
     /// Games in the whole tournament.
     pub total_games: u64,
+    /// The shard the journal plays (`arena run --shard`), with its share of `total_games`;
+    /// absent for a whole run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardGames>,
     /// Whether the bots ran in sandboxes (from the journal; absent if it does not say).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<Sandboxing>,
@@ -45,13 +50,24 @@ pub struct Leaderboard {
     pub stat_columns: Vec<StatColumn>,
 }
 
+/// A shard of the tournament and how many of its games are the shard's: a shard is finished
+/// when those are played, not the whole tournament's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ShardGames {
+    /// Which shard (`index`) of how many (`count`).
+    #[serde(flatten)]
+    pub shard: Shard,
+    /// The tournament's games that are this shard's.
+    pub games: u64,
+}
+
 /// The standings as a grid of text cells, the common ground of the human-readable
 /// renderers (terminal table, Markdown): which columns a game has and how each figure reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Grid {
     /// The game's name.
     pub(crate) game: String,
-    /// How far the tournament is: games played of all, and the seed.
+    /// How far the journal's run is ([`Leaderboard::progress`]), and the seed.
     pub(crate) played: String,
     /// Column names.
     pub(crate) header: Vec<&'static str>,
@@ -84,11 +100,7 @@ impl Leaderboard {
             .leaderboard
             .iter()
             .map(|s| {
-                let score = if head_to_head {
-                    format!("{:.0}", s.score)
-                } else {
-                    format!("{:.3}", s.score)
-                };
+                let score = figure(s.score, if head_to_head { 0 } else { 3 });
                 // A figure the bot has none of yet (no game played) is `-`, never a
                 // missing cell that would shift the rest of the row.
                 let figures = if head_to_head {
@@ -113,8 +125,8 @@ impl Leaderboard {
                     .chain(self.stat_columns.iter().map(|column| {
                         let value = s.stats.get(column.name).copied().unwrap_or(0.0);
                         match column.aggregate {
-                            Aggregate::Mean => format!("{value:.2}"),
-                            Aggregate::Total => format!("{value:.0}"),
+                            Aggregate::Mean => figure(value, 2),
+                            Aggregate::Total => figure(value, 0),
                         }
                     }))
                     .chain(
@@ -127,15 +139,26 @@ impl Leaderboard {
             .collect();
         Grid {
             game: self.game.clone(),
-            played: format!(
-                "{} of {} played, seed {}",
-                self.games_played,
-                crate::text::plural(self.total_games, "game", "games"),
-                self.seed
-            ),
+            played: format!("{}, seed {}", self.progress(), self.seed),
             header,
             rows,
         }
+    }
+
+    /// The games the journal's run plays: its shard's, or the whole tournament's.
+    pub fn planned_games(&self) -> u64 {
+        self.shard.map_or(self.total_games, |shard| shard.games)
+    }
+
+    /// How far the journal's run is: `3 of 10 games played`, or for a shard `5 of 5 games
+    /// of shard 1/2 played`.
+    pub fn progress(&self) -> String {
+        let part = (self.shard).map_or_else(String::new, |s| format!(" of shard {}", s.shard));
+        format!(
+            "{} of {}{part} played",
+            self.games_played,
+            crate::text::plural(self.planned_games(), "game", "games")
+        )
     }
 }
 
@@ -153,14 +176,30 @@ fn rating_columns(rating: Option<&Rating>) -> Vec<&'static str> {
 fn rating_cells(rating: Option<&Rating>) -> Vec<String> {
     match rating {
         Some(Rating::Elo(r)) => vec![
-            format!("{:.0}", r.elo),
-            format!("{:.0}..{:.0}", r.elo_low, r.elo_high),
+            figure(r.elo, 0),
+            format!("{}..{}", figure(r.elo_low, 0), figure(r.elo_high, 0)),
         ],
         Some(Rating::Skill(r)) => vec![
-            format!("{:.3}..{:.3}", r.score_low, r.score_high),
-            format!("{:.1}±{:.1}", r.trueskill_mu, r.trueskill_sigma),
+            format!("{}..{}", figure(r.score_low, 3), figure(r.score_high, 3)),
+            format!(
+                "{}±{}",
+                figure(r.trueskill_mu, 1),
+                figure(r.trueskill_sigma, 1)
+            ),
         ],
         None => Vec::new(),
+    }
+}
+
+/// `value` with `decimals` places: the one rounding of every figure the reports show (the
+/// terminal table, Markdown and the results page, whose charts show these cells too). A
+/// tie goes to the even digit, as Rust formats it (-176.5 is -176, 234.5 is 234), and a value
+/// that rounds to zero is `0`, never `-0`.
+fn figure(value: f64, decimals: usize) -> String {
+    let text = format!("{value:.decimals$}");
+    match text.strip_prefix('-') {
+        Some(digits) if digits.bytes().all(|b| matches!(b, b'0' | b'.')) => digits.to_owned(),
+        _ => text,
     }
 }
 
@@ -368,6 +407,10 @@ impl LeaderboardBuilder {
             seed: header.seed,
             games_played,
             total_games,
+            shard: (header.shard).map(|shard| ShardGames {
+                shard,
+                games: shard.games(total_games),
+            }),
             sandbox: header.sandbox,
             leaderboard,
             pairwise,
@@ -715,5 +758,73 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Ties at .5 go to the even integer on both sides of zero (JavaScript's `toFixed` takes
+    /// them away from zero, which made the page's chart disagree with its table), and every
+    /// figure of a row is rounded so.
+    #[test]
+    fn figures_round_half_to_even_and_never_show_minus_zero() {
+        let cases = [
+            (-176.5, "-176"),
+            (234.5, "234"),
+            (-374.5, "-374"),
+            (21.5, "22"),
+            (0.5, "0"),
+            (-0.5, "0"),
+            (-0.4, "0"),
+            (-1.5, "-2"),
+            (-0.6, "-1"),
+        ];
+        for (value, shown) in cases {
+            assert_eq!(figure(value, 0), shown, "{value}");
+        }
+        assert_eq!(figure(27.25, 1), "27.2");
+        assert_eq!(figure(12.0625, 3), "12.062");
+        assert_eq!(figure(-0.0004, 3), "0.000");
+        let rating = |elo, elo_low, elo_high| {
+            Some(Rating::Elo(crate::ratings::EloRating {
+                elo,
+                elo_low,
+                elo_high,
+            }))
+        };
+        let cells = rating_cells(rating(-176.5, -374.5, 21.5).as_ref());
+        assert_eq!(cells, ["-176", "-374..22"]);
+        let cells = rating_cells(rating(234.5, -125.0, 234.5).as_ref());
+        assert_eq!(cells, ["234", "-125..234"]);
+    }
+
+    /// A shard's journal is measured against its own games: finished when they are played,
+    /// said in every table; the JSON adds the shard and keeps `total_games` the tournament's.
+    #[test]
+    fn a_shard_counts_its_own_games_and_keeps_the_tournaments_total() {
+        use GameResult::{Loss, Win};
+        // Shard 2/3 of 4 games has game 1 only.
+        let mut journal = journal(
+            &["a", "b"],
+            vec![vec![seat("a", 1, Some(Win)), seat("b", 0, Some(Loss))]],
+        );
+        journal.header.shard = Some(Shard { index: 2, count: 3 });
+        let board = Leaderboard::compute(Scoring::Wins, &[], &journal);
+        assert_eq!((board.games_played, board.total_games), (1, 4));
+        assert_eq!(board.planned_games(), 1);
+        assert_eq!(board.progress(), "1 of 1 game of shard 2/3 played");
+        assert_eq!(
+            board.grid().played,
+            "1 of 1 game of shard 2/3 played, seed 3"
+        );
+        let json: serde_json::Value = serde_json::to_value(&board).unwrap();
+        assert_eq!(
+            json["shard"],
+            serde_json::json!({"index": 2, "count": 3, "games": 1})
+        );
+        assert_eq!(json["total_games"], 4);
+
+        journal.header.shard = None;
+        let board = Leaderboard::compute(Scoring::Wins, &[], &journal);
+        assert_eq!(board.grid().played, "1 of 4 games played, seed 3");
+        let json: serde_json::Value = serde_json::to_value(&board).unwrap();
+        assert!(json.get("shard").is_none(), "{json}");
     }
 }

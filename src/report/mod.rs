@@ -10,9 +10,9 @@ mod table;
 pub use csv::render_csv;
 pub use json::render_json;
 pub(crate) use leaderboard::BotTotals;
-pub use leaderboard::{Leaderboard, LeaderboardBuilder, PairRecord, Standing};
+pub use leaderboard::{Leaderboard, LeaderboardBuilder, PairRecord, ShardGames, Standing};
 pub use markdown::render_markdown;
-pub use page::{ReplayLink, render_page, write_replay_pages};
+pub use page::write_page;
 pub use table::render_table;
 
 /// Small leaderboards for the renderers' tests.
@@ -53,6 +53,7 @@ mod fixtures {
             seed: 7,
             games_played: 2,
             total_games: 2,
+            shard: None,
             sandbox: None,
             leaderboard,
             pairwise,

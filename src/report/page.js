@@ -24,12 +24,18 @@
   const label = (s) => (s.built_in ? s.name + " (built-in)" : s.name);
   /** Long names are cut in charts (the table and the tooltip have them whole). */
   const short = (text, n) => (text.length > n ? text.slice(0, n - 1) + "…" : text);
+  const rowOf = new Map(bots.map((s, r) => [s, data.rows[r]]));
+  /**
+   * Bot `s`'s cell of the leaderboard table in `column`. The charts show these texts rather
+   * than round the figures again: one rounding (the Rust side's), so a chart and the table
+   * never show two numbers for one figure.
+   */
+  const cell = (s, column) => rowOf.get(s)[data.columns.indexOf(column)];
 
   function drawHeader() {
     $("title").textContent = board.game + ", seed " + board.seed;
-    const running = board.games_played < board.total_games;
-    $("progress").textContent = board.games_played + " of " + board.total_games +
-      " games played" + (running ? ": not finished, the figures are those of the games so far." : ".");
+    $("progress").textContent = data.progress +
+      (data.finished ? "." : ": not finished, the figures are those of the games so far.");
     if (data.left_out > 0) {
       $("left-out").hidden = false;
       $("left-out").textContent = data.left_out +
@@ -65,8 +71,9 @@
   /**
    * One row per item on a shared horizontal axis: a thin line over `range` (if any), a thick
    * one over `interval` (if any) and a dot at `mid`, with the item's `figures` on the right.
+   * The axis ticks are round values, shown with at most two decimals.
    */
-  function intervalChart(chart, items, format) {
+  function intervalChart(chart, items) {
     const ROW = 26, LEFT = 210, RIGHT = 190, TOP = 8, WIDTH = 920;
     const values = items.flatMap((i) => [i.mid].concat(i.range || [], i.interval || []));
     let lo = Math.min(...values), hi = Math.max(...values);
@@ -79,7 +86,7 @@
     chart.setAttribute("width", WIDTH);
     for (const t of ticks(lo, hi, 6)) {
       svg(chart, "line", { class: "axis", x1: x(t), x2: x(t), y1: TOP, y2: bottom });
-      svg(chart, "text", { class: "tick", x: x(t), y: bottom + 16, "text-anchor": "middle" }, format(t));
+      svg(chart, "text", { class: "tick", x: x(t), y: bottom + 16, "text-anchor": "middle" }, String(Math.round(t * 100) / 100));
     }
     items.forEach((item, n) => {
       const y = TOP + n * ROW + ROW / 2;
@@ -92,7 +99,7 @@
       if (item.range) svg(g, "line", { class: "range", x1: x(item.range[0]), x2: x(item.range[1]), y1: y, y2: y });
       if (item.interval) svg(g, "line", { class: "interval", x1: x(item.interval[0]), x2: x(item.interval[1]), y1: y, y2: y });
       svg(g, "circle", { class: "point", cx: x(item.mid), cy: y, r: 4.5 });
-      svg(g, "text", { x: WIDTH - RIGHT + 12, y: y + 4 }, item.figures);
+      svg(g, "text", { class: "figures", x: WIDTH - RIGHT + 12, y: y + 4 }, item.figures);
     });
   }
 
@@ -105,21 +112,19 @@
       $("rating-title").textContent = "Elo rating with its 95% interval";
       $("rating-note").textContent = "Maximum-likelihood Elo (mean 0) ± 1.96 standard errors. " +
         "Where intervals overlap the order is not settled.";
-      const f = (v) => v.toFixed(0);
       intervalChart(chart, elo.map((s) => ({
         rank: s.rank, name: label(s), mid: s.elo, interval: [s.elo_low, s.elo_high],
-        figures: f(s.elo) + "  (" + f(s.elo_low) + " to " + f(s.elo_high) + ")",
-      })), f);
+        figures: cell(s, "elo") + "  (" + cell(s, "elo 95%") + ")",
+      })));
     } else if (skill.length > 0) {
       $("rating-title").textContent = "TrueSkill rating with its 95% interval";
       $("rating-note").textContent = "μ ± 1.96σ, each game's seats ranked by their score in it. " +
         "Where intervals overlap the order is not settled.";
-      const f = (v) => v.toFixed(1);
       intervalChart(chart, skill.map((s) => ({
         rank: s.rank, name: label(s), mid: s.trueskill_mu,
         interval: [s.trueskill_mu - 1.96 * s.trueskill_sigma, s.trueskill_mu + 1.96 * s.trueskill_sigma],
-        figures: "μ " + f(s.trueskill_mu) + "  σ " + f(s.trueskill_sigma),
-      })), f);
+        figures: "μ±σ " + cell(s, "trueskill μ±σ"),
+      })));
     } else {
       $("rating-title").textContent = "Ratings";
       $("rating-note").textContent = "No ratings yet: no games have been played.";
@@ -133,18 +138,30 @@
     return "rgb(" + from.map((f, i) => Math.round(f + (to[i] - f) * t)).join(",") + ")";
   }
 
-  /** The head-to-head matrix: row's results against column, coloured by row's share. */
+  /**
+   * The head-to-head matrix: row's results against column, coloured by row's share. Rows are
+   * labelled with the leaderboard's rank and name, as the rating chart's; columns with the
+   * name only, upright: tied bots share a rank, so a number could not say which column is
+   * whose.
+   */
   function heatMap(chart) {
     const n = bots.length;
     const CELL = Math.max(18, Math.min(56, Math.floor(560 / n)));
-    const LEFT = 210, TOP = 22;
+    const LEFT = 210;
+    const columns = bots.map((s) => svg(chart, "text", { class: "column-label", "dominant-baseline": "central" }, short(label(s), 20)));
+    const TOP = 12 + Math.max(...columns.map((text) => text.getComputedTextLength()));
+    columns.forEach((text, c) => {
+      const x = LEFT + c * CELL + CELL / 2, y = TOP - 8;
+      text.setAttribute("x", x);
+      text.setAttribute("y", y);
+      text.setAttribute("transform", "rotate(-90 " + x + " " + y + ")");
+    });
     const pairs = new Map(board.pairwise.map((p) => [JSON.stringify([p.bot, p.opponent]), p]));
     chart.setAttribute("viewBox", "0 0 " + (LEFT + n * CELL + 4) + " " + (TOP + n * CELL + 4));
     chart.setAttribute("width", LEFT + n * CELL + 4);
-    bots.forEach((s, c) => svg(chart, "text", { class: "cell-text column-label", x: LEFT + c * CELL + CELL / 2, y: TOP - 10 }, String(c + 1)));
     bots.forEach((row, r) => {
       const y = TOP + r * CELL;
-      svg(chart, "text", { class: "row-label", x: LEFT - 10, y: y + CELL / 2 + 4, "text-anchor": "end" }, (r + 1) + ". " + short(label(row), 28));
+      svg(chart, "text", { class: "row-label", x: LEFT - 10, y: y + CELL / 2 + 4, "text-anchor": "end" }, row.rank + ". " + short(label(row), 28));
       bots.forEach((col, c) => {
         const cell = { x: LEFT + c * CELL, y, width: CELL - 2, height: CELL - 2 };
         const p = pairs.get(JSON.stringify([row.name, col.name]));
@@ -191,8 +208,8 @@
     intervalChart(chart, scored.map((s) => ({
       rank: s.rank, name: label(s), mid: s.score, range: [s.min, s.max],
       interval: s.score_low === undefined ? null : [s.score_low, s.score_high],
-      figures: s.score.toFixed(3) + "  (" + s.min + " to " + s.max + ")",
-    })), (v) => String(Math.round(v * 100) / 100));
+      figures: cell(s, "score") + "  (" + cell(s, "min") + " to " + cell(s, "max") + ")",
+    })));
   }
 
   /** Each bot's requests and failures; a bot that failed at all stands out. */
@@ -220,7 +237,7 @@
       ["game", board.game],
       ["seed", board.seed],
       ["games per pairing (or runs)", data.games_per_pairing],
-      ["games", board.games_played + " of " + board.total_games + " played"],
+      ["games", data.progress],
       ["sandbox", board.sandbox === undefined ? "not recorded" : board.sandbox],
       ["shard", data.shard === null ? "the whole tournament" : data.shard],
       ["arena version", data.arena_version || "not recorded"],

@@ -24,7 +24,7 @@ const SCRIPT: &str = include_str!("page.js");
 
 /// A recorded game the page links to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ReplayLink {
+struct ReplayLink {
     /// The game's index in the journal.
     pub index: u64,
     /// Where the viewer page is, relative to the results page.
@@ -39,9 +39,13 @@ pub struct ReplayLink {
 #[derive(Serialize)]
 struct PageData<'a> {
     board: &'a Leaderboard,
-    /// The leaderboard's columns and cells exactly as `arena standings` prints them.
+    /// The leaderboard's columns and cells exactly as `arena standings` prints them; the
+    /// charts show these cells as their figures, so they are rounded once, the same way.
     columns: Vec<&'static str>,
     rows: Vec<Vec<String>>,
+    /// How far the run is, as the tables say it, and whether its games are all played.
+    progress: String,
+    finished: bool,
     /// The settings the journal records.
     arena_version: &'a str,
     games_per_pairing: u32,
@@ -52,9 +56,38 @@ struct PageData<'a> {
     replays: &'a [ReplayLink],
 }
 
+/// Writes the results page `out` of the tournament in `header` with standings `board`,
+/// which left out `left_out` journal lines, and the viewer pages of the replays in `replays`
+/// beside it ([`write_replay_pages`]). A report is written whole or not at all: into a folder
+/// that is not there it is refused before anything is written, with or without replays
+/// (the user's folders are never created), and the page comes last, so a failure leaves no
+/// page; the folder of viewer pages is removed then if this report made it.
+pub fn write_page(
+    out: &Path,
+    replays: &Path,
+    board: &Leaderboard,
+    header: &Header,
+    left_out: u64,
+) -> Result<(), Error> {
+    let cannot_write = || format!("cannot write {}", out.display());
+    // `FOLDER/.` is the folder itself, so the system says why it is unusable as it would for
+    // the page: no such file or directory, not a directory.
+    std::fs::metadata(out.with_file_name(".")).with_context(cannot_write)?;
+    let folder = replay_pages_folder(out);
+    let made_here = folder.symlink_metadata().is_err();
+    let written = write_replay_pages(replays, &folder).and_then(|links| {
+        let page = render_page(board, header, left_out, &links);
+        Ok(write_atomically(out, page.as_bytes()).with_context(cannot_write)?)
+    });
+    if written.is_err() && made_here {
+        let _ = std::fs::remove_dir_all(&folder);
+    }
+    written
+}
+
 /// The results page of the tournament in `header` with standings `board`, which left out
 /// `left_out` journal lines, linking to `replays`.
-pub fn render_page(
+fn render_page(
     board: &Leaderboard,
     header: &Header,
     left_out: u64,
@@ -65,6 +98,8 @@ pub fn render_page(
         board,
         columns: grid.header,
         rows: grid.rows,
+        progress: board.progress(),
+        finished: board.games_played >= board.planned_games(),
         arena_version: &header.arena_version,
         games_per_pairing: header.games,
         shard: header.shard.map(|shard| shard.to_string()),
@@ -85,19 +120,20 @@ fn replay_pages_folder(out: &Path) -> PathBuf {
     out.with_file_name(format!("{stem}-replays"))
 }
 
-/// Renders the viewer page of every replay file `replays/game-N.jsonl` into
-/// [`replay_pages_folder`] of `out` and returns the links to them, in game order. A replay
-/// that cannot be read (a game still being recorded in a running folder) is left out with
-/// a warning rather than failing the report.
-pub fn write_replay_pages(replays: &Path, out: &Path) -> Result<Vec<ReplayLink>, Error> {
-    let folder = replay_pages_folder(out);
+/// Renders the viewer page of every replay file `replays/game-N.jsonl` into `folder` and
+/// returns the links to them, in game order. A replay that cannot be read (a game still
+/// being recorded in a running folder) is left out with a warning rather than failing the
+/// report. `folder` is made at the first page, never its parents; one already there (an
+/// earlier report's) is written into.
+fn write_replay_pages(replays: &Path, folder: &Path) -> Result<Vec<ReplayLink>, Error> {
     let mut links = Vec::new();
     for (index, file) in replay_files(replays)? {
         let Some(replay) = read_replay(index, &file) else {
             continue;
         };
-        std::fs::create_dir_all(&folder)
-            .with_context(|| format!("cannot create {}", folder.display()))?;
+        if links.is_empty() {
+            make_folder(folder)?;
+        }
         let page = folder.join(format!("game-{index}.html"));
         write_atomically(&page, render_html(&replay).as_bytes())
             .with_context(|| format!("cannot write {}", page.display()))?;
@@ -113,6 +149,21 @@ pub fn write_replay_pages(replays: &Path, out: &Path) -> Result<Vec<ReplayLink>,
         });
     }
     Ok(links)
+}
+
+/// Makes the folder `folder` of the viewer pages, or uses the folder already there; anything
+/// else of that name is in the way.
+fn make_folder(folder: &Path) -> Result<(), Error> {
+    match std::fs::create_dir(folder) {
+        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists && !folder.is_dir() => {
+            Err(Error::Other(anyhow::anyhow!(
+                "cannot write the replays' viewer pages into {}: it is not a folder",
+                folder.display()
+            )))
+        }
+        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        made => Ok(made.with_context(|| format!("cannot create {}", folder.display()))?),
+    }
 }
 
 /// The files `game-N.jsonl` in `replays` with their N, in game order; none if the folder

@@ -102,6 +102,37 @@ fn table_rows(dom: &str, id: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The column names of the table with id `id`.
+fn table_header(dom: &str, id: &str) -> Vec<String> {
+    let head = section(dom, &format!("<table id=\"{id}\""), "</thead>");
+    let cells = head.split("</th>");
+    cells
+        .take_while(|cell| cell.contains("<th"))
+        .map(|cell| unescape(&cell[cell.rfind('>').unwrap() + 1..]))
+        .collect()
+}
+
+/// Checks that `chart` shows by each bot, in leaderboard order, the figures `expected`
+/// makes of its row of the leaderboard table (its cells by column name): the very texts of
+/// the table, never the figures rounded again.
+fn check_figures(
+    dom: &str,
+    chart: &str,
+    name: &str,
+    expected: impl Fn(&BTreeMap<String, String>) -> String,
+) {
+    let columns = table_header(dom, "leaderboard");
+    let wanted: Vec<String> = table_rows(dom, "leaderboard")
+        .into_iter()
+        .map(|row| expected(&columns.iter().cloned().zip(row).collect()))
+        .collect();
+    let shown: Vec<String> = texts(chart, "figures")
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect();
+    assert_eq!(shown, wanted, "{name}: the chart's figures are the table's");
+}
+
 /// The rows of a Markdown table as their cells.
 fn markdown_rows(text: &str) -> Vec<Vec<String>> {
     text.lines()
@@ -191,6 +222,15 @@ fn check_rating_chart(dom: &str, board: &Value, name: &str) {
         assert!(y > last_y, "{what}: below the one ranked above");
         last_y = y;
     }
+    if entries[0].get("elo").is_some() {
+        check_figures(dom, chart, name, |cell| {
+            format!("{}  ({})", cell["elo"], cell["elo 95%"])
+        });
+    } else {
+        check_figures(dom, chart, name, |cell| {
+            format!("μ±σ {}", cell["trueskill μ±σ"])
+        });
+    }
 }
 
 /// The attributes and the text of every `text` element in `html` of which `class` is one of
@@ -214,20 +254,33 @@ fn texts(html: &str, class: &str) -> Vec<(BTreeMap<String, String>, String)> {
 }
 
 /// Checks that each cell of the heat map in `chart` sits in the row labelled with its bot
-/// and the column numbered with its opponent's row: the labels, not only the cells' data,
-/// say who played whom.
-fn check_heat_map_labels(chart: &str, name: &str) {
-    // Row labels read "3. name", centred 4 px below their row's middle.
-    let rows: Vec<(f64, String, String)> = texts(chart, "row-label")
+/// and the column named after its opponent: the labels, not only the cells' data, say who
+/// played whom. Rows are numbered with the bot's rank on `board` (tied bots share one), as
+/// the table does, never with their place in the list.
+fn check_heat_map_labels(chart: &str, board: &Value, name: &str) {
+    // Row labels read "2. name", centred 4 px below their row's middle.
+    let rows: Vec<(f64, String)> = texts(chart, "row-label")
         .into_iter()
         .map(|(attrs, text)| {
             let (rank, bot) = text.split_once(". ").expect("a row label is numbered");
-            (number(&attrs, "y") - 4.0, rank.to_owned(), bot.to_owned())
+            let entry = board["leaderboard"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|entry| entry["name"] == bot)
+                .unwrap_or_else(|| panic!("{name}: no {bot} on the leaderboard"));
+            assert_eq!(rank, entry["rank"].to_string(), "{name}: the rank of {bot}");
+            (number(&attrs, "y") - 4.0, bot.to_owned())
         })
         .collect();
+    // Column labels are names turned upright about their column's middle.
     let columns: Vec<(f64, String)> = texts(chart, "column-label")
         .into_iter()
-        .map(|(attrs, text)| (number(&attrs, "x"), text))
+        .map(|(attrs, text)| {
+            let (x, y) = (number(&attrs, "x"), number(&attrs, "y"));
+            assert_eq!(attrs["transform"], format!("rotate(-90 {x} {y})"), "{name}");
+            (x, text)
+        })
         .collect();
     assert_eq!(rows.len(), columns.len(), "{name}: as many rows as columns");
     let cells = tags(chart, "rect", "pair");
@@ -239,14 +292,12 @@ fn check_heat_map_labels(chart: &str, name: &str) {
         let column = columns
             .iter()
             .find(|column| (column.0 - middle("x")).abs() < 1e-6);
-        let (Some((_, _, bot)), Some((_, rank))) = (row, column) else {
+        let (Some((_, bot)), Some((_, opponent))) = (row, column) else {
             panic!("{name}: a cell outside the labelled rows and columns: {cell:?}");
         };
-        let opponent = rows.iter().find(|row| &row.1 == rank).map(|row| &row.2);
         assert_eq!(bot, &cell["data-bot"], "{name}: the row of {cell:?}");
         assert_eq!(
-            opponent,
-            Some(&cell["data-opponent"]),
+            opponent, &cell["data-opponent"],
             "{name}: the column of {cell:?}"
         );
     }
@@ -256,7 +307,7 @@ fn check_heat_map_labels(chart: &str, name: &str) {
 /// each where its labels say.
 fn check_heat_map(dom: &str, board: &Value, name: &str) {
     let chart = section(dom, "<svg id=\"second-chart\"", "</svg>");
-    check_heat_map_labels(chart, name);
+    check_heat_map_labels(chart, board, name);
     let cells: Vec<_> = tags(chart, "rect", "pair")
         .into_iter()
         .map(|cell| {
@@ -322,6 +373,9 @@ fn check_score_ranges(dom: &str, board: &Value, name: &str) {
             &what,
         );
     }
+    check_figures(dom, chart, name, |cell| {
+        format!("{}  ({} to {})", cell["score"], cell["min"], cell["max"])
+    });
 }
 
 /// Writes the report of the results folder `out` next to it, opens it and compares what it
@@ -360,10 +414,10 @@ fn check_page(dir: &Path, out: &Path, name: &str) {
             "{name}: score"
         );
     }
-    let played = format!(
-        "{} of {} games played.",
-        board["games_played"], board["total_games"]
-    );
+    // In the table's words: "1 of 1 game played".
+    let total = board["total_games"].as_u64().unwrap();
+    let games = if total == 1 { "game" } else { "games" };
+    let played = format!("{} of {total} {games} played.", board["games_played"]);
     assert!(dom.contains(&played), "{name}: {played}");
     assert!(
         dom.contains(&format!("<dd>{}</dd>", board["seed"])),
@@ -409,6 +463,26 @@ fn the_petri_page_draws_its_leaderboard_and_heat_map() {
     let dir = tempfile::tempdir().unwrap();
     let out = results(dir.path(), "petri", &[]);
     check_page(dir.path(), &out, "petri");
+}
+
+/// An Elo exactly halfway between two integers (254.5 with this seed) shows as one integer on
+/// the whole page: the chart once rounded it half away from zero (255), the table to even.
+#[test]
+fn an_elo_at_a_half_shows_as_the_tables_integer_in_the_chart() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = results(dir.path(), "petri", &["--seed", "3", "--games", "4"]);
+    let board: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("leaderboard.json")).unwrap())
+            .unwrap();
+    let halves = board["leaderboard"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|entry| ["elo", "elo_low", "elo_high"].map(|key| entry[key].as_f64().unwrap()))
+        .filter(|elo| elo.fract().abs() == 0.5)
+        .count();
+    assert!(halves > 0, "no Elo figure at .5 to test: {board}");
+    check_page(dir.path(), &out, "petri-halves");
 }
 
 #[test]
@@ -471,6 +545,26 @@ fn a_running_folder_gets_the_page_of_its_games_so_far() {
     );
     let expected = markdown_rows(&String::from_utf8(standings.stdout).unwrap());
     assert_eq!(table_rows(&dom, "leaderboard"), expected);
+}
+
+/// A finished shard's page says it is finished: its games are counted against the shard's,
+/// not the whole tournament's.
+#[test]
+fn a_finished_shards_page_counts_the_shards_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = results(dir.path(), "petri", &["--shard", "1/4"]);
+    let page = dir.path().join("shard.html");
+    let (status, _) = report(dir.path(), &out, &["--html", page.to_str().unwrap()]);
+    assert_eq!(status, Some(0));
+    let dom = dom(&page);
+    assert!(
+        dom.contains("<p id=\"progress\">2 of 2 games of shard 1/4 played.</p>"),
+        "{dom}"
+    );
+    assert!(
+        dom.contains("<dd>2 of 2 games of shard 1/4 played</dd>") && dom.contains("<dd>1/4</dd>"),
+        "{dom}"
+    );
 }
 
 /// Bot names that are markup show as text everywhere on the page: no element of theirs
@@ -601,4 +695,67 @@ fn replays_named_for_another_game_or_linked_are_left_out() {
     ] {
         assert!(stderr.contains(expected), "{expected}: {stderr}");
     }
+}
+
+/// `--html` into a folder that is not there is refused with one error, with or without
+/// replays, and the folder is not made; so is a page whose replays' folder is taken by a file
+/// or that cannot itself be written, and then nothing of it is left. An earlier report's
+/// replays folder is written into.
+#[test]
+fn a_page_is_written_whole_or_not_at_all_and_never_makes_the_users_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let with_replays = results(dir.path(), "petri", &[]);
+    let file = repo().join("tests/data/petri-small.toml");
+    run_ok(dir.path(), &file, &["--out", "plain"]);
+    std::fs::write(dir.path().join("a-file"), "").unwrap();
+    // The error of each page, by the folder it is in.
+    let refused = |out: &Path, page: &str| {
+        let output = arena(
+            dir.path(),
+            &["report", out.to_str().unwrap(), "--html", page],
+        );
+        assert_eq!(output.status.code(), Some(1), "{page}");
+        String::from_utf8(output.stderr).unwrap()
+    };
+    for (page, why) in [
+        ("missing/x.html", "No such file or directory"),
+        ("a-file/x.html", "Not a directory"),
+    ] {
+        let expected = format!("error: cannot write {page}: {why} (os error");
+        for out in [&with_replays, &dir.path().join("plain")] {
+            let stderr = refused(out, page);
+            assert!(stderr.starts_with(&expected), "{out:?}: {stderr}");
+        }
+    }
+    assert!(!dir.path().join("missing").exists());
+
+    let taken = dir.path().join("taken-replays");
+    std::fs::write(&taken, "mine").unwrap();
+    let stderr = refused(&with_replays, "taken.html");
+    assert!(
+        stderr.contains(
+            "cannot write the replays' viewer pages into taken-replays: it is not a folder"
+        ),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("taken.html").exists());
+    assert_eq!(std::fs::read(&taken).unwrap(), b"mine");
+
+    // The page itself cannot be written (a folder has its name): its replays' pages go too.
+    std::fs::create_dir(dir.path().join("folder.html")).unwrap();
+    let stderr = refused(&with_replays, "folder.html");
+    assert!(
+        stderr.contains("cannot write folder.html: Is a directory"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("folder-replays").exists());
+
+    let earlier = dir.path().join("again-replays");
+    std::fs::create_dir(&earlier).unwrap();
+    std::fs::write(earlier.join("notes.txt"), "mine").unwrap();
+    let (status, _) = report(dir.path(), &with_replays, &["--html", "again.html"]);
+    assert_eq!(status, Some(0));
+    assert!(dir.path().join("again.html").is_file());
+    assert!(earlier.join("game-0.html").is_file());
+    assert_eq!(std::fs::read(earlier.join("notes.txt")).unwrap(), b"mine");
 }

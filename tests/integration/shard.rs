@@ -166,3 +166,73 @@ fn shards_of_two_versions_of_a_bot_are_not_merged() {
     );
     assert!(!dir.join("merged").exists());
 }
+
+/// A shard is finished when its own games are played, and says so: `arena run` and
+/// `arena standings` count its games, `leaderboard.json` adds the shard and keeps the
+/// tournament's total.
+#[test]
+fn a_shard_counts_its_own_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    // The six games of the small tournament, split in 4: shard 1 has games 0 and 4.
+    let ran = run_ok(dir, &repo().join(SMALL), &["--shard", "1/4", "--out", "s1"]);
+    let first = "petri: 2 of 2 games of shard 1/4 played, seed 2014\n";
+    assert!(String::from_utf8_lossy(&ran.stdout).starts_with(first));
+    let standings = arena(dir, &["standings", "s1"]);
+    assert!(String::from_utf8_lossy(&standings.stdout).starts_with(first));
+    let board: serde_json::Value =
+        serde_json::from_slice(&read(&dir.join("s1/leaderboard.json"))).unwrap();
+    assert_eq!(
+        (
+            board["games_played"].as_u64(),
+            board["total_games"].as_u64()
+        ),
+        (Some(2), Some(6))
+    );
+    assert_eq!(
+        board["shard"],
+        serde_json::json!({"index": 1, "count": 4, "games": 2})
+    );
+}
+
+/// A shard beyond the games (more shards than games, as in a Slurm array larger than the
+/// tournament) plays nothing with a warning saying why, and succeeds: a merge waiting on the
+/// array still runs, and takes its empty journal.
+#[test]
+fn a_shard_without_games_says_why_and_succeeds() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let output = arena(
+        dir,
+        &[
+            "run",
+            repo().join(SMALL).to_str().unwrap(),
+            "--shard",
+            "7/8",
+            "--out",
+            "s7",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains(
+            "WARN shard 7/8 has no games: the tournament has 6 games, so at most 6 shards have any"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        String::from_utf8_lossy(&output.stdout)
+            .starts_with("petri: 0 of 0 games of shard 7/8 played, seed 2014\n")
+    );
+    let mut shards: Vec<String> = (1..=8).map(|i| format!("m{i}")).collect();
+    for (i, out) in shards.iter().enumerate() {
+        let shard = format!("{}/8", i + 1);
+        run(dir, &["--shard", &shard, "--out", out]);
+    }
+    shards.insert(0, "merge".into());
+    let args: Vec<&str> = shards.iter().map(String::as_str).collect();
+    let merged = arena(dir, &args);
+    assert!(merged.status.success(), "{merged:?}");
+    assert!(String::from_utf8_lossy(&merged.stdout).starts_with("petri: 6 of 6 games played"));
+}
