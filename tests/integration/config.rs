@@ -261,7 +261,7 @@ fn a_tournament_file_with_four_mistakes_reports_all_four_in_one_run() {
         text,
         &[
             "t.toml:2:1: unknown field `gmaes`",
-            "t.toml:3:14: invalid type: string \"fast\", expected a whole number from 0 to 18446744073709551615",
+            "t.toml:3:14: invalid type: string \"fast\", expected a whole number",
             "t.toml:5:1: unknown field `widht`",
             "t.toml:10:8: duplicate bot name `a`",
         ],
@@ -323,8 +323,8 @@ fn a_name_of_the_wrong_type_hides_none_of_the_files_other_mistakes() {
     assert_problems(
         text,
         &[
-            "t.toml:2:8: invalid type: string \"one\", expected a whole number from 0 to 18446744073709551615",
-            "t.toml:3:9: invalid type: floating point `2.5`, expected a whole number from 0 to 4294967295",
+            "t.toml:2:8: invalid type: string \"one\", expected a whole number",
+            "t.toml:3:9: invalid type: floating point `2.5`, expected a whole number",
             "t.toml:5:8: invalid type: integer `5`, expected a string",
             "t.toml:10:1: unknown field `extra`",
         ],
@@ -343,7 +343,7 @@ fn a_bot_without_a_name_is_still_checked_and_so_are_the_others() {
         &[
             "t.toml:2:1: missing field `name`",
             "t.toml:3:11: bot 1: program `no-such-program-arena` not found in PATH",
-            "t.toml:7:15: invalid value: integer `-1`, expected a whole number from 0 to 18446744073709551615",
+            "t.toml:7:15: invalid value: integer `-1`, expected a whole number that is not negative",
         ],
     );
 }
@@ -356,7 +356,7 @@ fn a_game_of_the_wrong_type_is_not_also_missing() {
         text,
         &[
             "t.toml:1:8: invalid type: integer `5`, expected a string",
-            "t.toml:2:8: invalid type: string \"one\", expected a whole number from 0 to 18446744073709551615",
+            "t.toml:2:8: invalid type: string \"one\", expected a whole number",
         ],
     );
 }
