@@ -5,20 +5,11 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::time::Duration;
 
+use crate::config::Timeouts;
 use crate::report::{Leaderboard, Standing};
 use crate::text::{escape_control, plural};
 use arena_games::GameKind;
-
-/// The time limits of a run's requests, which the summary names where a bot timed out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TimeLimits {
-    /// A request's (`timeout_ms`).
-    pub request: Duration,
-    /// A setup request's, and a persistent process's first (`setup_timeout_ms`).
-    pub setup: Duration,
-}
 
 /// How many of the last lines of a bot's stderr the summary shows.
 pub const STDERR_LINES: usize = 5;
@@ -52,7 +43,7 @@ pub fn failing_bots(
     board: &Leaderboard,
     stderr: &BTreeMap<String, Vec<u8>>,
     invalid: &BTreeMap<String, String>,
-    limits: TimeLimits,
+    limits: Timeouts,
 ) -> Vec<String> {
     let mut bots: Vec<&Standing> = board
         .leaderboard
@@ -75,7 +66,7 @@ fn paragraph(
     bot: &Standing,
     (stderr, invalid): (Option<&Vec<u8>>, Option<&String>),
     persistent: bool,
-    limits: TimeLimits,
+    limits: Timeouts,
 ) -> String {
     let Standing {
         name,
@@ -174,8 +165,9 @@ mod tests {
     use crate::journal::{GameRecord, Header, SeatRecord};
     use crate::report::LeaderboardBuilder;
     use arena_games::Scoring;
+    use std::time::Duration;
 
-    const LIMITS: TimeLimits = TimeLimits {
+    const LIMITS: Timeouts = Timeouts {
         request: Duration::from_millis(300),
         setup: Duration::from_secs(30),
     };

@@ -6,4 +6,4 @@ mod render;
 mod runner;
 
 pub use render::render_check;
-pub use runner::{ProbeReport, Timeouts, check_bot};
+pub use runner::{ProbeReport, check_bot};

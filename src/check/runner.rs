@@ -5,20 +5,12 @@
 use std::time::Duration;
 
 use crate::bots::{BotProgram, CallEnv, CallResult, CallStatus, Limits, Waiting};
+use crate::config::Timeouts;
 use crate::driver::{Connection, Limit};
 use arena_games::GameKind;
 use arena_games::engine::{Answer, Input};
 
 use arena_games::probe::{Judge, Verdict};
-
-/// The time limits of a check.
-#[derive(Debug, Clone, Copy)]
-pub struct Timeouts {
-    /// One request.
-    pub request: Duration,
-    /// A setup request, and the first request to a persistent process.
-    pub setup: Duration,
-}
 
 impl Timeouts {
     /// The limits of a check of a `kind` bot: `request` if given, else the game's own time

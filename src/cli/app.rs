@@ -13,8 +13,8 @@ use crate::args::{
 use crate::quick_match::{MATCH_FILE, MatchSettings, tournament_text};
 use crate::templates;
 use arena::bots::{BotProgram, preflight};
-use arena::check::{ProbeReport, Timeouts, check_bot, render_check};
-use arena::config::Tournament;
+use arena::check::{ProbeReport, check_bot, render_check};
+use arena::config::{Timeouts, Tournament};
 use arena::config::{standalone_bot, standalone_java_bot};
 use arena::errors::{EXIT_OK, EXIT_SPRT_H0, EXIT_SPRT_UNDECIDED, EXIT_STRICT, EXIT_USAGE, Error};
 use arena::journal::{Header, JOURNAL_FILE, Journal, JournalError, JournalReader};
@@ -34,7 +34,6 @@ use arena::sandbox::check_support;
 use arena::selection::Selection;
 use arena::signals::Signals;
 use arena::sprt::{Sprt, SprtBounds, Verdict};
-use arena::summary::TimeLimits;
 use arena::text::{escape_control, shell_word};
 use arena_games::GameKind;
 
@@ -334,11 +333,7 @@ fn play(
     // After the files, and before its failure ends the run: a stdout that cannot take the
     // leaderboard (a full disk) leaves the results written and the warnings said.
     let printed = print(&board, args.format);
-    let limits = TimeLimits {
-        request: tournament.timeout,
-        setup: tournament.setup_timeout,
-    };
-    let status = end_of_run(&board, &report, limits, &args, &out);
+    let status = end_of_run(&board, &report, tournament.timeouts(), &args, &out);
     printed?;
     Ok(status)
 }
@@ -348,7 +343,7 @@ fn play(
 fn end_of_run(
     board: &Leaderboard,
     report: &RunReport,
-    limits: TimeLimits,
+    limits: Timeouts,
     args: &RunArgs,
     out: &Path,
 ) -> u8 {
@@ -439,7 +434,7 @@ fn sprt_of(
 
 /// Prints a paragraph per bot that failed often ([`arena::summary`]) on stderr. Not log
 /// lines: `-q` must not hide a bot that never worked.
-fn warn_of_failing_bots(board: &Leaderboard, report: &RunReport, limits: TimeLimits) {
+fn warn_of_failing_bots(board: &Leaderboard, report: &RunReport, limits: Timeouts) {
     let bots = arena::summary::failing_bots(board, &report.stderr, &report.invalid, limits);
     for paragraph in bots {
         arena::notice::always(arena::notice::Level::Warning, &paragraph);

@@ -13,6 +13,6 @@ pub use error::{ConfigError, Problem};
 pub use source::MAX_FILE_BYTES;
 pub use validate::{
     Bot, DEFAULT_SETUP_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, JavaHostMode, MAX_JOBS, MAX_NAME_CHARS,
-    StartableCheck, Tournament, bot_name_problem, standalone_bot, standalone_java_bot,
+    StartableCheck, Timeouts, Tournament, bot_name_problem, standalone_bot, standalone_java_bot,
     too_few_bots,
 };

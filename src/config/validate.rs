@@ -88,6 +88,16 @@ pub struct Tournament {
     places: BotPlaces,
 }
 
+/// The time limits of a bot's requests: a tournament's (`timeout_ms`, `setup_timeout_ms`)
+/// or a check's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timeouts {
+    /// One request.
+    pub request: Duration,
+    /// A setup request, and the first request to a persistent process.
+    pub setup: Duration,
+}
+
 /// Says why a bot's program cannot start, if it cannot (see [`Tournament::with_startable`]).
 pub type StartableCheck<'a> = &'a dyn Fn(&BotProgram) -> Option<String>;
 
@@ -324,6 +334,14 @@ impl Tournament {
             Ok(())
         } else {
             Err(ConfigError::new(&self.path, problems))
+        }
+    }
+
+    /// Its requests' time limits.
+    pub fn timeouts(&self) -> Timeouts {
+        Timeouts {
+            request: self.timeout,
+            setup: self.setup_timeout,
         }
     }
 
