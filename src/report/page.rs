@@ -124,7 +124,8 @@ fn replay_pages_folder(out: &Path) -> PathBuf {
 /// returns the links to them, in game order. A replay that cannot be read (a game still
 /// being recorded in a running folder) is left out with a warning rather than failing the
 /// report. `folder` is made at the first page, never its parents; one already there (an
-/// earlier report's) is written into.
+/// earlier report's) is written into, and its pages of games this report has not are
+/// removed ([`remove_stale_pages`]).
 fn write_replay_pages(replays: &Path, folder: &Path) -> Result<Vec<ReplayLink>, Error> {
     let mut links = Vec::new();
     for (index, file) in replay_files(replays)? {
@@ -148,7 +149,40 @@ fn write_replay_pages(replays: &Path, folder: &Path) -> Result<Vec<ReplayLink>, 
             summary: replay.end.map(|end| end.summary),
         });
     }
+    remove_stale_pages(folder, &links)?;
     Ok(links)
+}
+
+/// Removes the viewer pages `game-N.html` in `folder` (an earlier report's) of games that
+/// are not among `links`: a host publishes the folder, and a page of another run's game in
+/// it would be taken for one of this run's. Nothing else in the folder is touched.
+fn remove_stale_pages(folder: &Path, links: &[ReplayLink]) -> Result<(), Error> {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return Ok(());
+    };
+    let kept: std::collections::HashSet<u64> = links.iter().map(|link| link.index).collect();
+    let stale: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_file()))
+        .filter(|entry| {
+            let name = entry.file_name();
+            let index = name.to_str().and_then(|name| game_index(name, ".html"));
+            index.is_some_and(|index| !kept.contains(&index))
+        })
+        .map(|entry| entry.path())
+        .collect();
+    for page in &stale {
+        std::fs::remove_file(page)
+            .with_context(|| format!("cannot remove the earlier page {}", page.display()))?;
+    }
+    if !stale.is_empty() {
+        tracing::info!(
+            "removed {} of an earlier report from {}",
+            crate::text::plural(stale.len() as u64, "viewer page", "viewer pages"),
+            folder.display()
+        );
+    }
+    Ok(())
 }
 
 /// Makes the folder `folder` of the viewer pages, or uses the folder already there; anything
@@ -183,7 +217,7 @@ fn replay_files(replays: &Path) -> Result<Vec<(u64, PathBuf)>, Error> {
     let mut files: Vec<(u64, PathBuf)> = entries
         .flatten()
         .filter_map(|entry| {
-            let index = game_index(&entry.file_name().into_string().ok()?)?;
+            let index = game_index(&entry.file_name().into_string().ok()?, ".jsonl")?;
             let path = entry.path();
             if !entry.file_type().ok()?.is_file() {
                 tracing::warn!(
@@ -222,11 +256,11 @@ fn read_replay(index: u64, file: &Path) -> Option<Replay> {
     }
 }
 
-/// N of a replay file named `game-N.jsonl`.
-fn game_index(file_name: &str) -> Option<u64> {
+/// N of a file named `game-N` and `extension`: a replay (`.jsonl`) or its page (`.html`).
+fn game_index(file_name: &str, extension: &str) -> Option<u64> {
     file_name
         .strip_prefix("game-")?
-        .strip_suffix(".jsonl")?
+        .strip_suffix(extension)?
         .parse()
         .ok()
 }
@@ -284,14 +318,15 @@ mod tests {
             Path::new("out/petri-replays")
         );
         assert_eq!(url_segment("a b#?%é-._~"), "a%20b%23%3F%25%C3%A9-._~");
-        assert_eq!(game_index("game-12.jsonl"), Some(12));
+        assert_eq!(game_index("game-12.jsonl", ".jsonl"), Some(12));
+        assert_eq!(game_index("game-12.html", ".html"), Some(12));
         for name in [
             "game-x.jsonl",
             "game-1.json",
             "other-1.jsonl",
             ".game-1.jsonl",
         ] {
-            assert_eq!(game_index(name), None, "{name}");
+            assert_eq!(game_index(name, ".jsonl"), None, "{name}");
         }
     }
 }

@@ -700,7 +700,7 @@ fn replays_named_for_another_game_or_linked_are_left_out() {
 /// `--html` into a folder that is not there is refused with one error, with or without
 /// replays, and the folder is not made; so is a page whose replays' folder is taken by a file
 /// or that cannot itself be written, and then nothing of it is left. An earlier report's
-/// replays folder is written into.
+/// replays folder is written into, and its pages of games this run has not are removed.
 #[test]
 fn a_page_is_written_whole_or_not_at_all_and_never_makes_the_users_folders() {
     let dir = tempfile::tempdir().unwrap();
@@ -753,9 +753,33 @@ fn a_page_is_written_whole_or_not_at_all_and_never_makes_the_users_folders() {
     let earlier = dir.path().join("again-replays");
     std::fs::create_dir(&earlier).unwrap();
     std::fs::write(earlier.join("notes.txt"), "mine").unwrap();
-    let (status, _) = report(dir.path(), &with_replays, &["--html", "again.html"]);
-    assert_eq!(status, Some(0));
+    std::fs::write(earlier.join("game-77.html"), "another run's game").unwrap();
+    let output = arena(
+        dir.path(),
+        &[
+            "report",
+            with_replays.to_str().unwrap(),
+            "--html",
+            "again.html",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
     assert!(dir.path().join("again.html").is_file());
     assert!(earlier.join("game-0.html").is_file());
+    assert!(!earlier.join("game-77.html").exists(), "{stderr}");
+    assert!(
+        stderr.contains("removed 1 viewer page of an earlier report from again-replays"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(earlier.join("notes.txt")).unwrap(), b"mine");
+    // A run without replays, reported into the same place, leaves no page of the other's.
+    let (status, _) = report(
+        dir.path(),
+        &dir.path().join("plain"),
+        &["--html", "again.html"],
+    );
+    assert_eq!(status, Some(0));
+    assert!(!earlier.join("game-0.html").exists());
     assert_eq!(std::fs::read(earlier.join("notes.txt")).unwrap(), b"mine");
 }
