@@ -155,10 +155,10 @@ fn limit_problem(
     {
         return Some(format!(
             "the memory limit of {} MiB is above the address space arena itself runs under \
-             ({} MiB, `ulimit -Hv`), which no process arena starts can exceed: lower \
-             `memory_mb`, or raise the limit arena runs under",
+             ({} MiB, `ulimit -Hv`), which no process arena starts can exceed: {}",
             bytes / MIB,
-            hard / MIB
+            hard / MIB,
+            lower_or_raise("memory_mb")
         ));
     }
     if let Some(seconds) = limits.cpu_seconds
@@ -167,10 +167,20 @@ fn limit_problem(
         return Some(format!(
             "the CPU limit of {seconds} s (and a hard limit a second above) is above the CPU \
              time arena itself runs under ({hard} s, `ulimit -Ht`), which no process arena \
-             starts can exceed: lower `cpu_seconds`, or raise the limit arena runs under"
+             starts can exceed: {}",
+            lower_or_raise("cpu_seconds")
         ));
     }
     None
+}
+
+/// The two cures of a bot's limit `setting` above the runner's own hard limit. The setting
+/// is a tournament file's key: `arena check` and `arena match` have no flag for it.
+pub(crate) fn lower_or_raise(setting: &str) -> String {
+    format!(
+        "raise the limit arena runs under, or lower the bot's `{setting}` in the tournament \
+         file (`arena check` and `arena match` give the file's default)"
+    )
 }
 
 /// The runner's own hard limit of `resource`, `None` if unlimited (or unreadable).

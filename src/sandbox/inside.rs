@@ -417,8 +417,8 @@ impl Stage {
         let limit = |what: String, ulimit: &str, setting: &str| {
             format!(
                 "cannot limit the bot's process to {what} in the sandbox: {error}; arena runs \
-                 under a lower hard limit (`ulimit -H{ulimit}`), which it cannot raise: lower \
-                 `{setting}`, or raise the limit arena runs under"
+                 under a lower hard limit (`ulimit -H{ulimit}`), which it cannot raise: {}",
+                crate::bots::preflight::lower_or_raise(setting)
             )
         };
         let why = match self {

@@ -331,6 +331,14 @@ fn a_bot_limit_above_the_runners_own_is_refused_before_the_first_game() {
     let stderr = String::from_utf8_lossy(&check.stderr);
     assert_eq!(check.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("memory limit of 4096 MiB"), "{stderr}");
+    // `arena check` has no memory flag: the file's key is named as the file's.
+    assert!(
+        stderr.contains(
+            "raise the limit arena runs under, or lower the bot's `memory_mb` in the \
+             tournament file (`arena check` and `arena match` give the file's default)"
+        ),
+        "{stderr}"
+    );
 }
 
 /// Every bot of a run that cannot start is said in one run, in file order, each at its
