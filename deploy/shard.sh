@@ -14,7 +14,8 @@
 #   RESULTS     the folder holding every shard's folder (default results/<file name>)
 #   ARENA       the arena binary (default: `arena` on PATH)
 #   ARENA_ARGS  more `arena run` options, split on blanks, e.g. "--games 10 --seed 7"; give
-#               every shard, and every resume of one, the same
+#               every shard, and every resume of one, the same. The leaderboard a shard
+#               prints is JSON (`--format json`) unless ARENA_ARGS gives a `--format`
 #   SLURM_CPUS_PER_TASK  the CPUs Slurm granted the task: `--jobs` is that many
 #   ARENA_CGROUP_ROOT    the cgroup file system (default /sys/fs/cgroup; for tests)
 # Without SLURM_CPUS_PER_TASK, `--jobs` is the container's CPU quota (cgroup v2 cpu.max, or
@@ -83,8 +84,13 @@ fi
 if [ -n "$JOBS" ]; then
     set -- "$@" --jobs "$JOBS"
 fi
+# JSON for the job's log, unless the user asked for another format (arena takes one).
+case " ${ARENA_ARGS:-} " in
+    *" --format "* | *" --format="*) ;;
+    *) set -- "$@" --format json ;;
+esac
 mkdir -p "$RESULTS"
 # ARENA_ARGS is split into words on purpose; no glob is expanded in it.
 set -f
 # shellcheck disable=SC2086
-exec "$ARENA" run "$TOURNAMENT" --shard "$INDEX/$COUNT" "$@" --format json ${ARENA_ARGS:-}
+exec "$ARENA" run "$TOURNAMENT" --shard "$INDEX/$COUNT" "$@" ${ARENA_ARGS:-}

@@ -131,6 +131,23 @@ fn a_shard_whose_folder_has_a_journal_is_resumed() {
     );
 }
 
+/// A format in ARENA_ARGS replaces the JSON default: arena takes one `--format`.
+#[test]
+fn a_format_in_arena_args_replaces_the_json_default() {
+    for format in ["--format table", "--format=csv"] {
+        let fake = Fake::new();
+        let output = fake.shard(&["1", "1"], &[("ARENA_ARGS", format)]);
+        assert!(output.status.success(), "{output:?}");
+        let args = fake.args();
+        let formats = args
+            .iter()
+            .filter(|arg| arg.starts_with("--format"))
+            .count();
+        assert_eq!(formats, 1, "{format}: {args:?}");
+        assert!(!args.contains(&"json".to_owned()), "{format}: {args:?}");
+    }
+}
+
 #[test]
 fn the_exit_status_is_arenas() {
     let fake = Fake::new();
