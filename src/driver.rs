@@ -22,6 +22,7 @@ use crate::journal::{GameRecord, OVERSIZED_REASON, SeatRecord};
 use crate::progress::{Answered, Start};
 use crate::replay::{Recorder, Replay};
 use crate::schedule::Fixture;
+use crate::summary::Evidence;
 use arena_games::engine::{Answer, Game, Input, Query, Rejection, Step};
 use shared_host::SharedHost;
 
@@ -37,26 +38,22 @@ struct Seat<'a> {
     tally: SeatFailures,
     /// Its invalid replies by reason, for the journal.
     invalid_reasons: BTreeMap<String, u32>,
-    /// The end of its stderr in its last failed request that wrote any.
-    last_stderr: Vec<u8>,
-    /// Its first invalid reply (one line, with why), for the run's summary.
-    first_invalid: Option<String>,
+    /// What its failures left, for the run's summary.
+    evidence: Evidence,
     /// Its requests and replies written out (`--log-io`).
     io_log: Option<IoLog>,
 }
 
-/// A game played: its journal record, its replay if recorded, and for each bot whose
-/// requests failed with something on stderr the end of it, for the run's summary.
+/// A game played: its journal record, its replay if recorded, and what each bot's failures
+/// left, for the run's summary.
 #[derive(Debug)]
 pub struct Played {
     /// The game's journal record.
     pub record: GameRecord,
     /// The game's replay, when recorded.
     pub replay: Option<Replay>,
-    /// Bot name and the end of its stderr in its last failed request that wrote any.
-    pub stderr: Vec<(String, Vec<u8>)>,
-    /// Bot name and its first invalid reply of the game, as one line with the reason.
-    pub invalid: Vec<(String, String)>,
+    /// Bot name and what its failures in the game left, for bots that left anything.
+    pub evidence: Vec<(String, Evidence)>,
 }
 
 /// What went wrong for one seat, counted per game.
@@ -138,8 +135,7 @@ pub async fn play(
             in_host: false,
             tally: SeatFailures::default(),
             invalid_reasons: BTreeMap::new(),
-            last_stderr: Vec::new(),
-            first_invalid: None,
+            evidence: Evidence::default(),
             io_log: recording.io_log.and_then(|dir| {
                 let name = &tournament.bots[bot].name;
                 IoLog::create(dir, fixture.index, seat, name)
@@ -221,8 +217,8 @@ pub async fn play(
     // A bot's invalid replies were replies, so no request of it kept its stderr; what its
     // process wrote says why as often as a crash's stderr does.
     for (seat, result) in seats.iter_mut().zip(&outcome.seats) {
-        if result.invalid_replies > 0 && seat.last_stderr.is_empty() && !seat.in_host {
-            seat.last_stderr = seat.connection.session_stderr();
+        if result.invalid_replies > 0 && seat.evidence.stderr.is_empty() && !seat.in_host {
+            seat.evidence.stderr = seat.connection.session_stderr();
         }
     }
     if let Some(host) = host.as_mut() {
@@ -264,19 +260,15 @@ pub async fn play(
             }))
             .collect(),
     };
-    let invalid = (seats.iter_mut())
-        .filter_map(|seat| Some((seat.bot.name.clone(), seat.first_invalid.take()?)))
-        .collect();
-    let stderr = seats
+    let evidence = seats
         .into_iter()
-        .filter(|seat| !seat.last_stderr.is_empty())
-        .map(|seat| (seat.bot.name.clone(), seat.last_stderr))
+        .filter(|seat| !seat.evidence.is_empty())
+        .map(|seat| (seat.bot.name.clone(), seat.evidence))
         .collect();
     Ok(Played {
         record,
         replay,
-        stderr,
-        invalid,
+        evidence,
     })
 }
 
@@ -318,8 +310,8 @@ fn note_rejection(
         rejection.turn,
         rejection.reason
     );
-    if seat.first_invalid.is_none() && !reply.is_empty() {
-        seat.first_invalid = Some(format!("`{reply}` ({})", rejection.reason));
+    if seat.evidence.first_invalid.is_none() && !reply.is_empty() {
+        seat.evidence.first_invalid = Some(format!("`{reply}` ({})", rejection.reason));
     }
 }
 
@@ -452,6 +444,7 @@ fn record(
     if let CallStatus::Replied { exit } | CallStatus::Died { exit } = result.status {
         tally.stop_signalled |= exit.by_stop_signal();
     }
+    let crashes_before = tally.crashes;
     let (answer, failure) = match result.status {
         CallStatus::Replied { exit } => {
             let ended = exit.crashed_after_reply(persistent);
@@ -495,6 +488,7 @@ fn record(
             });
         }
     };
+    let crashed = seat.tally.crashes > crashes_before;
     if let Some(failure) = &failure {
         tracing::debug!(
             bot = %seat.bot.name,
@@ -504,8 +498,11 @@ fn record(
             stderr = %crate::text::escape_control(String::from_utf8_lossy(&result.stderr).trim_end()),
             "{failure}"
         );
+        if crashed && seat.evidence.first_crash.is_none() {
+            seat.evidence.first_crash = Some(failure.clone());
+        }
         if !result.stderr.is_empty() {
-            seat.last_stderr = result.stderr;
+            seat.evidence.stderr = result.stderr;
         }
     }
     Ok(Called { answer, failure })

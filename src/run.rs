@@ -33,6 +33,7 @@ use crate::reuse::{ReusePool, bot_digests, rules_digest};
 use crate::schedule::{Fixture, Schedule, fixture_count, games_of_one};
 use crate::shard::Shard;
 use crate::sprt::{Sprt, SprtTracker};
+use crate::summary::Evidence;
 use crate::text::plural;
 use arena_games::Pairing;
 
@@ -43,12 +44,8 @@ pub struct RunReport {
     pub journal: PathBuf,
     /// What cut the run short, if anything did.
     pub interrupted: Option<Stop>,
-    /// For each bot whose requests failed with something on stderr in a game this run
-    /// played, the end of its stderr in the last such request.
-    pub stderr: BTreeMap<String, Vec<u8>>,
-    /// For each bot that sent an invalid reply in a game this run played, the first, as one
-    /// line with why it was rejected.
-    pub invalid: BTreeMap<String, String>,
+    /// What the failures of each bot that failed in a game this run played left.
+    pub evidence: BTreeMap<String, Evidence>,
 }
 
 /// The tournament whose sandboxed bots cannot see the results folder `out`. Their private
@@ -321,8 +318,7 @@ pub fn run_tournament(
         progress: Reporter::start(progress, options.progress, answered.clone()),
         played: 0,
         sprt,
-        stderr: BTreeMap::new(),
-        invalid: BTreeMap::new(),
+        evidence: BTreeMap::new(),
     };
     let started = Instant::now();
     let permits = Semaphore::new(jobs);
@@ -349,8 +345,7 @@ pub fn run_tournament(
         return Ok(RunReport {
             journal: journal_path,
             interrupted,
-            stderr: books.stderr,
-            invalid: books.invalid,
+            evidence: books.evidence,
         });
     }
     books.progress.finish();
@@ -368,8 +363,7 @@ pub fn run_tournament(
     Ok(RunReport {
         journal: journal_path,
         interrupted: None,
-        stderr: books.stderr,
-        invalid: books.invalid,
+        evidence: books.evidence,
     })
 }
 
@@ -547,10 +541,8 @@ struct Books<'a> {
     played: u64,
     /// The early-stopping test, with every game journaled so far.
     sprt: Option<SprtTracker>,
-    /// The end of each bot's stderr in its last failed request that wrote any.
-    stderr: BTreeMap<String, Vec<u8>>,
-    /// Each bot's first invalid reply.
-    invalid: BTreeMap<String, String>,
+    /// What each bot's failures left so far.
+    evidence: BTreeMap<String, Evidence>,
 }
 
 impl Books<'_> {
@@ -574,12 +566,10 @@ impl Books<'_> {
         let Played {
             mut record,
             replay,
-            stderr,
-            invalid,
+            evidence,
         } = played;
-        self.stderr.extend(stderr);
-        for (bot, reply) in invalid {
-            self.invalid.entry(bot).or_insert(reply);
+        for (bot, later) in evidence {
+            self.evidence.entry(bot).or_default().add_later(later);
         }
         for seat in record.seats.iter_mut().filter(|seat| !seat.built_in) {
             seat.digest = self.digests.get(&seat.bot).cloned();

@@ -7,12 +7,50 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use crate::config::Timeouts;
+use crate::journal::OVERSIZED_REASON;
 use crate::report::{Leaderboard, Standing};
 use crate::text::{escape_control, plural};
 use arena_games::GameKind;
 
 /// How many of the last lines of a bot's stderr the summary shows.
 pub const STDERR_LINES: usize = 5;
+
+/// What a run kept of one bot's failures to show its author: the counts alone do not say
+/// why a bot failed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Evidence {
+    /// The end of its stderr in its last failed request that wrote any.
+    pub stderr: Vec<u8>,
+    /// Its first invalid reply, as one line with why it was rejected.
+    pub first_invalid: Option<String>,
+    /// How its first crash ended (an exit status, a signal and its limit, a failed start).
+    pub first_crash: Option<String>,
+}
+
+/// The limits a bot's failures broke, named where its paragraph explains them.
+#[derive(Debug, Clone, Copy)]
+pub struct FailureLimits {
+    /// The time for a request, and for a setup request.
+    pub timeouts: Timeouts,
+    /// The longest reply accepted, in bytes (`max_reply_bytes`).
+    pub max_reply_bytes: usize,
+}
+
+impl Evidence {
+    /// Whether nothing was kept.
+    pub fn is_empty(&self) -> bool {
+        self.stderr.is_empty() && self.first_invalid.is_none() && self.first_crash.is_none()
+    }
+
+    /// Adds what a later game kept: its stderr is the later, its firsts are not.
+    pub fn add_later(&mut self, later: Evidence) {
+        if !later.stderr.is_empty() {
+            self.stderr = later.stderr;
+        }
+        self.first_invalid = self.first_invalid.take().or(later.first_invalid);
+        self.first_crash = self.first_crash.take().or(later.first_crash);
+    }
+}
 
 /// The failures of `bot`: timeouts, crashes and invalid replies. Not a number of requests:
 /// a game that judges a reply per instance (AlienWar) counts each instance's invalid move.
@@ -21,10 +59,11 @@ fn failed(bot: &Standing) -> u64 {
 }
 
 /// Whether a request of the bot timed out, crashed or replied over the size cap in each of
-/// its games: a persistent process ends at its first, so a bot that answered nothing after
-/// one timeout a game shows few failures among many requests.
+/// the games it was asked in: a persistent process ends at its first, so a bot that answered
+/// nothing after one timeout a game shows few failures among many requests (the fallback's
+/// count too). Games an opponent forfeited before asking it anything do not clear it.
 fn failed_every_game(bot: &Standing) -> bool {
-    bot.games > 0 && bot.games_with_an_ending_failure == bot.games
+    bot.games_asked > 0 && bot.games_with_an_ending_failure == bot.games_asked
 }
 
 /// More failures than a tenth of its requests, or a failure that ends a persistent process
@@ -34,16 +73,15 @@ fn worth_a_warning(bot: &Standing) -> bool {
 }
 
 /// One paragraph per bot of `board` with more failures than a tenth of its requests or a
-/// timeout, crash or oversized reply in every game, in name order: its counts by kind (invalid replies by reason) and
-/// the last [`STDERR_LINES`] lines of `stderr`, the end of its stderr in a failed request of
-/// the run (none for games resumed or reused), and its first invalid reply of the run from
-/// `invalid` (a `\r` or a stray word there is often the whole story). Empty if no bot
-/// failed that often.
+/// timeout, crash or oversized reply in every game, in name order: its counts by kind
+/// (invalid replies by reason), how its first crash of the run ended, its first invalid reply
+/// (a `\r` or a stray word there is often the whole story) and the last [`STDERR_LINES`]
+/// lines of its stderr in a failed request, from the run's `evidence` (none for games resumed
+/// or reused). Empty if no bot failed that often.
 pub fn failing_bots(
     board: &Leaderboard,
-    stderr: &BTreeMap<String, Vec<u8>>,
-    invalid: &BTreeMap<String, String>,
-    limits: Timeouts,
+    evidence: &BTreeMap<String, Evidence>,
+    limits: FailureLimits,
 ) -> Vec<String> {
     let mut bots: Vec<&Standing> = board
         .leaderboard
@@ -53,20 +91,16 @@ pub fn failing_bots(
     bots.sort_by(|a, b| a.name.cmp(&b.name));
     let persistent = GameKind::from_name(&board.game).is_some_and(GameKind::persistent_processes);
     bots.into_iter()
-        .map(|bot| {
-            let evidence = (stderr.get(&bot.name), invalid.get(&bot.name));
-            paragraph(bot, evidence, persistent, limits)
-        })
+        .map(|bot| paragraph(bot, evidence.get(&bot.name), persistent, limits))
         .collect()
 }
 
-/// `evidence`: the end of the bot's stderr and its first invalid reply, if kept;
 /// `persistent`: whether the game's bots may answer from one process kept for the game.
 fn paragraph(
     bot: &Standing,
-    (stderr, invalid): (Option<&Vec<u8>>, Option<&String>),
+    evidence: Option<&Evidence>,
     persistent: bool,
-    limits: Timeouts,
+    limits: FailureLimits,
 ) -> String {
     let Standing {
         name,
@@ -77,7 +111,9 @@ fn paragraph(
         invalid_replies,
         ..
     } = bot;
-    let mut text = if crashes == requests {
+    let mut text = if crashes == requests && *requests == 1 {
+        format!("bot {name} crashed in its one request")
+    } else if crashes == requests {
         format!("bot {name} crashed in every one of its {requests} requests")
     } else {
         let games = plural(*games, "game", "games");
@@ -107,13 +143,31 @@ fn paragraph(
     if *timeouts > 0 {
         let _ = write!(
             text,
-            "; a timeout is no reply within {} ms (`timeout_ms`), or {} ms for a setup request or \
-             a persistent process's first (`setup_timeout_ms`)",
-            limits.request.as_millis(),
-            limits.setup.as_millis()
+            "; a timeout is no reply within {} ms (`timeout_ms`)",
+            limits.timeouts.request.as_millis()
+        );
+        // Only the games with persistent processes (Petri, AlienWar) have setup requests.
+        if persistent {
+            let _ = write!(
+                text,
+                ", or {} ms for a setup request or a persistent process's first \
+                 (`setup_timeout_ms`)",
+                limits.timeouts.setup.as_millis()
+            );
+        }
+    }
+    if bot.invalid_reasons.contains_key(OVERSIZED_REASON) {
+        let _ = write!(
+            text,
+            "; a reply over the size cap is one longer than {} bytes (`max_reply_bytes`)",
+            limits.max_reply_bytes
         );
     }
-    if let Some(reply) = invalid {
+    let evidence = evidence.cloned().unwrap_or_default();
+    if let Some(crash) = &evidence.first_crash {
+        let _ = write!(text, "; the first crash: {crash}");
+    }
+    if let Some(reply) = &evidence.first_invalid {
         let _ = write!(text, "; the first invalid reply: {reply}");
     }
     if failed_every_game(bot) && crashes != requests {
@@ -125,7 +179,7 @@ fn paragraph(
             );
         }
     }
-    let lines = stderr.map(|tail| last_lines(tail)).unwrap_or_default();
+    let lines = last_lines(&evidence.stderr);
     if lines.is_empty() {
         text.push_str("; no stderr kept");
     } else {
@@ -167,9 +221,12 @@ mod tests {
     use arena_games::Scoring;
     use std::time::Duration;
 
-    const LIMITS: Timeouts = Timeouts {
-        request: Duration::from_millis(300),
-        setup: Duration::from_secs(30),
+    const LIMITS: FailureLimits = FailureLimits {
+        timeouts: Timeouts {
+            request: Duration::from_millis(300),
+            setup: Duration::from_secs(30),
+        },
+        max_reply_bytes: 100,
     };
 
     fn seat(bot: &str, requests: u32, crashes: u32, invalid: u32) -> SeatRecord {
@@ -224,18 +281,48 @@ mod tests {
         let header = Header::new("petri", 1, 1, Vec::new(), 2, String::new());
         let mut board = LeaderboardBuilder::new(Scoring::Wins, &[], header);
         let oversized = || SeatRecord {
-            invalid_reasons: BTreeMap::from([(crate::journal::OVERSIZED_REASON.to_owned(), 1)]),
+            invalid_reasons: BTreeMap::from([(OVERSIZED_REASON.to_owned(), 1)]),
             ..seat("megaloop", 50, 0, 1)
         };
         for _ in 0..2 {
             board.add(&game(vec![oversized(), seat("fine", 50, 0, 0)]));
         }
-        let lines = failing_bots(&board.finish(), &BTreeMap::new(), &BTreeMap::new(), LIMITS);
+        let lines = failing_bots(&board.finish(), &BTreeMap::new(), LIMITS);
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(
             lines[0].starts_with("bot megaloop had 2 failures in its 100 requests in 2 games")
-                && lines[0].contains("; a timeout, crash or reply over the size cap in every game"),
+                && lines[0].contains("; a timeout, crash or reply over the size cap in every game")
+                && lines[0].contains(
+                    "; a reply over the size cap is one longer than 100 bytes (`max_reply_bytes`)"
+                ),
             "{lines:?}"
+        );
+    }
+
+    /// A game its opponent forfeited before asking it anything does not hide a bot that
+    /// timed out in every game it was asked in; Slime has no setup requests to mention.
+    #[test]
+    fn a_bot_failing_in_every_game_it_was_asked_in_is_warned_about() {
+        let header = Header::new("slime", 1, 1, Vec::new(), 2, String::new());
+        let mut board = LeaderboardBuilder::new(Scoring::Wins, &[], header);
+        let hung = SeatRecord {
+            timeouts: 1,
+            ..seat("hanger", 10, 0, 0)
+        };
+        board.add(&game(vec![hung, seat("fine", 10, 0, 0)]));
+        board.add(&game(vec![
+            seat("hanger", 0, 0, 0),
+            seat("forfeiter", 1, 1, 0),
+        ]));
+        let lines = failing_bots(&board.finish(), &BTreeMap::new(), LIMITS);
+        assert_eq!(
+            lines,
+            [
+                "bot forfeiter crashed in its one request; no stderr kept",
+                "bot hanger had 1 failure in its 10 requests in 2 games: 1 timeout, 0 crashes, \
+                 0 invalid replies; a timeout is no reply within 300 ms (`timeout_ms`); a \
+                 timeout, crash or reply over the size cap in every game; no stderr kept",
+            ]
         );
     }
 
@@ -244,8 +331,12 @@ mod tests {
         let header = Header::new("alienwar", 1, 1, Vec::new(), 1, String::new());
         let mut board = LeaderboardBuilder::new(Scoring::Mean, &[], header);
         board.add(&game(vec![seat("lower", 3, 0, 40)]));
-        let first = BTreeMap::from([("lower".to_owned(), "`X\\r\\n` (bad move)".to_owned())]);
-        let lines = failing_bots(&board.finish(), &BTreeMap::new(), &first, LIMITS);
+        let first = Evidence {
+            first_invalid: Some("`X\\r\\n` (bad move)".to_owned()),
+            ..Evidence::default()
+        };
+        let evidence = BTreeMap::from([("lower".to_owned(), first)]);
+        let lines = failing_bots(&board.finish(), &evidence, LIMITS);
         assert_eq!(
             lines,
             [
@@ -282,10 +373,12 @@ mod tests {
                 },
             ]),
         ];
-        let stderr = BTreeMap::from([(
-            "crasher".to_owned(),
-            b"1\n2\n3\n4\nTraceback\n  File \"bot.py\"\nNameError: x\x1b\n\n".to_vec(),
-        )]);
+        let crasher = Evidence {
+            stderr: b"1\n2\n3\n4\nTraceback\n  File \"bot.py\"\nNameError: x\x1b\n\n".to_vec(),
+            first_crash: Some("ended without replying (exit status 1)".to_owned()),
+            first_invalid: None,
+        };
+        let evidence = BTreeMap::from([("crasher".to_owned(), crasher)]);
         let header = Header::new("petri", 1, 1, Vec::new(), 2, String::new());
         let mut board = LeaderboardBuilder::new(Scoring::Wins, &[], header);
         for game in &games {
@@ -294,16 +387,17 @@ mod tests {
         let board = board.finish();
         let unlucky = board.leaderboard.iter().find(|bot| bot.name == "unlucky");
         assert_eq!(
-            paragraph(unlucky.unwrap(), (None, None), false, LIMITS),
+            paragraph(unlucky.unwrap(), None, false, LIMITS),
             "bot unlucky had 2 failures in its 20 requests in 2 games: 0 timeouts, 2 crashes, \
              0 invalid replies; a timeout, crash or reply over the size cap in every game; no stderr kept",
             "a one-shot game's bots are never told of persistent processes"
         );
-        let lines = failing_bots(&board, &stderr, &BTreeMap::new(), LIMITS);
+        let lines = failing_bots(&board, &evidence, LIMITS);
         assert_eq!(
             lines,
             [
-                "bot crasher crashed in every one of its 7 requests; last stderr:\n    3\n    \
+                "bot crasher crashed in every one of its 7 requests; the first crash: ended \
+                 without replying (exit status 1); last stderr:\n    3\n    \
                  4\n    Traceback\n      File \"bot.py\"\n    NameError: x\\x1b",
                 "bot flaky had 3 failures in its 20 requests in 2 games: 0 timeouts, 1 crash, \
                  2 invalid replies (bad move: 2); no stderr kept",

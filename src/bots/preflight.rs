@@ -343,8 +343,9 @@ fn script_argument_problem(bot: &BotProgram) -> Option<String> {
         .find(|arg| !bot.dir.join(arg).exists())
         .map(|arg| {
             format!(
-                "script {arg} does not exist (looked for as {}: a path in `command` is \
-                 relative to the bot's `dir`)",
+                "script {arg} does not exist (looked for as {}: a path in the command is \
+                 relative to the bot's folder, a tournament file's `dir`, `arena check`'s \
+                 `--dir`)",
                 bot.dir.join(arg).display()
             )
         })

@@ -16,14 +16,15 @@ use arena_games::probe::Verdict;
 const SHOWN_BYTES: usize = 2048;
 
 /// Renders the reports of a check of `command` for `game`, run as `program` in the sandbox
-/// `sandbox` (or without one); `java` if the bot is a Java alien that arena's Java host
-/// runs, whose silences have other causes than a program's.
+/// `sandbox` (or without one) with replies capped at `max_reply_bytes`; `java` if the bot is
+/// a Java alien that arena's Java host runs, whose silences have other causes than a
+/// program's.
 pub fn render_check(
     game: &str,
     command: &str,
     java: bool,
     program: &BotProgram,
-    sandbox: Option<&Enforced>,
+    (sandbox, max_reply_bytes): (Option<&Enforced>, usize),
     reports: &[ProbeReport],
 ) -> String {
     let mut out = format!("checking `{command}` against the {game} protocol\n");
@@ -97,7 +98,11 @@ pub fn render_check(
                 }
             }
             CallStatus::TooLong => {
-                let _ = writeln!(out, "   no reply: the reply exceeded the size cap");
+                let _ = writeln!(
+                    out,
+                    "   no reply: the reply was longer than the size cap, {max_reply_bytes} bytes \
+                     (a tournament's `max_reply_bytes`)"
+                );
             }
             CallStatus::SpawnFailed(error) => {
                 let _ = writeln!(out, "   no reply: cannot start the bot: {error}");
@@ -350,7 +355,7 @@ mod tests {
             sandbox: None,
             private_dir: false,
         };
-        render_check(game, command, java, &program, None, reports)
+        render_check(game, command, java, &program, (None, 64), reports)
     }
 
     fn report(
@@ -541,6 +546,24 @@ sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
 
     /// The folder the bot ran in is said first, and again, with `--dir`, once a request
     /// crashed: a bot that opens `weights.txt` fails in the wrong folder.
+    #[test]
+    fn a_reply_over_the_cap_names_the_cap_and_its_setting() {
+        let long = report(
+            Input::Stdin(b"BEGIN".to_vec()),
+            CallStatus::TooLong,
+            b"",
+            None,
+        );
+        let text = render("petri", "bot", false, &[long]);
+        assert!(
+            text.contains(
+                "   no reply: the reply was longer than the size cap, 64 bytes (a tournament's \
+                 `max_reply_bytes`)\n"
+            ),
+            "{text}"
+        );
+    }
+
     #[test]
     fn a_crash_is_told_the_folder_the_bot_ran_in() {
         let died = || {

@@ -34,6 +34,7 @@ use arena::sandbox::check_support;
 use arena::selection::Selection;
 use arena::signals::Signals;
 use arena::sprt::{Sprt, SprtBounds, Verdict};
+use arena::summary::FailureLimits;
 use arena::text::{escape_control, shell_word};
 use arena_games::GameKind;
 
@@ -148,7 +149,7 @@ fn check_command(args: &CheckArgs) -> Result<u8, Error> {
         &command,
         !args.java.is_empty(),
         &program,
-        sandbox.as_ref(),
+        (sandbox.as_ref(), limits.max_reply_bytes),
         &reports,
     ))?;
     drop(private);
@@ -333,7 +334,11 @@ fn play(
     // After the files, and before its failure ends the run: a stdout that cannot take the
     // leaderboard (a full disk) leaves the results written and the warnings said.
     let printed = print(&board, args.format);
-    let status = end_of_run(&board, &report, tournament.timeouts(), &args, &out);
+    let limits = FailureLimits {
+        timeouts: tournament.timeouts(),
+        max_reply_bytes: tournament.limits.max_reply_bytes,
+    };
+    let status = end_of_run(&board, &report, limits, &args, &out);
     printed?;
     Ok(status)
 }
@@ -343,7 +348,7 @@ fn play(
 fn end_of_run(
     board: &Leaderboard,
     report: &RunReport,
-    limits: Timeouts,
+    limits: FailureLimits,
     args: &RunArgs,
     out: &Path,
 ) -> u8 {
@@ -429,13 +434,24 @@ fn sprt_of(
         )));
     }
     let candidate = gauntlet.unwrap_or(&names[0]).to_owned();
+    let other = names.iter().find(|name| **name != candidate);
+    // `--bots b,a` keeps the file's order: which bot is tested must not be a guess.
+    tracing::info!(
+        "--sprt: the candidate is {candidate}, tested against {} ({})",
+        other.map_or("", String::as_str),
+        if gauntlet.is_some() {
+            "the --gauntlet bot"
+        } else {
+            "the first of the two in the file's order; --gauntlet NAME chooses"
+        }
+    );
     Ok(Sprt::new(candidate, bounds))
 }
 
 /// Prints a paragraph per bot that failed often ([`arena::summary`]) on stderr. Not log
 /// lines: `-q` must not hide a bot that never worked.
-fn warn_of_failing_bots(board: &Leaderboard, report: &RunReport, limits: Timeouts) {
-    let bots = arena::summary::failing_bots(board, &report.stderr, &report.invalid, limits);
+fn warn_of_failing_bots(board: &Leaderboard, report: &RunReport, limits: FailureLimits) {
+    let bots = arena::summary::failing_bots(board, &report.evidence, limits);
     for paragraph in bots {
         arena::notice::always(arena::notice::Level::Warning, &paragraph);
     }
@@ -703,9 +719,19 @@ fn standings_of(
         }
     }
     if left_out > 0 {
-        tracing::warn!(
-            "{left_out} lines of {} are not games of its tournament; the standings leave them out",
-            journal.display()
+        // Not a log line: with `-q` too, the exit status it gives needs a reason.
+        arena::notice::always(
+            arena::notice::Level::Warning,
+            &format!(
+                "{} of {} {}; the standings leave them out (without -q, each is said with why)",
+                arena::text::plural(left_out, "line", "lines"),
+                journal.display(),
+                if left_out == 1 {
+                    "is not a game of its tournament"
+                } else {
+                    "are not games of its tournament"
+                }
+            ),
         );
     }
     Ok((builder.finish(), left_out))

@@ -25,7 +25,8 @@ pub struct Cli {
     /// More log output on stderr (-v: per-game lines and bot failures, -vv: everything).
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     pub verbose: u8,
-    /// Only errors on stderr.
+    /// Only errors and what a finished command must still say on stderr: bots that failed
+    /// often, how to resume a stopped run, lines a journal's standings left out.
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub quiet: bool,
     /// How log lines are written on stderr: `text` for people, `json` (one object per line,
@@ -52,12 +53,12 @@ pub enum Command {
     // to write `-- -1`, which makes it a file argument).
     #[command(
         allow_negative_numbers = true,
-        after_help = "Example:\n  arena run tournaments/petri.toml --games 20 --seed 7 --format json > results.json"
+        after_help = RUN_HELP
     )]
     Run(RunArgs),
     /// Print the leaderboard of a results journal (also of an unfinished run).
     #[command(
-        after_help = "Example:\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl --format json"
+        after_help = "Example:\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl --format json\n\nExit status: 0 done; 1 the journal cannot be read (I/O); 2 no journal there, a file that\nis no journal, or lines that are not games of the tournament were left out (the\nleaderboard of the rest is printed)."
     )]
     Standings(StandingsArgs),
     /// Show a recorded game (from `arena run --replays`) turn by turn, or write it as one
@@ -65,14 +66,14 @@ pub enum Command {
     /// scores over time.
     #[command(
         allow_negative_numbers = true,
-        after_help = "Examples:\n  arena replay results/replays/game-0.jsonl --every 10\n  arena replay results/replays/game-0.jsonl --turn 42 --messages\n  arena replay results/replays/game-0.jsonl --html game-0.html"
+        after_help = "Examples:\n  arena replay results/replays/game-0.jsonl --every 10\n  arena replay results/replays/game-0.jsonl --turn 42 --messages\n  arena replay results/replays/game-0.jsonl --html game-0.html\n\nExit status: 0 done; 1 the page not written (I/O); 2 no replay file there, a file that is\nno replay, or a turn the game does not have."
     )]
     Replay(ReplayArgs),
     /// Join the journals of a sharded run (`arena run --shard I/N`) and print the
     /// leaderboard of the whole tournament. Every shard must be there exactly once and
     /// finished; anything else is an error.
     #[command(
-        after_help = "Example:\n  arena merge shards/1 shards/2 shards/3 --out merged --format json"
+        after_help = "Example:\n  arena merge shards/1 shards/2 shards/3 --out merged --format json\n\nExit status: 0 merged; 1 a journal cannot be read or the merge not written (I/O); 2 a\nshard missing, given twice, unfinished or of another tournament, or --out in use."
     )]
     Merge(MergeArgs),
     /// Check that a bot speaks a game's protocol: it gets prepared positions (setup, early,
@@ -103,7 +104,7 @@ pub enum Command {
     /// the results folder (match.toml) to resume or rerun it.
     #[command(
         allow_negative_numbers = true,
-        after_help = "Examples:\n  arena match petri --bot v1='/usr/bin/python3 -S -I v1.py' --bot v2='/usr/bin/python3 -S -I v2.py' --games 20\n  arena match slime --bot a=./a --bot b=./b --bot c=./c --bot d=./d --games 1 --replays"
+        after_help = "Examples:\n  arena match petri --bot v1='/usr/bin/python3 -S -I v1.py' --bot v2='/usr/bin/python3 -S -I v2.py' --games 20\n  arena match slime --bot a=./a --bot b=./b --bot c=./c --bot d=./d --games 1 --replays\n\nExit status: as `arena run`'s (see `arena run --help`)."
     )]
     Match(MatchArgs),
     /// Print a completion script for a shell, generated from these definitions.
@@ -424,6 +425,9 @@ fn after_help() -> String {
         games.join(", ")
     )
 }
+
+/// `arena run --help`'s example and exit statuses.
+const RUN_HELP: &str = "Example:\n  arena run tournaments/petri.toml --games 20 --seed 7 --format json > results.json\n\nExit status: 0 every game played (with --sprt: H1 accepted); 1 the run failed (I/O); 2 bad\ncommand line or tournament file, a bot that cannot start, a sandbox the kernel refuses, a\njournal to resume that is not this tournament's, or a results folder in use; 3 a bot timed\nout, crashed or replied invalidly, under --strict; 4 H0 accepted and 5 no verdict, under\n--sprt; 130, 143, 129 stopped by Ctrl-C, SIGTERM, SIGHUP (finished games are kept; the\nresume command is printed).";
 
 /// The main help's examples and exit statuses.
 const EXAMPLES_AND_EXIT_STATUS: &str = "Examples:\n  arena run tournaments/petri.toml\n  arena run tournaments/petri.toml --games 10 --jobs 2 --format json\n  arena standings arena-results/petri-2026-11-29T13-20-00Z/journal.jsonl\n  arena run tournaments/slime.toml --replays --out results\n  arena replay results/replays/game-0.jsonl --html game-0.html\n  arena check petri -- /usr/bin/python3 -S -I my-bot.py\n  arena new slime --lang python my-slime-bot\n  arena run tournaments/petri.toml --shard 1/4 --out shard-1   # one per machine, then:\n  arena merge shard-1 shard-2 shard-3 shard-4 --out merged\n  arena match petri --bot v2=./v2 --bot v1=./v1 --sprt elo0=0,elo1=10 --games 400   # v2 is tested\n\nExit status: 0 success (with --sprt: H1 accepted), 1 run failed (I/O), 2 bad command line,\ntournament file, journal, replay file or shards to merge, results folder in use, 3 bot\nfailures under --strict or in check, 4 H0 accepted and 5 no verdict under --sprt, 130, 143,\n129 stopped by Ctrl-C, SIGTERM, SIGHUP (finished games are kept; the resume command is\nprinted).";

@@ -98,8 +98,8 @@ impl SharedHost {
                 .as_ref()
                 .map(|build| build.class_name.as_str());
             if let Some(report) = class.and_then(|class| first_report(&stderr, class)) {
-                if seat.last_stderr.is_empty() {
-                    seat.last_stderr = report;
+                if seat.evidence.stderr.is_empty() {
+                    seat.evidence.stderr = report;
                 }
             }
         }

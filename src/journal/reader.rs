@@ -71,6 +71,19 @@ pub struct JournalReader {
     finished: bool,
 }
 
+/// Whether the file at `path` begins as a leaderboard written by arena does (a results
+/// folder's `leaderboard.json`, often given where its journal is meant): its first fields
+/// are the game's and the count of games played, which no journal record has.
+fn is_a_leaderboard(path: &Path) -> bool {
+    let mut start = Vec::new();
+    let read = File::open(path).and_then(|file| file.take(4096).read_to_end(&mut start));
+    let start = String::from_utf8_lossy(&start);
+    read.is_ok()
+        && start.trim_start().starts_with('{')
+        && start.contains("\"games_played\":")
+        && start.contains("\"leaderboard\":")
+}
+
 /// A record of a game read before.
 #[derive(Debug)]
 struct Repeat {
@@ -102,6 +115,13 @@ impl JournalReader {
                 return Err(JournalError::NoHeader {
                     path: path.to_path_buf(),
                 });
+            }
+            Err(JournalError::Corrupt { .. }) if is_a_leaderboard(path) => {
+                return Err(lines.corrupt(
+                    "this is a run's leaderboard (`leaderboard.json`), not its journal: give the \
+                     results folder, or the `journal.jsonl` in it"
+                        .to_owned(),
+                ));
             }
             Err(JournalError::Corrupt { message, .. }) => {
                 return Err(lines.corrupt(format!(

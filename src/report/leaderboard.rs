@@ -248,6 +248,10 @@ pub struct Standing {
     /// requests uncounted.
     #[serde(skip)]
     pub games_with_an_ending_failure: u32,
+    /// Games in which the bot got a request: a game its opponent forfeited before asking
+    /// it anything says nothing of how it answers.
+    #[serde(skip)]
+    pub games_asked: u32,
     /// A player built into the game (AlienWar's prey), not a bot.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub built_in: bool,
@@ -438,6 +442,7 @@ pub(crate) struct BotTotals {
     invalid_reasons: BTreeMap<String, u64>,
     games_with_a_crash: u32,
     games_with_an_ending_failure: u32,
+    games_asked: u32,
     built_in: bool,
     /// Sums of the games' named figures.
     stats: BTreeMap<String, i128>,
@@ -472,6 +477,7 @@ impl BotTotals {
         let oversized = seat.invalid_reasons.contains_key(OVERSIZED_REASON);
         self.games_with_an_ending_failure +=
             u32::from(seat.timeouts > 0 || seat.crashes > 0 || oversized);
+        self.games_asked += u32::from(seat.requests > 0);
         self.built_in |= seat.built_in;
         for (name, value) in &seat.stats {
             *self.stats.entry(name.clone()).or_default() += i128::from(*value);
@@ -515,6 +521,7 @@ impl BotTotals {
             invalid_reasons: self.invalid_reasons.clone(),
             games_with_a_crash: self.games_with_a_crash,
             games_with_an_ending_failure: self.games_with_an_ending_failure,
+            games_asked: self.games_asked,
             built_in: self.built_in,
             stats: BTreeMap::new(),
             rating: None,

@@ -40,6 +40,7 @@ mod fixtures {
             invalid_reasons: std::collections::BTreeMap::new(),
             games_with_a_crash: 1,
             games_with_an_ending_failure: 1,
+            games_asked: 2,
             built_in: false,
             stats: std::collections::BTreeMap::new(),
             rating: None,

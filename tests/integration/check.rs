@@ -416,6 +416,15 @@ fn a_missing_program_is_a_usage_error() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("no-such-bot does not exist"), "{stderr}");
+    // A script argument: check names its own flag for the folder, not a file's key only.
+    let (output, _) = check(dir.path(), "petri", &[], &["/bin/sh", "gone.sh"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("script gone.sh does not exist")
+            && stderr.contains("`arena check`'s `--dir`"),
+        "{stderr}"
+    );
     // A bot in the folder named bare, as a shell would not find it; a command quoted whole.
     std::fs::write(dir.path().join("bot.sh"), "#!/bin/sh\necho 1\n").unwrap();
     let (output, _) = check(dir.path(), "petri", &[], &["bot.sh"]);

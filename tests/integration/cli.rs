@@ -531,3 +531,24 @@ fn the_cpu_and_memory_summary_counts_only_this_runs_work() {
         "the wrapper's memory counted: {line}"
     );
 }
+
+/// Scripts and hosts read the exit status: every command that can fail in more than one way
+/// says what each status means in its own help.
+#[test]
+fn every_command_that_can_fail_names_its_exit_statuses() {
+    let dir = tempfile::tempdir().unwrap();
+    for command in [
+        "run",
+        "standings",
+        "replay",
+        "merge",
+        "check",
+        "report",
+        "match",
+    ] {
+        let output = arena(dir.path(), &[command, "--help"]);
+        let help = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{command}: {help}");
+        assert!(help.contains("\nExit status: "), "{command}: {help}");
+    }
+}

@@ -122,8 +122,9 @@ fn a_bot_crashing_in_every_request_is_named_with_its_last_stderr_line_even_with_
         let output = arena(dir.path(), &args);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(output.status.success(), "{stderr}");
-        let warning = "warning: bot crasher crashed in every one of its 2 requests; last \
-                       stderr:\n    starting\n    NameError: x\n";
+        let warning = "warning: bot crasher crashed in every one of its 2 requests; the first \
+                       crash: ended without replying (exit status 1); last stderr:\n    \
+                       starting\n    NameError: x\n";
         assert!(stderr.contains(warning), "quiet {quiet}: {stderr}");
         assert!(!stderr.contains("bot rests"), "{stderr}");
     }

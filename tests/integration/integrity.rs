@@ -57,6 +57,35 @@ fn standings_leave_out_forged_and_broken_lines_name_them_and_exit_2() {
     let board: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(board["games_played"], 5, "{board}");
     assert!(!String::from_utf8_lossy(&output.stdout).contains("ghost"));
+
+    // With -q the lines are not said, but why the exit status is 2 is.
+    let quiet = arena(dir, &["-q", "standings", "r/journal.jsonl"]);
+    let stderr = String::from_utf8_lossy(&quiet.stderr);
+    assert_eq!(quiet.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr,
+        "warning: 3 lines of r/journal.jsonl are not games of its tournament; the standings \
+         leave them out (without -q, each is said with why)\n"
+    );
+}
+
+/// The leaderboard given where the journal is meant is named as what it is.
+#[test]
+fn standings_of_a_leaderboard_say_it_is_not_a_journal() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    run_ok(dir, &repo().join(SMALL), &["--out", "r"]);
+    let output = arena(dir, &["standings", "r/leaderboard.json"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "r/leaderboard.json:1: not a journal record: this is a run's leaderboard \
+             (`leaderboard.json`), not its journal: give the results folder, or the \
+             `journal.jsonl` in it"
+        ),
+        "{stderr}"
+    );
 }
 
 /// A journal with a game recorded twice, as by `cat`: the same record again counts once and

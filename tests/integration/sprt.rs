@@ -115,3 +115,38 @@ fn a_test_needs_two_bots_of_a_two_player_game_and_pairs_of_games() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("must be below elo1"));
 }
+
+/// `--bots b,a` keeps the file's order, so the start says which bot the test is of.
+#[test]
+fn the_start_names_the_candidate_and_how_it_was_chosen() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = tournament(dir.path(), ["first", "second"], ["grower", "grower"]);
+    let file = file.to_str().unwrap();
+    let sprt = [
+        "--sprt",
+        "elo0=0,elo1=50",
+        "--games",
+        "2",
+        "--format",
+        "json",
+    ];
+    for (extra, said) in [
+        (
+            &["--bots", "second,first"][..],
+            "--sprt: the candidate is first, tested against second (the first of the two in \
+             the file's order; --gauntlet NAME chooses)",
+        ),
+        (
+            &["--gauntlet", "second"][..],
+            "--sprt: the candidate is second, tested against first (the --gauntlet bot)",
+        ),
+    ] {
+        let out = dir.path().join(extra[0].trim_start_matches('-'));
+        let mut args = vec!["run", file, "--out", out.to_str().unwrap()];
+        args.extend_from_slice(&sprt);
+        args.extend_from_slice(extra);
+        let output = arena(dir.path(), &args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(said), "{stderr}");
+    }
+}
