@@ -1,0 +1,70 @@
+//! The resource limits a tournament file or a bot may set (`memory_mb`, `cpu_seconds`,
+//! `max_processes`): their defaults, the range a run can apply, and their conversion to
+//! what the kernel is given. Apart, because the file, each bot and `arena check` share them.
+
+use std::ops::{Range, RangeInclusive};
+
+use toml::Spanned;
+
+use crate::sandbox::MAX_PROCESSES;
+
+/// Default address-space limit: far above what any KotH bot needs, yet it stops a runaway
+/// allocation long before the machine swaps. JVMs and V8 size themselves to fit under it.
+pub(super) const DEFAULT_MEMORY_MB: u64 = 4096;
+/// Default CPU seconds per bot process: a persistent bot lives a whole game.
+pub(super) const DEFAULT_CPU_SECONDS: u64 = 600;
+/// The most `cpu_seconds`: the kernel turns the limit, and the hard limit a second above it,
+/// into nanoseconds in 64 bits without checking; past this the product wraps around, and a
+/// bot is stopped (SIGXCPU) within seconds of CPU time.
+const MAX_CPU_SECONDS: u64 = u64::MAX / 1_000_000_000 - 1;
+/// The most `memory_mb`: the limit in bytes must fit in 64 bits.
+const MAX_MEMORY_MB: u64 = u64::MAX / MIB;
+/// Bytes in a megabyte, as `memory_mb` counts them.
+pub(super) const MIB: u64 = 1024 * 1024;
+
+/// Where and why the resource limits a file or a bot sets hold a value the run could not
+/// apply.
+pub(super) fn limit_problems(
+    memory_mb: Option<&Spanned<u64>>,
+    cpu_seconds: Option<&Spanned<u64>>,
+    max_processes: Option<&Spanned<u32>>,
+) -> Vec<(Range<usize>, String)> {
+    [
+        out_of_range("memory_mb", memory_mb, 0..=MAX_MEMORY_MB),
+        out_of_range("cpu_seconds", cpu_seconds, 0..=MAX_CPU_SECONDS),
+        out_of_range("max_processes", max_processes, 1..=MAX_PROCESSES.into()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// Where and why `value`, of `key`, lies outside `range` (whose start, if 0, means none).
+fn out_of_range<T: Copy + Into<u64>>(
+    key: &str,
+    value: Option<&Spanned<T>>,
+    range: RangeInclusive<u64>,
+) -> Option<(Range<usize>, String)> {
+    let value = value.filter(|v| !range.contains(&(*v.get_ref()).into()))?;
+    let none = if *range.start() == 0 {
+        " (0 = none)"
+    } else {
+        ""
+    };
+    let (start, end) = range.into_inner();
+    Some((
+        value.span(),
+        format!("`{key}` must be from {start} to {end}{none}"),
+    ))
+}
+
+/// A limit in megabytes as bytes; 0 means no limit. Saturating: a value past
+/// [`MAX_MEMORY_MB`] is reported, never used.
+pub(super) fn megabytes(mb: u64) -> Option<u64> {
+    nonzero(mb).map(|mb| mb.saturating_mul(MIB))
+}
+
+/// 0 means no limit.
+pub(super) fn nonzero(value: u64) -> Option<u64> {
+    (value > 0).then_some(value)
+}
