@@ -404,7 +404,7 @@ async fn call(
         .acquire()
         .await
         .expect("the permit pool is never closed");
-    let limit = Limit::of(query.phase, tournament.timeout, tournament.setup_timeout);
+    let limit = Limit::of(query.phase, tournament.timeouts);
     let result = seat
         .connection
         .send(

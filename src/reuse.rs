@@ -40,8 +40,8 @@ pub fn rules_digest(tournament: &Tournament) -> String {
         format!(
             "{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
             tournament.options,
-            tournament.timeout,
-            tournament.setup_timeout,
+            tournament.timeouts.request,
+            tournament.timeouts.setup,
             tournament.limits,
             tournament.java_host
         )

@@ -126,7 +126,7 @@ pub async fn check_bot(
             break plan.farewell;
         }
         let probe = plan.probes.swap_remove(answers.len());
-        let limit = Limit::of(probe.phase, timeouts.request, timeouts.setup);
+        let limit = Limit::of(probe.phase, timeouts);
         let mut result = connection
             .send(program, &env, &probe.input, limit, limits, Waiting::Alone)
             .await;

@@ -335,7 +335,7 @@ fn play(
     // leaderboard (a full disk) leaves the results written and the warnings said.
     let printed = print(&board, args.format);
     let limits = FailureLimits {
-        timeouts: tournament.timeouts(),
+        timeouts: tournament.timeouts,
         max_reply_bytes: tournament.limits.max_reply_bytes,
     };
     let status = end_of_run(&board, &report, limits, &args, &out);

@@ -246,7 +246,10 @@ mod tests {
         assert_eq!(tournament.kind(), GameKind::Petri);
         assert_eq!(tournament.games, 3);
         assert_eq!(tournament.seed, 7);
-        assert_eq!(tournament.timeout, std::time::Duration::from_millis(250));
+        assert_eq!(
+            tournament.timeouts.request,
+            std::time::Duration::from_millis(250)
+        );
         let settings = MatchSettings {
             seed: Some(u64::MAX),
             ..MatchSettings::default()

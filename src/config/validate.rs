@@ -1,5 +1,5 @@
 //! Raw tournament file -> validated [`Tournament`]: every check, including that each bot's
-//! program exists, happens here, before any game starts.
+//! program exists, runs from here (the bot entries' in `bot_entry`), before any game starts.
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -49,10 +49,8 @@ pub struct Tournament {
     pub games: u32,
     /// Games run in parallel and bot processes working at once; 0 = number of cores.
     pub jobs: usize,
-    /// Time limit of one request.
-    pub timeout: Duration,
-    /// Time limit of a setup request (and of the first request to a persistent process).
-    pub setup_timeout: Duration,
+    /// Its requests' time limits.
+    pub timeouts: Timeouts,
     /// What is kept of each bot's output.
     pub limits: Limits,
     /// Whether a game's Java bots share one JVM.
@@ -276,11 +274,13 @@ impl Tournament {
                 .games
                 .map_or(kind.default_games(), toml::Spanned::into_inner),
             jobs: first.jobs.map_or(0, toml::Spanned::into_inner),
-            timeout: millis(
-                first.timeout_ms,
-                kind.default_timeout_ms().unwrap_or(DEFAULT_TIMEOUT_MS),
-            ),
-            setup_timeout: millis(first.setup_timeout_ms, DEFAULT_SETUP_TIMEOUT_MS),
+            timeouts: Timeouts {
+                request: millis(
+                    first.timeout_ms,
+                    kind.default_timeout_ms().unwrap_or(DEFAULT_TIMEOUT_MS),
+                ),
+                setup: millis(first.setup_timeout_ms, DEFAULT_SETUP_TIMEOUT_MS),
+            },
             limits: Limits {
                 max_reply_bytes: first
                     .max_reply_bytes
@@ -310,14 +310,6 @@ impl Tournament {
             Ok(())
         } else {
             Err(ConfigError::new(&self.path, problems))
-        }
-    }
-
-    /// Its requests' time limits.
-    pub fn timeouts(&self) -> Timeouts {
-        Timeouts {
-            request: self.timeout,
-            setup: self.setup_timeout,
         }
     }
 

@@ -8,6 +8,7 @@ use crate::bots::{
     BotProgram, CallEnv, CallResult, CallStatus, Limits, OneShotInput, Place, Session, Waiting,
     call_once,
 };
+use crate::config::Timeouts;
 use arena_games::engine::{Input, Phase};
 
 /// A bot's place and persistent process for one game.
@@ -40,15 +41,15 @@ pub(crate) struct Limit {
 }
 
 impl Limit {
-    /// The limit of a request in `phase` of a game whose requests have `request` and whose
-    /// setup requests have `setup`; a persistent process's first request has `setup` too.
-    pub(crate) fn of(phase: Phase, request: Duration, setup: Duration) -> Limit {
+    /// The limit of a request in `phase` under `timeouts`; a persistent process's first
+    /// request has the setup time too.
+    pub(crate) fn of(phase: Phase, timeouts: Timeouts) -> Limit {
         Limit {
             request: match phase {
-                Phase::Setup => setup,
-                Phase::Play => request,
+                Phase::Setup => timeouts.setup,
+                Phase::Play => timeouts.request,
             },
-            start: setup,
+            start: timeouts.setup,
         }
     }
 }

@@ -130,7 +130,7 @@ impl SharedHost {
             .expect("the permit pool is never closed");
         let setup = batch.iter().any(|&(_, phase, _)| phase == Phase::Setup);
         let phase = if setup { Phase::Setup } else { Phase::Play };
-        let limit = Limit::of(phase, tournament.timeout, tournament.setup_timeout);
+        let limit = Limit::of(phase, tournament.timeouts);
         let limit = self.connection.session_limit(limit);
         let limits = &self.limits;
         let session = match self

@@ -243,7 +243,8 @@ fn a_cave_turn_gets_two_seconds_unless_the_file_says_otherwise() {
     let load = |head: &str| {
         Tournament::from_toml_str(&format!("{head}\n{bots}"), Path::new("t.toml"))
             .unwrap()
-            .timeout
+            .timeouts
+            .request
     };
     assert_eq!(load("game = \"cave\""), Duration::from_secs(2));
     assert_eq!(
