@@ -174,12 +174,15 @@ fn limit_problem(
     None
 }
 
-/// The two cures of a bot's limit `setting` above the runner's own hard limit. The setting
-/// is a tournament file's key: `arena check` and `arena match` have no flag for it.
+/// The two cures of a bot's limit `setting` above the runner's own hard limit, a tournament
+/// file's key and `arena check`'s flag of the same name; `arena match` writes the default
+/// in the file it runs.
 pub(crate) fn lower_or_raise(setting: &str) -> String {
     format!(
-        "raise the limit arena runs under, or lower the bot's `{setting}` in the tournament \
-         file (`arena check` and `arena match` give the file's default)"
+        "raise the limit arena runs under, or lower `{setting}`: the bot's in the tournament \
+         file (`arena match` writes its default in its match.toml), or `arena check`'s \
+         `--{}`",
+        setting.replace('_', "-")
     )
 }
 

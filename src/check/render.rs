@@ -101,7 +101,7 @@ pub fn render_check(
                 let _ = writeln!(
                     out,
                     "   no reply: the reply was longer than the size cap, {max_reply_bytes} bytes \
-                     (a tournament's `max_reply_bytes`)"
+                     (`--max-reply-bytes`, a tournament's `max_reply_bytes`)"
                 );
             }
             CallStatus::SpawnFailed(error) => {
@@ -557,8 +557,8 @@ sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
         let text = render("petri", "bot", false, &[long]);
         assert!(
             text.contains(
-                "   no reply: the reply was longer than the size cap, 64 bytes (a tournament's \
-                 `max_reply_bytes`)\n"
+                "   no reply: the reply was longer than the size cap, 64 bytes \
+                 (`--max-reply-bytes`, a tournament's `max_reply_bytes`)\n"
             ),
             "{text}"
         );

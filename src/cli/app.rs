@@ -86,14 +86,14 @@ fn check_command(args: &CheckArgs) -> Result<u8, Error> {
     // Canonical, as a tournament file's folders are (see `config`).
     let dir = dir.canonicalize().unwrap_or(dir);
     let (mut program, limits) = if args.java.is_empty() {
-        standalone_bot(&args.command, &dir)
+        standalone_bot(&args.command, &dir, args.limits())
     } else {
         let sources: Vec<PathBuf> = args
             .java
             .iter()
             .map(|source| std::path::absolute(source).unwrap_or_else(|_| source.clone()))
             .collect();
-        standalone_java_bot(args.game, &sources, &dir)
+        standalone_java_bot(args.game, &sources, &dir, args.limits())
     }
     .map_err(Error::Usage)?;
     if let Some(why) = preflight::problem(&program) {

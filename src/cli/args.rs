@@ -289,9 +289,63 @@ pub struct CheckArgs {
     /// The bot's working folder [default: the current folder].
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
+    /// The bot's address space in MiB, as a tournament file's `memory_mb` (0 = none).
+    #[arg(
+        long,
+        value_name = "MB",
+        default_value_t = arena::config::DEFAULT_MEMORY_MB,
+        value_parser = clap::value_parser!(u64).range(..=arena::config::MAX_MEMORY_MB)
+    )]
+    pub memory_mb: u64,
+    /// The CPU seconds of each of the bot's processes, as a tournament file's `cpu_seconds`
+    /// (0 = none).
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = arena::config::DEFAULT_CPU_SECONDS,
+        value_parser = clap::value_parser!(u64).range(..=arena::config::MAX_CPU_SECONDS)
+    )]
+    pub cpu_seconds: u64,
+    /// The processes and threads the bot's sandbox holds, as a tournament file's
+    /// `max_processes`.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = arena::sandbox::DEFAULT_MAX_PROCESSES,
+        value_parser = clap::value_parser!(u32).range(1..=i64::from(arena::sandbox::MAX_PROCESSES))
+    )]
+    pub max_processes: u32,
+    /// The longest reply in bytes, as a tournament file's `max_reply_bytes`.
+    #[arg(
+        long,
+        value_name = "BYTES",
+        default_value_t = arena::config::DEFAULT_MAX_REPLY_BYTES,
+        value_parser = reply_bytes
+    )]
+    pub max_reply_bytes: usize,
     /// Run the bot directly, without the sandbox a tournament gives it.
     #[arg(long)]
     pub no_sandbox: bool,
+}
+
+impl CheckArgs {
+    /// The limits the bot is checked under.
+    pub fn limits(&self) -> arena::config::CheckLimits {
+        arena::config::CheckLimits {
+            memory_mb: self.memory_mb,
+            cpu_seconds: self.cpu_seconds,
+            max_processes: self.max_processes,
+            max_reply_bytes: self.max_reply_bytes,
+        }
+    }
+}
+
+/// `--max-reply-bytes`: a whole number from 1, as the file's key must be.
+fn reply_bytes(text: &str) -> Result<usize, String> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|&bytes| bytes >= 1)
+        .ok_or_else(|| "expected a whole number from 1".to_owned())
 }
 
 /// `arena new`.

@@ -10,15 +10,15 @@ use crate::sandbox::MAX_PROCESSES;
 
 /// Default address-space limit: far above what any KotH bot needs, yet it stops a runaway
 /// allocation long before the machine swaps. JVMs and V8 size themselves to fit under it.
-pub(super) const DEFAULT_MEMORY_MB: u64 = 4096;
+pub const DEFAULT_MEMORY_MB: u64 = 4096;
 /// Default CPU seconds per bot process: a persistent bot lives a whole game.
-pub(super) const DEFAULT_CPU_SECONDS: u64 = 600;
+pub const DEFAULT_CPU_SECONDS: u64 = 600;
 /// The most `cpu_seconds`: the kernel turns the limit, and the hard limit a second above it,
 /// into nanoseconds in 64 bits without checking; past this the product wraps around, and a
 /// bot is stopped (SIGXCPU) within seconds of CPU time.
-const MAX_CPU_SECONDS: u64 = u64::MAX / 1_000_000_000 - 1;
+pub const MAX_CPU_SECONDS: u64 = u64::MAX / 1_000_000_000 - 1;
 /// The most `memory_mb`: the limit in bytes must fit in 64 bits.
-const MAX_MEMORY_MB: u64 = u64::MAX / MIB;
+pub const MAX_MEMORY_MB: u64 = u64::MAX / MIB;
 /// Bytes in a megabyte, as `memory_mb` counts them.
 pub(super) const MIB: u64 = 1024 * 1024;
 

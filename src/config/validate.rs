@@ -29,7 +29,7 @@ pub const DEFAULT_TIMEOUT_MS: u64 = 5_000;
 /// Default time for a setup request, which includes interpreter or JVM start-up.
 pub const DEFAULT_SETUP_TIMEOUT_MS: u64 = 30_000;
 /// Default cap on one reply; no game's reply comes close.
-pub(super) const DEFAULT_MAX_REPLY_BYTES: usize = 64 * 1024;
+pub const DEFAULT_MAX_REPLY_BYTES: usize = 64 * 1024;
 /// How much of a bot's stderr is kept for diagnostics.
 pub(super) const DEFAULT_MAX_STDERR_BYTES: usize = 4 * 1024;
 /// The most games at once and bot processes working at once (`jobs`, `--jobs`): far more

@@ -732,3 +732,34 @@ fn a_loop_bot_that_closes_its_stdout_is_said_to_be_stopped_by_arena() {
         "{text}"
     );
 }
+
+/// A contestant checks a bot under a competition's limits: the flags are the file's keys,
+/// applied and said.
+#[test]
+fn the_limits_a_tournament_file_sets_are_flags_of_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = [
+        "--max-reply-bytes",
+        "3",
+        "--max-processes",
+        "10",
+        "--cpu-seconds",
+        "5",
+        "--memory-mb",
+        "500",
+    ];
+    let (output, text) = check(dir.path(), "petri", &limits, &["/bin/echo", "5 6 1"]);
+    assert_eq!(output.status.code(), Some(3), "{text}");
+    for said in [
+        "at most 10 processes and threads",
+        "5 s per process (RLIMIT_CPU)",
+        "500 MiB of address space per process (RLIMIT_AS)",
+        "no reply: the reply was longer than the size cap, 3 bytes (`--max-reply-bytes`",
+    ] {
+        assert!(text.contains(said), "{said}: {text}");
+    }
+    let (output, _) = check(dir.path(), "petri", &["--max-reply-bytes", "0"], &["/bin/true"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("expected a whole number from 1"), "{stderr}");
+}

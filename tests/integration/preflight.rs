@@ -331,14 +331,25 @@ fn a_bot_limit_above_the_runners_own_is_refused_before_the_first_game() {
     let stderr = String::from_utf8_lossy(&check.stderr);
     assert_eq!(check.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("memory limit of 4096 MiB"), "{stderr}");
-    // `arena check` has no memory flag: the file's key is named as the file's.
+    // The cure is named where the user can apply it: the file's key, check's flag.
     assert!(
         stderr.contains(
-            "raise the limit arena runs under, or lower the bot's `memory_mb` in the \
-             tournament file (`arena check` and `arena match` give the file's default)"
+            "raise the limit arena runs under, or lower `memory_mb`: the bot's in the \
+             tournament file (`arena match` writes its default in its match.toml), or `arena \
+             check`'s `--memory-mb`"
         ),
         "{stderr}"
     );
+    // Under the flag's lower limit the check runs: its species line is valid, its other
+    // replies are no actions (exit status 3, not 2).
+    let check = arena_under_ulimit(
+        dir.path(),
+        &["-v 2000000"],
+        "check petri --memory-mb 1000 -- ./rest",
+    );
+    let stdout = String::from_utf8_lossy(&check.stdout);
+    assert_eq!(check.status.code(), Some(3), "{stdout}");
+    assert!(stdout.contains("=> valid"), "{stdout}");
 }
 
 /// Every bot of a run that cannot start is said in one run, in file order, each at its
