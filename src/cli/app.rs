@@ -175,7 +175,18 @@ fn new_command(args: &NewArgs) -> Result<u8, Error> {
 }
 
 fn run_command(args: RunArgs, progress: progress::Style) -> Result<u8, Error> {
-    let tournament = Tournament::load(&args.file)?;
+    let tournament = Tournament::load(&args.file).map_err(|error| {
+        // A user who left the broken bot out would else wonder why it still stops the run.
+        if args.selection.selection().is_all() {
+            error
+        } else {
+            error.with_note(
+                "--bots/--exclude leave bots out of the games, not out of the file's checks: \
+                 every entry's folder and program must be there (comment out an entry to \
+                 leave its bot out of the file)",
+            )
+        }
+    })?;
     play(tournament, args, progress, None)
 }
 

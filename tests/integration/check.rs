@@ -758,8 +758,16 @@ fn the_limits_a_tournament_file_sets_are_flags_of_check() {
     ] {
         assert!(text.contains(said), "{said}: {text}");
     }
-    let (output, _) = check(dir.path(), "petri", &["--max-reply-bytes", "0"], &["/bin/true"]);
+    let (output, _) = check(
+        dir.path(),
+        "petri",
+        &["--max-reply-bytes", "0"],
+        &["/bin/true"],
+    );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("expected a whole number from 1"), "{stderr}");
+    assert!(
+        stderr.contains("expected a whole number from 1"),
+        "{stderr}"
+    );
 }

@@ -397,6 +397,29 @@ fn a_run_says_every_bot_that_cannot_start_in_file_order_at_its_command() {
     );
 }
 
+/// A program that does not exist is a mistake of the file, found when it is loaded, before
+/// `--exclude` has its say: the error says so, and how to leave the bot out.
+#[test]
+fn an_excluded_bots_missing_program_says_the_file_is_checked_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    file(dir.path(), "good.sh", b"#!/bin/sh\necho 5 6 1\n", 0o755);
+    let text = "game = \"petri\"\n\
+                [[bots]]\nname = \"a\"\ncommand = \"./good.sh\"\n\
+                [[bots]]\nname = \"b\"\ncommand = \"./good.sh\"\n\
+                [[bots]]\nname = \"gone\"\ncommand = \"./gone.sh\"\n";
+    write_toml(dir.path(), "t.toml", text);
+    let note = "--bots/--exclude leave bots out of the games, not out of the file's checks";
+    for (extra, noted) in [(&["--exclude", "gone"][..], true), (&[][..], false)] {
+        let mut args = vec!["run", "t.toml", "--out", "out"];
+        args.extend_from_slice(extra);
+        let run = arena(dir.path(), &args);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("bot `gone`: program "), "{stderr}");
+        assert_eq!(stderr.contains(note), noted, "{stderr}");
+    }
+}
+
 /// A match's bots come from its command line, not a file the user wrote: what stops one
 /// from starting is said by the bot's name alone, with the command line's other mistakes,
 /// in one run (a script not there used to be said only once those were fixed).

@@ -58,10 +58,12 @@ fn a_much_stronger_candidate_passes_early() {
         .sum();
     let played = board["games_played"].as_u64().unwrap();
     // Stopped long before the 200 games; the games in flight at the verdict finish too,
-    // without changing it.
+    // without changing it. Pairs count in order, so while one lane plays the game that
+    // completes the deciding pair, the other may have finished later games and started one
+    // more: a few games past the counted pairs, never fewer.
     assert!(played < 100, "{played} games");
     assert!(
-        2 * pairs <= played && played <= 2 * pairs + 2,
+        2 * pairs <= played && played <= 2 * pairs + 4,
         "{pairs} pairs, {played} games"
     );
     assert!(sprt["llr"].as_f64().unwrap() >= sprt["upper_bound"].as_f64().unwrap());
