@@ -70,6 +70,9 @@ pub enum Exit {
     Code(i32),
     /// Ended by a signal.
     Signal(i32),
+    /// Killed by the kernel (`SIGKILL`) because its box's processes together reached the
+    /// memory limit (the box's cgroup said so).
+    OutOfMemory,
     /// Still running when it should have ended (it closed its stdout, or was told the game
     /// was over), so the runner killed it: not the bot's own signal.
     Stopped,
@@ -117,7 +120,9 @@ impl Exit {
         match self {
             Exit::Signal(signal) => STOP_SIGNALS.contains(&signal),
             Exit::Code(code) => STOP_SIGNALS.iter().any(|&signal| code == 128 + signal),
-            Exit::Running | Exit::Success | Exit::Stopped | Exit::Unknown => false,
+            Exit::Running | Exit::Success | Exit::Stopped | Exit::Unknown | Exit::OutOfMemory => {
+                false
+            }
         }
     }
 
@@ -125,7 +130,7 @@ impl Exit {
     pub fn is_abnormal(self) -> bool {
         matches!(
             self,
-            Exit::Code(_) | Exit::Signal(_) | Exit::Stopped | Exit::Unknown
+            Exit::Code(_) | Exit::Signal(_) | Exit::OutOfMemory | Exit::Stopped | Exit::Unknown
         )
     }
 }
@@ -140,6 +145,10 @@ impl fmt::Display for Exit {
                 Some(meaning) => write!(f, "killed by signal {signal} ({meaning})"),
                 None => write!(f, "killed by signal {signal}"),
             },
+            Exit::OutOfMemory => f.write_str(
+                "killed by signal 9 (SIGKILL) from the kernel: its processes together reached \
+                 their memory limit, `memory_mb`",
+            ),
             Exit::Stopped => f.write_str("still running, so stopped by arena"),
             Exit::Unknown => f.write_str("unknown exit status"),
         }

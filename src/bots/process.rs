@@ -243,6 +243,7 @@ fn readable(fd: BorrowedFd<'_>) -> io::Result<()> {
 fn exit_of(ending: &Ending) -> Exit {
     match ending {
         Ending::Exited(status) => Exit::from_status(*status),
+        Ending::OutOfMemory => Exit::OutOfMemory,
         Ending::NotStarted(_) | Ending::BoxEnded => Exit::Unknown,
     }
 }

@@ -6,6 +6,7 @@ use std::ffi::CString;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::os::fd::AsRawFd;
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -17,6 +18,10 @@ const ROOT: &str = "/sys/fs/cgroup";
 #[derive(Debug)]
 pub(crate) struct BoxCgroup {
     folders: Vec<Folder>,
+    /// The file whose `oom_kill` line counts the box's processes the kernel killed for want
+    /// of memory (`memory.events` under v2, `memory.oom_control` under v1), if memory is
+    /// limited.
+    memory_events: Option<File>,
     /// "cgroup v1" or "cgroup v2", for the report of what is enforced.
     pub(crate) kind: &'static str,
 }
@@ -41,16 +46,18 @@ impl BoxCgroup {
     ) -> io::Result<BoxCgroup> {
         let root = Path::new(ROOT);
         // The version, the file through which the init joins (see `join`), the limits.
-        let (kind, join_file, limits): (_, _, Vec<(PathBuf, &str, String)>) =
+        // The limits, and the file that counts the box's out-of-memory kills.
+        let (kind, join_file, limits, events): (_, _, Vec<(PathBuf, &str, String)>, _) =
             if root.join("cgroup.controllers").exists() {
                 enable_v2_controllers(root)?;
                 let folder = root.join("arena");
                 let mut limits = vec![(folder.clone(), "pids.max", max_processes.to_string())];
                 if let Some(bytes) = memory_bytes {
                     limits.push((folder.clone(), "memory.max", bytes.to_string()));
-                    limits.push((folder, "memory.swap.max", "0".to_owned()));
+                    limits.push((folder.clone(), "memory.swap.max", "0".to_owned()));
                 }
-                ("cgroup v2", "cgroup.procs", limits)
+                let events = folder.join(name).join("memory.events");
+                ("cgroup v2", "cgroup.procs", limits, events)
             } else {
                 let mut limits = vec![(
                     root.join("pids/arena"),
@@ -64,10 +71,15 @@ impl BoxCgroup {
                         bytes.to_string(),
                     ));
                 }
-                ("cgroup v1", "tasks", limits)
+                let events = root
+                    .join("memory/arena")
+                    .join(name)
+                    .join("memory.oom_control");
+                ("cgroup v1", "tasks", limits, events)
             };
         let mut cgroup = BoxCgroup {
             folders: Vec::new(),
+            memory_events: None,
             kind,
         };
         let c_name = CString::new(name).map_err(io::Error::other)?;
@@ -90,7 +102,16 @@ impl BoxCgroup {
             }
             std::fs::write(folder.join(file), value)?;
         }
+        if memory_bytes.is_some() {
+            cgroup.memory_events = File::open(events).ok();
+        }
         Ok(cgroup)
+    }
+
+    /// A counter of the box's out-of-memory kills, for its init, if memory is limited.
+    pub(crate) fn oom_kills(&self) -> Option<OomKills> {
+        let file = self.memory_events.as_ref()?.try_clone().ok()?;
+        Some(OomKills(file))
     }
 
     /// Moves the calling process, which must have one thread, into the cgroup (and so
@@ -104,6 +125,28 @@ impl BoxCgroup {
         }
         Ok(())
     }
+}
+
+/// The kernel's count of a box's processes it killed because the box's memory, all its
+/// processes together, reached the limit: such a process dies of a `SIGKILL` that says
+/// nothing of why.
+#[derive(Debug)]
+pub(crate) struct OomKills(File);
+
+impl OomKills {
+    /// The count now (the `oom_kill` line of the events file), if it can be read.
+    pub(crate) fn now(&self) -> Option<u64> {
+        let mut text = [0u8; 512];
+        let read = self.0.read_at(&mut text, 0).ok()?;
+        oom_kill_count(&String::from_utf8_lossy(&text[..read]))
+    }
+}
+
+/// The `oom_kill N` line's count in an events file's `text`.
+fn oom_kill_count(text: &str) -> Option<u64> {
+    text.lines()
+        .find_map(|line| line.strip_prefix("oom_kill "))
+        .and_then(|count| count.trim().parse().ok())
 }
 
 /// In cgroups v2 a folder's controllers must be enabled in its parent.
@@ -133,5 +176,19 @@ impl Drop for BoxCgroup {
                 std::thread::sleep(Duration::from_millis(2));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::oom_kill_count;
+
+    #[test]
+    fn the_oom_kill_count_is_read_from_either_versions_events() {
+        let v1 = "oom_kill_disable 0\nunder_oom 0\noom_kill 3\n";
+        let v2 = "low 0\nhigh 0\nmax 12\noom 2\noom_kill 2\noom_group_kill 0\n";
+        assert_eq!(oom_kill_count(v1), Some(3));
+        assert_eq!(oom_kill_count(v2), Some(2));
+        assert_eq!(oom_kill_count("oom 1\n"), None);
     }
 }

@@ -239,6 +239,8 @@ impl BotBox {
 pub(crate) enum Ending {
     /// It ran and ended with this wait status.
     Exited(ExitStatus),
+    /// It ran, and the kernel killed it because its box's memory ran out.
+    OutOfMemory,
     /// It never started: why.
     NotStarted(StartFailure),
     /// The box itself ended first.
@@ -249,9 +251,16 @@ pub(crate) enum Ending {
 /// (`None`) or its end.
 fn ending_of(serial: u64, report: io::Result<Option<FromBox>>) -> Option<Ending> {
     match report {
-        Ok(Some(FromBox::Exited(exited, status))) if exited == serial => {
-            Some(Ending::Exited(ExitStatus::from_raw(status)))
-        }
+        Ok(Some(FromBox::Exited {
+            serial: exited,
+            out_of_memory: true,
+            ..
+        })) if exited == serial => Some(Ending::OutOfMemory),
+        Ok(Some(FromBox::Exited {
+            serial: exited,
+            status,
+            ..
+        })) if exited == serial => Some(Ending::Exited(ExitStatus::from_raw(status))),
         Ok(Some(FromBox::NotStarted(failed, failure))) if failed == serial => {
             Some(Ending::NotStarted(failure))
         }

@@ -13,7 +13,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use super::cgroup::BoxCgroup;
+use super::cgroup::{BoxCgroup, OomKills};
 use super::mounts;
 use super::sys::{self, check};
 use super::wire::{self, FromBox, MAX_MESSAGE, Spawn, StartFailure, ToBox};
@@ -109,7 +109,8 @@ fn set_up(mut spec: BoxSpec) -> io::Result<i32> {
             cgroup: joined.map(|cgroup| cgroup.kind.to_owned()),
             own_network: !spec.network,
         };
-        let code = Init::new(root, spec.max_processes, enforced).map_or(1, Init::serve);
+        let oom_kills = joined.and_then(BoxCgroup::oom_kills);
+        let code = Init::new(root, spec.max_processes, enforced, oom_kills).map_or(1, Init::serve);
         // SAFETY: _exit is always safe; the init's exit ends the box (and runs no
         // destructor: the cgroup is the helper's to remove).
         unsafe { libc::_exit(code) };
@@ -177,6 +178,8 @@ fn set_hostname(name: &str) -> io::Result<()> {
 struct Current {
     pid: libc::pid_t,
     serial: u64,
+    /// The box's out-of-memory kills before it started.
+    oom_kills_before: Option<u64>,
 }
 
 /// PID 1 of the box.
@@ -189,11 +192,18 @@ struct Init {
     cgroup: bool,
     signals: OwnedFd,
     current: Option<Current>,
+    /// The box cgroup's count of out-of-memory kills, where memory is limited there.
+    oom_kills: Option<OomKills>,
 }
 
 impl Init {
     /// Mounts the box's own `/proc`, watches for children ending and says it is ready.
-    fn new(root: bool, max_processes: u32, enforced: Enforced) -> io::Result<Init> {
+    fn new(
+        root: bool,
+        max_processes: u32,
+        enforced: Enforced,
+        oom_kills: Option<OomKills>,
+    ) -> io::Result<Init> {
         // If the helper dies, so does the box.
         sys::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong)?;
         // Bots running as our uid (arena not root) must not read or trace the init.
@@ -229,6 +239,7 @@ impl Init {
             cgroup,
             signals,
             current: None,
+            oom_kills,
         })
     }
 
@@ -293,7 +304,18 @@ impl Init {
                 .is_some_and(|current| current.pid == pid)
             {
                 let current = self.current.take().expect("checked above");
-                let _ = wire::send(CONTROL, &FromBox::Exited(current.serial, status), &[]);
+                let killed = libc::WIFSIGNALED(status) && libc::WTERMSIG(status) == libc::SIGKILL;
+                let kills_now = || self.oom_kills.as_ref().and_then(OomKills::now);
+                let out_of_memory = killed
+                    && current
+                        .oom_kills_before
+                        .is_some_and(|before| kills_now().is_some_and(|now| now > before));
+                let report = FromBox::Exited {
+                    serial: current.serial,
+                    status,
+                    out_of_memory,
+                };
+                let _ = wire::send(CONTROL, &report, &[]);
             }
         }
     }
@@ -301,9 +323,14 @@ impl Init {
     /// Starts the process `spawn` describes with the three descriptors sent with it.
     fn spawn(&mut self, spawn: Spawn, stdio: Vec<OwnedFd>) {
         let serial = spawn.serial;
+        let oom_kills_before = self.oom_kills.as_ref().and_then(OomKills::now);
         let report = match self.start(&spawn, &stdio) {
             Ok(pid) => {
-                self.current = Some(Current { pid, serial });
+                self.current = Some(Current {
+                    pid,
+                    serial,
+                    oom_kills_before,
+                });
                 spawn.confirm.then_some(FromBox::Started(serial))
             }
             Err(error) => Some(FromBox::NotStarted(serial, error)),

@@ -64,7 +64,14 @@ pub(crate) enum FromBox {
     /// The process of that serial could not start.
     NotStarted(u64, StartFailure),
     /// The process of that serial ended with this wait status.
-    Exited(u64, i32),
+    Exited {
+        /// The process's serial.
+        serial: u64,
+        /// Its wait status.
+        status: i32,
+        /// Whether the kernel killed it because the box's memory ran out.
+        out_of_memory: bool,
+    },
 }
 
 /// Room for the ancillary data of one message: the three stdio descriptors of a spawn, at

@@ -628,3 +628,49 @@ fn as_root_each_bots_processes_are_in_its_own_boxs_cgroups() {
         }
     }
 }
+
+/// A bot whose processes together pass `memory_mb` (here its private `/tmp`, which is
+/// memory, and its heap, each under the limit alone) is killed by the kernel with a bare
+/// `SIGKILL`: as root, where the box's cgroup counts its memory, the kill is named as the
+/// memory limit's. An unprivileged runner makes no cgroup: each process is limited alone,
+/// so the same bot runs and replies.
+#[test]
+fn a_box_out_of_memory_is_named_as_the_memory_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("oom.py"),
+        "with open('/tmp/fill', 'wb') as f:\n    f.write(b'x' * (200 << 20))\n\
+         heap = bytearray(200 << 20)\nfor i in range(0, len(heap), 4096):\n    heap[i] = 1\n\
+         print('5 6 1', flush=True)\n",
+    )
+    .unwrap();
+    let output = crate::support::arena(
+        dir.path(),
+        &[
+            "check",
+            "petri",
+            "--memory-mb",
+            "300",
+            "--",
+            "/usr/bin/python3",
+            "-S",
+            "-I",
+            "oom.py",
+        ],
+    );
+    let text = String::from_utf8_lossy(&output.stdout);
+    let setup = text.split("\n2. ").next().unwrap();
+    // SAFETY: geteuid cannot fail.
+    if unsafe { libc::geteuid() } == 0 {
+        assert!(
+            setup.contains(
+                "no reply: the process ended without replying (killed by signal 9 (SIGKILL) \
+                 from the kernel: its processes together reached their memory limit, \
+                 `memory_mb`)"
+            ),
+            "{text}"
+        );
+    } else {
+        assert!(setup.contains("=> valid"), "{text}");
+    }
+}
