@@ -27,15 +27,6 @@ pub struct Evidence {
     pub first_crash: Option<String>,
 }
 
-/// The limits a bot's failures broke, named where its paragraph explains them.
-#[derive(Debug, Clone, Copy)]
-pub struct FailureLimits {
-    /// The time for a request, and for a setup request.
-    pub timeouts: Timeouts,
-    /// The longest reply accepted, in bytes (`max_reply_bytes`).
-    pub max_reply_bytes: usize,
-}
-
 impl Evidence {
     /// Whether nothing was kept.
     pub fn is_empty(&self) -> bool {
@@ -50,6 +41,15 @@ impl Evidence {
         self.first_invalid = self.first_invalid.take().or(later.first_invalid);
         self.first_crash = self.first_crash.take().or(later.first_crash);
     }
+}
+
+/// The limits a bot's failures broke, named where its paragraph explains them.
+#[derive(Debug, Clone, Copy)]
+pub struct FailureLimits {
+    /// The time for a request, and for a setup request.
+    pub timeouts: Timeouts,
+    /// The longest reply accepted, in bytes (`max_reply_bytes`).
+    pub max_reply_bytes: usize,
 }
 
 /// The failures of `bot`: timeouts, crashes and invalid replies. Not a number of requests:
@@ -163,7 +163,8 @@ fn paragraph(
             limits.max_reply_bytes
         );
     }
-    let evidence = evidence.cloned().unwrap_or_default();
+    let nothing = Evidence::default();
+    let evidence = evidence.unwrap_or(&nothing);
     if let Some(crash) = &evidence.first_crash {
         let _ = write!(text, "; the first crash: {crash}");
     }

@@ -45,8 +45,8 @@ impl BoxCgroup {
         max_processes: u32,
     ) -> io::Result<BoxCgroup> {
         let root = Path::new(ROOT);
-        // The version, the file through which the init joins (see `join`), the limits.
-        // The limits, and the file that counts the box's out-of-memory kills.
+        // The version, the file through which the init joins (see `join`), the limits, and
+        // the file that counts the box's out-of-memory kills.
         let (kind, join_file, limits, events): (_, _, Vec<(PathBuf, &str, String)>, _) =
             if root.join("cgroup.controllers").exists() {
                 enable_v2_controllers(root)?;
