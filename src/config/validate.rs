@@ -140,6 +140,8 @@ impl Tournament {
             Ok(game) => game,
             Err((span, why)) => {
                 problems.push(Problem::at(source, Some(span), why));
+                // What does not depend on the game is still said: one run names it all.
+                problems.extend(setting_problems(source, &first));
                 return Err(fail(problems));
             }
         };
@@ -149,6 +151,7 @@ impl Tournament {
             options_span: None,
         };
         let Ok(mut options) = kind.parse_options(&mut reparse) else {
+            problems.extend(setting_problems(source, &first));
             return Err(fail(problems));
         };
         let option_span = reparse.options_span.clone().or(Some(game_span.clone()));
@@ -171,47 +174,7 @@ impl Tournament {
                 format!("options: {message}"),
             ));
         }
-        let positive =
-            |value: &Option<toml::Spanned<u64>>, key: &str, problems: &mut Vec<Problem>| {
-                if let Some(value) = value.as_ref().filter(|v| *v.get_ref() == 0) {
-                    problems.push(Problem::at(
-                        source,
-                        Some(value.span()),
-                        format!("`{key}` must be at least 1"),
-                    ));
-                }
-            };
-        positive(&first.timeout_ms, "timeout_ms", &mut problems);
-        positive(&first.setup_timeout_ms, "setup_timeout_ms", &mut problems);
-        if let Some(games) = first.games.as_ref().filter(|g| *g.get_ref() == 0) {
-            problems.push(Problem::at(
-                source,
-                Some(games.span()),
-                "`games` must be at least 1",
-            ));
-        }
-        if let Some(jobs) = first.jobs.as_ref().filter(|j| *j.get_ref() > MAX_JOBS) {
-            problems.push(Problem::at(
-                source,
-                Some(jobs.span()),
-                format!("`jobs` must be at most {MAX_JOBS} (0 = one per core)"),
-            ));
-        }
-        if let Some(cap) = first.max_reply_bytes.as_ref().filter(|c| *c.get_ref() == 0) {
-            problems.push(Problem::at(
-                source,
-                Some(cap.span()),
-                "`max_reply_bytes` must be at least 1",
-            ));
-        }
-        let limits = limit_problems(
-            first.memory_mb.as_ref(),
-            first.cpu_seconds.as_ref(),
-            first.max_processes.as_ref(),
-        );
-        for (span, why) in limits {
-            problems.push(Problem::at(source, Some(span), why));
-        }
+        problems.extend(setting_problems(source, &first));
         let memory_mb = first.memory_mb.as_ref().map(|m| *m.get_ref());
         let cpu_seconds = first.cpu_seconds.as_ref().map(|c| *c.get_ref());
         let defaults = ResourceLimits {
@@ -354,6 +317,47 @@ impl OptionsParser for Reparse<'_, '_> {
             None => T::default(),
         })
     }
+}
+
+/// The problems of the file's settings that hold whatever the game: counts that must be at
+/// least 1, `jobs` and the resource limits out of their range.
+fn setting_problems(source: &str, first: &RawTournament<toml::Table>) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let mut at_least_one = |value: Option<(Range<usize>, bool)>, key: &str| {
+        if let Some((span, true)) = value {
+            problems.push(Problem::at(
+                source,
+                Some(span),
+                format!("`{key}` must be at least 1"),
+            ));
+        }
+    };
+    let zero = |value: &Spanned<u64>| (value.span(), *value.get_ref() == 0);
+    at_least_one(first.timeout_ms.as_ref().map(zero), "timeout_ms");
+    at_least_one(
+        first.setup_timeout_ms.as_ref().map(zero),
+        "setup_timeout_ms",
+    );
+    let games = first.games.as_ref().map(|g| (g.span(), *g.get_ref() == 0));
+    at_least_one(games, "games");
+    let cap = (first.max_reply_bytes.as_ref()).map(|c| (c.span(), *c.get_ref() == 0));
+    at_least_one(cap, "max_reply_bytes");
+    if let Some(jobs) = first.jobs.as_ref().filter(|j| *j.get_ref() > MAX_JOBS) {
+        problems.push(Problem::at(
+            source,
+            Some(jobs.span()),
+            format!("`jobs` must be at most {MAX_JOBS} (0 = one per core)"),
+        ));
+    }
+    let limits = limit_problems(
+        first.memory_mb.as_ref(),
+        first.cpu_seconds.as_ref(),
+        first.max_processes.as_ref(),
+    );
+    for (span, why) in limits {
+        problems.push(Problem::at(source, Some(span), why));
+    }
+    problems
 }
 
 /// The game a file names, and where; or where and why it names none (a missing `game` at

@@ -137,6 +137,32 @@ command = "/bin/sh -c true"
     }
 }
 
+/// A misspelt game hides the options and the bots' checks, which depend on the game, but
+/// not the settings that hold for any game: one run says them all.
+#[test]
+fn an_unknown_game_still_names_the_other_settings_problems() {
+    let dir = tempfile::tempdir().unwrap();
+    write_toml(
+        dir.path(),
+        "t.toml",
+        "game = \"petrii\"\njobs = 5000\ngames = 0\nmemory_mb = 18446744073709551615\n\
+         [[bots]]\nname = \"a\"\ncommand = \"/bin/sh\"\n",
+    );
+    let output = arena(dir.path(), &["run", "t.toml"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let lines = problem_lines(&stderr);
+    assert_eq!(lines.len(), 4, "{stderr}");
+    for (line, start) in lines.iter().zip([
+        "t.toml:1:8: unknown game `petrii`",
+        "t.toml:2:8: `jobs` must be at most 1024",
+        "t.toml:3:9: `games` must be at least 1",
+        "t.toml:4:13: `memory_mb` must be from 0 to",
+    ]) {
+        assert!(line.starts_with(start), "{start}: {stderr}");
+    }
+}
+
 #[test]
 fn a_missing_tournament_file_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();
