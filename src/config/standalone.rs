@@ -11,7 +11,8 @@ use super::program::resolve_program;
 use super::validate::DEFAULT_MAX_STDERR_BYTES;
 use super::visibility::readable_folders;
 use crate::bots::{
-    BotProgram, JavaBuild, JavaHostRuntime, Limits, ResourceLimits, cache_root, jvm_environment,
+    BotProgram, JavaBuild, JavaHostRuntime, Limits, MIN_JVM_MEMORY_MB, ResourceLimits, cache_root,
+    jvm_environment,
 };
 use crate::sandbox::BoxSpec;
 use arena_games::GameKind;
@@ -56,6 +57,13 @@ pub fn standalone_java_bot(
     let Some(host) = kind.java_host() else {
         return Err(format!("--java: {kind} has no Java host"));
     };
+    if limits.memory_mb != 0 && limits.memory_mb < MIN_JVM_MEMORY_MB {
+        return Err(format!(
+            "--memory-mb {}: a JVM needs at least {MIN_JVM_MEMORY_MB} (0 for no limit): under \
+             that it may not start, and cannot say why",
+            limits.memory_mb
+        ));
+    }
     let build = host.build(sources, &cache_root())?;
     let java = resolve_program("java", dir)?;
     let args = host.solo_args(&build, megabytes(limits.memory_mb));
