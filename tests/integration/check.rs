@@ -770,4 +770,20 @@ fn the_limits_a_tournament_file_sets_are_flags_of_check() {
         stderr.contains("expected a whole number from 1"),
         "{stderr}"
     );
+    // A JVM under 512 MiB may not start and cannot say why: refused, as in a file.
+    let java = [
+        "check",
+        "alienwar",
+        "--memory-mb",
+        "300",
+        "--java",
+        "A.java",
+    ];
+    let output = arena(dir.path(), &java);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--memory-mb 300: a JVM needs at least 512 (0 for no limit)"),
+        "{stderr}"
+    );
 }
