@@ -175,13 +175,11 @@ fn limit_problem(
 }
 
 /// The two cures of a bot's limit `setting` above the runner's own hard limit, a tournament
-/// file's key and `arena check`'s flag of the same name; `arena match` writes the default
-/// in the file it runs.
+/// file's key and the flag of the same name of `arena check` and `arena match`.
 pub(crate) fn lower_or_raise(setting: &str) -> String {
     format!(
-        "raise the limit arena runs under, or lower `{setting}`: the bot's in the tournament \
-         file (`arena match` writes its default in its match.toml), or `arena check`'s \
-         `--{}`",
+        "raise the limit arena runs under, or lower `{setting}` (the bot's in the tournament \
+         file; `--{}` of `arena check` and `arena match`)",
         setting.replace('_', "-")
     )
 }

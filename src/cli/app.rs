@@ -86,14 +86,14 @@ fn check_command(args: &CheckArgs) -> Result<u8, Error> {
     // Canonical, as a tournament file's folders are (see `config`).
     let dir = dir.canonicalize().unwrap_or(dir);
     let (mut program, limits) = if args.java.is_empty() {
-        standalone_bot(&args.command, &dir, args.limits())
+        standalone_bot(&args.command, &dir, args.limits.settings())
     } else {
         let sources: Vec<PathBuf> = args
             .java
             .iter()
             .map(|source| std::path::absolute(source).unwrap_or_else(|_| source.clone()))
             .collect();
-        standalone_java_bot(args.game, &sources, &dir, args.limits())
+        standalone_java_bot(args.game, &sources, &dir, args.limits.settings())
     }
     .map_err(Error::Usage)?;
     if let Some(why) = preflight::problem(&program) {
@@ -202,6 +202,7 @@ fn match_command(args: MatchArgs, progress: progress::Style) -> Result<u8, Error
         seed: args.seed,
         timeout_ms: args.timeout_ms,
         options: args.options.clone(),
+        limits: args.limits.settings(),
     };
     let text = tournament_text(args.game, &args.bots, &settings, &here);
     let file = out.join(MATCH_FILE);

@@ -289,7 +289,19 @@ pub struct CheckArgs {
     /// The bot's working folder [default: the current folder].
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
-    /// The bot's address space in MiB, as a tournament file's `memory_mb` (0 = none).
+    /// The bot's limits.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Run the bot directly, without the sandbox a tournament gives it.
+    #[arg(long)]
+    pub no_sandbox: bool,
+}
+
+/// A bot's limits on the command line (`arena check`, `arena match`): a tournament file's
+/// keys of the same names, with the same defaults.
+#[derive(Debug, Args)]
+pub struct LimitArgs {
+    /// A bot's address space in MiB, as a tournament file's `memory_mb` (0 = none).
     #[arg(
         long,
         value_name = "MB",
@@ -297,7 +309,7 @@ pub struct CheckArgs {
         value_parser = clap::value_parser!(u64).range(..=arena::config::MAX_MEMORY_MB)
     )]
     pub memory_mb: u64,
-    /// The CPU seconds of each of the bot's processes, as a tournament file's `cpu_seconds`
+    /// The CPU seconds of each of a bot's processes, as a tournament file's `cpu_seconds`
     /// (0 = none).
     #[arg(
         long,
@@ -306,7 +318,7 @@ pub struct CheckArgs {
         value_parser = clap::value_parser!(u64).range(..=arena::config::MAX_CPU_SECONDS)
     )]
     pub cpu_seconds: u64,
-    /// The processes and threads the bot's sandbox holds, as a tournament file's
+    /// The processes and threads a bot's sandbox holds, as a tournament file's
     /// `max_processes`.
     #[arg(
         long,
@@ -323,15 +335,12 @@ pub struct CheckArgs {
         value_parser = reply_bytes
     )]
     pub max_reply_bytes: usize,
-    /// Run the bot directly, without the sandbox a tournament gives it.
-    #[arg(long)]
-    pub no_sandbox: bool,
 }
 
-impl CheckArgs {
-    /// The limits the bot is checked under.
-    pub fn limits(&self) -> arena::config::CheckLimits {
-        arena::config::CheckLimits {
+impl LimitArgs {
+    /// The limits as the tournament's settings.
+    pub fn settings(&self) -> arena::config::LimitSettings {
+        arena::config::LimitSettings {
             memory_mb: self.memory_mb,
             cpu_seconds: self.cpu_seconds,
             max_processes: self.max_processes,
@@ -340,12 +349,13 @@ impl CheckArgs {
     }
 }
 
-/// `--max-reply-bytes`: a whole number from 1, as the file's key must be.
+/// `--max-reply-bytes`: a whole number from 1, as the file's key must be, and no larger than
+/// a file can hold (a TOML integer, for the file `arena match` writes).
 fn reply_bytes(text: &str) -> Result<usize, String> {
     text.parse::<usize>()
         .ok()
-        .filter(|&bytes| bytes >= 1)
-        .ok_or_else(|| "expected a whole number from 1".to_owned())
+        .filter(|&bytes| bytes >= 1 && i64::try_from(bytes).is_ok())
+        .ok_or_else(|| format!("expected a whole number from 1 to {}", i64::MAX))
 }
 
 /// `arena new`.
@@ -416,6 +426,9 @@ pub struct MatchArgs {
     /// Record every game's replay in the results folder.
     #[arg(long)]
     pub replays: bool,
+    /// The bots' limits (written in the match's tournament file when not the defaults).
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Run the bots without their sandbox.
     #[arg(long)]
     pub no_sandbox: bool,

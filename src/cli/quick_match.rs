@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use arena::config::LimitSettings;
 use arena_games::GameKind;
 
 /// The name of the file a match's tournament is kept in, in its results folder.
@@ -94,6 +95,31 @@ pub struct MatchSettings {
     pub timeout_ms: Option<u64>,
     /// The game's `[options]` entries.
     pub options: Vec<MatchOption>,
+    /// The bots' limits.
+    pub limits: LimitSettings,
+}
+
+/// The file's lines of the `limits` that are not a file's defaults.
+fn limit_lines(limits: &LimitSettings) -> String {
+    let defaults = LimitSettings::default();
+    let keys = [
+        ("memory_mb", limits.memory_mb, defaults.memory_mb),
+        ("cpu_seconds", limits.cpu_seconds, defaults.cpu_seconds),
+        (
+            "max_processes",
+            limits.max_processes.into(),
+            defaults.max_processes.into(),
+        ),
+        (
+            "max_reply_bytes",
+            limits.max_reply_bytes as u64,
+            defaults.max_reply_bytes as u64,
+        ),
+    ];
+    (keys.iter())
+        .filter(|(_, value, default)| value != default)
+        .map(|(key, value, _)| format!("{key} = {value}\n"))
+        .collect()
 }
 
 /// The tournament file of a match of `bots` at `game` with `settings`, started in `dir`
@@ -110,6 +136,7 @@ pub fn tournament_text(
         seed,
         timeout_ms,
         options,
+        limits,
     } = settings;
     // TOML's own quoting, so any name, command or folder reads back as it was given.
     let quote = |text: &str| toml::Value::String(text.to_owned()).to_string();
@@ -129,6 +156,7 @@ pub fn tournament_text(
     if let Some(seed) = seed.filter(|&seed| i64::try_from(seed).is_ok()) {
         text += &format!("seed = {seed}\n");
     }
+    text += &limit_lines(limits);
     if !options.is_empty() {
         // The file is kept in the results folder: a data file named relative to where the
         // match was started is written as an absolute path.
@@ -240,10 +268,21 @@ mod tests {
             seed: Some(7),
             timeout_ms: Some(250),
             options: Vec::new(),
+            limits: LimitSettings {
+                memory_mb: 1000,
+                cpu_seconds: 0,
+                max_processes: 5,
+                max_reply_bytes: i64::MAX as usize,
+            },
         };
         let text = tournament_text(GameKind::Petri, &bots, &settings, dir.path());
         let tournament = Tournament::from_toml_str(&text, &file).unwrap();
         assert_eq!(tournament.kind(), GameKind::Petri);
+        assert_eq!(tournament.limits.max_reply_bytes, i64::MAX as usize);
+        let program = &tournament.bots[0].program;
+        assert_eq!(program.rlimits.memory_bytes, Some(1000 << 20));
+        assert_eq!(program.rlimits.cpu_seconds, None);
+        assert_eq!(program.sandbox.as_ref().unwrap().max_processes, 5);
         assert_eq!(tournament.games, 3);
         assert_eq!(tournament.seed, 7);
         assert_eq!(
@@ -256,6 +295,11 @@ mod tests {
         };
         let text = tournament_text(GameKind::Petri, &bots, &settings, dir.path());
         assert!(Tournament::from_toml_str(&text, &file).is_ok(), "{text}");
+        // The defaults are the file's: not written.
+        assert!(
+            !text.contains("memory_mb") && !text.contains("max_processes"),
+            "{text}"
+        );
         let names: Vec<&str> = tournament.bots.iter().map(|b| b.name.as_str()).collect();
         assert_eq!(names, ["quote \" and \\ back", "b"]);
     }

@@ -6,23 +6,23 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::limits::{megabytes, nonzero};
+use super::limits::{DEFAULT_CPU_SECONDS, DEFAULT_MEMORY_MB, megabytes, nonzero};
 use super::program::resolve_program;
-use super::validate::DEFAULT_MAX_STDERR_BYTES;
+use super::validate::{DEFAULT_MAX_REPLY_BYTES, DEFAULT_MAX_STDERR_BYTES};
 use super::visibility::readable_folders;
 use crate::bots::{
     BotProgram, JavaBuild, JavaHostRuntime, Limits, MIN_JVM_MEMORY_MB, ResourceLimits, cache_root,
     jvm_environment,
 };
-use crate::sandbox::BoxSpec;
+use crate::sandbox::{BoxSpec, DEFAULT_MAX_PROCESSES};
 use arena_games::GameKind;
 
-/// The limits of a bot checked alone, each a tournament file's key of the same name
-/// (`memory_mb`, `cpu_seconds`, `max_processes`, `max_reply_bytes`), so that a contestant can
-/// check a bot under a competition's limits. Values are in range: the command line checks
-/// them.
+/// The limits a bot runs under, each a tournament file's key of the same name (`memory_mb`,
+/// `cpu_seconds`, `max_processes`, `max_reply_bytes`), as `arena check` and `arena match`
+/// take them, so that a contestant can try a bot under a competition's limits. Values are in
+/// range: the command line checks them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CheckLimits {
+pub struct LimitSettings {
     /// Address space in MiB; 0 = none.
     pub memory_mb: u64,
     /// CPU seconds per process; 0 = none.
@@ -33,12 +33,24 @@ pub struct CheckLimits {
     pub max_reply_bytes: usize,
 }
 
+impl Default for LimitSettings {
+    /// A tournament file's defaults.
+    fn default() -> LimitSettings {
+        LimitSettings {
+            memory_mb: DEFAULT_MEMORY_MB,
+            cpu_seconds: DEFAULT_CPU_SECONDS,
+            max_processes: DEFAULT_MAX_PROCESSES,
+            max_reply_bytes: DEFAULT_MAX_REPLY_BYTES,
+        }
+    }
+}
+
 /// A bot outside any tournament file (`arena check`): the command `words` run in `dir`, its
 /// program found like a tournament file's, with `limits`, in the default sandbox.
 pub fn standalone_bot(
     words: &[String],
     dir: &Path,
-    limits: CheckLimits,
+    limits: LimitSettings,
 ) -> Result<(BotProgram, Limits), String> {
     let (program, args) = words.split_first().ok_or("the command is empty")?;
     let program = resolve_program(program, dir)?;
@@ -52,7 +64,7 @@ pub fn standalone_java_bot(
     kind: GameKind,
     sources: &[PathBuf],
     dir: &Path,
-    limits: CheckLimits,
+    limits: LimitSettings,
 ) -> Result<(BotProgram, Limits), String> {
     let Some(host) = kind.java_host() else {
         return Err(format!("--java: {kind} has no Java host"));
@@ -76,7 +88,7 @@ fn standalone(
     args: &[String],
     dir: &Path,
     java: Option<&JavaBuild>,
-    limits: CheckLimits,
+    limits: LimitSettings,
 ) -> (BotProgram, Limits) {
     let rlimits = ResourceLimits {
         memory_bytes: megabytes(limits.memory_mb),

@@ -334,9 +334,8 @@ fn a_bot_limit_above_the_runners_own_is_refused_before_the_first_game() {
     // The cure is named where the user can apply it: the file's key, check's flag.
     assert!(
         stderr.contains(
-            "raise the limit arena runs under, or lower `memory_mb`: the bot's in the \
-             tournament file (`arena match` writes its default in its match.toml), or `arena \
-             check`'s `--memory-mb`"
+            "raise the limit arena runs under, or lower `memory_mb` (the bot's in the \
+             tournament file; `--memory-mb` of `arena check` and `arena match`)"
         ),
         "{stderr}"
     );

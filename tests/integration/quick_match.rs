@@ -122,3 +122,42 @@ fn the_kept_file_alone_resumes_a_match_with_its_seed_in_a_folder_named_through_d
     );
     assert_eq!(resumed.stdout, played.stdout);
 }
+
+/// A match takes a competition's limits as flags and keeps them in its file.
+#[test]
+fn a_matchs_limits_are_applied_and_kept_in_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    // Its species line is 5 bytes and a newline: over a 4-byte cap, the reply is refused.
+    let bot = "/bin/sh -c 'echo 5 6 1'";
+    let output = arena(
+        dir.path(),
+        &[
+            "match",
+            "petri",
+            "--bot",
+            &format!("a={bot}"),
+            "--bot",
+            &format!("b={bot}"),
+            "--games",
+            "1",
+            "--max-reply-bytes",
+            "4",
+            "--cpu-seconds",
+            "30",
+            "--out",
+            "m",
+            "--format",
+            "json",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let board: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let reasons = &board["leaderboard"][0]["invalid_reasons"];
+    assert_eq!(reasons["reply over the size cap"], 1, "{board}");
+    let kept = std::fs::read_to_string(dir.path().join("m/match.toml")).unwrap();
+    assert!(
+        kept.contains("cpu_seconds = 30\nmax_reply_bytes = 4\n") && !kept.contains("memory_mb"),
+        "{kept}"
+    );
+}
