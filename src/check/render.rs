@@ -39,9 +39,7 @@ pub fn render_check(
             " (--dir DIR runs it in another)"
         }
     );
-    out.push_str(&describe_sandbox(
-        sandbox.map(|enforced| (enforced, program)),
-    ));
+    out.push_str(&describe_sandbox(sandbox, program));
     for (number, report) in (1..).zip(reports) {
         let _ = writeln!(out, "\n{number}. {}", report.name);
         let (how, bytes): (&str, Vec<u8>) = match &report.input {
@@ -245,12 +243,42 @@ fn write_stderr(out: &mut String, stderr: &[u8]) {
     }
 }
 
+/// The bot's memory limit: per process, and for the whole box where a cgroup (`by`) counts.
+fn memory_limit(program: &BotProgram, by: Option<&str>) -> String {
+    let mib = |bytes: u64| bytes >> 20;
+    match (program.rlimits.memory_bytes, by) {
+        (Some(bytes), Some(cgroup)) => format!(
+            "{} MiB for all its processes together ({cgroup}), {} MiB of address space per \
+             process (RLIMIT_AS)",
+            mib(bytes),
+            mib(bytes)
+        ),
+        (Some(bytes), None) => format!(
+            "{} MiB of address space per process (RLIMIT_AS)",
+            mib(bytes)
+        ),
+        (None, _) => "no limit".to_owned(),
+    }
+}
+
+/// The CPU time each of the bot's processes may use.
+fn cpu_limit(program: &BotProgram) -> String {
+    (program.rlimits.cpu_seconds).map_or("no limit".to_owned(), |s| {
+        format!("{s} s per process (RLIMIT_CPU)")
+    })
+}
+
 /// What the bot gets from its sandbox, as in a tournament: who it runs as, what it sees and
-/// what bounds it.
-fn describe_sandbox(sandbox: Option<(&Enforced, &BotProgram)>) -> String {
-    let Some((enforced, program)) = sandbox else {
-        return "sandbox: none (--no-sandbox): the bot runs as your user and sees what you see\n"
-            .to_owned();
+/// what bounds it. Without one, its processes' own limits still bound it.
+fn describe_sandbox(sandbox: Option<&Enforced>, program: &BotProgram) -> String {
+    let Some(enforced) = sandbox else {
+        return format!(
+            "sandbox: none (--no-sandbox): the bot runs as your user and sees what you see\n\
+             \x20 memory:     {}\n\
+             \x20 cpu time:   {}\n",
+            memory_limit(program, None),
+            cpu_limit(program)
+        );
     };
     let mib = |bytes: u64| bytes >> 20;
     let user = if enforced.uid == NOBODY {
@@ -266,6 +294,7 @@ fn describe_sandbox(sandbox: Option<(&Enforced, &BotProgram)>) -> String {
         .as_ref()
         .map_or(0, |spec| spec.max_processes);
     let by = enforced.cgroup.as_deref();
+    let (memory, cpu) = (memory_limit(program, by), cpu_limit(program));
     let processes = match by {
         Some(cgroup) => format!("at most {} processes and threads ({cgroup})", max_processes),
         None => format!(
@@ -273,25 +302,6 @@ fn describe_sandbox(sandbox: Option<(&Enforced, &BotProgram)>) -> String {
             max_processes
         ),
     };
-    let memory = match (program.rlimits.memory_bytes, by) {
-        (Some(bytes), Some(cgroup)) => format!(
-            "{} MiB for all its processes together ({cgroup}), {} MiB of address space per \
-             process (RLIMIT_AS)",
-            mib(bytes),
-            mib(bytes)
-        ),
-        (Some(bytes), None) => format!(
-            "{} MiB of address space per process (RLIMIT_AS)",
-            mib(bytes)
-        ),
-        (None, _) => "no limit".to_owned(),
-    };
-    let cpu = program
-        .rlimits
-        .cpu_seconds
-        .map_or("no limit".to_owned(), |s| {
-            format!("{s} s per process (RLIMIT_CPU)")
-        });
     let network = if enforced.own_network {
         "none: a network namespace of its own with only a loopback interface"
     } else {
@@ -400,6 +410,8 @@ mod tests {
 checking `bot` against the petri protocol
 folder: /bots/mine, where it runs (--dir DIR runs it in another)
 sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
+  memory:     no limit
+  cpu time:   no limit
 
 1. early
    sent on stdin, then end of input (16 bytes):
