@@ -36,7 +36,7 @@ pub fn render_check(
         if program.private_dir {
             ", its private folder (made for this check, removed after it)"
         } else {
-            " (--dir DIR runs it in another)"
+            " (--dir DIR or a file's `dir` runs it in another)"
         }
     );
     out.push_str(&describe_sandbox(sandbox, program));
@@ -163,7 +163,7 @@ pub fn render_check(
                 "open its own files by their path from the program's folder",
             )
         } else {
-            ("", "--dir DIR runs it in another folder")
+            ("", "--dir DIR or a file's `dir` runs it in another folder")
         };
         let _ = writeln!(
             out,
@@ -408,7 +408,7 @@ mod tests {
         let text = render("petri", "bot", false, &[good, late]);
         let expected = "\
 checking `bot` against the petri protocol
-folder: /bots/mine, where it runs (--dir DIR runs it in another)
+folder: /bots/mine, where it runs (--dir DIR or a file's `dir` runs it in another)
 sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
   memory:     no limit
   cpu time:   no limit
@@ -598,7 +598,7 @@ sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
         assert!(
             text.ends_with(
                 "\nthe bot crashed on 2 of 2 requests. It ran in /bots/mine, where a file it \
-                 opens by a relative path is looked for: --dir DIR runs it in another folder\n\
+                 opens by a relative path is looked for: --dir DIR or a file's `dir` runs it in another folder\n\
                  \n0 of 2 replies valid\n"
             ),
             "{text}"

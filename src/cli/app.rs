@@ -2,20 +2,18 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use anyhow::Context;
 
 use crate::args::{
-    CheckArgs, Cli, Command, LogFormat, ManArgs, MatchArgs, MergeArgs, NewArgs, OutputFormat,
-    ReplayArgs, ReportArgs, RunArgs, SelectionArgs, StandingsArgs,
+    Cli, Command, LogFormat, ManArgs, MatchArgs, MergeArgs, NewArgs, OutputFormat, ReplayArgs,
+    ReportArgs, RunArgs, SelectionArgs, StandingsArgs,
 };
 use crate::quick_match::{MATCH_FILE, MatchSettings, tournament_text};
 use crate::templates;
 use arena::bots::{BotProgram, preflight};
-use arena::check::{ProbeReport, check_bot, render_check};
-use arena::config::{Timeouts, Tournament};
-use arena::config::{standalone_bot, standalone_java_bot};
+use arena::config::Tournament;
 use arena::errors::{EXIT_OK, EXIT_SPRT_H0, EXIT_SPRT_UNDECIDED, EXIT_STRICT, EXIT_USAGE, Error};
 use arena::journal::{Header, JOURNAL_FILE, Journal, JournalError, JournalReader};
 use arena::merge::merge_paths;
@@ -49,7 +47,7 @@ pub fn run(cli: Cli) -> Result<u8, Error> {
         Command::Standings(args) => standings_command(&args),
         Command::Replay(args) => replay_command(&args),
         Command::Merge(args) => merge_command(&args),
-        Command::Check(args) => check_command(&args),
+        Command::Check(args) => crate::check::check_command(&args),
         Command::New(args) => new_command(&args),
         Command::Report(args) => report_command(&args),
         Command::Completions(args) => {
@@ -72,94 +70,6 @@ fn man_command(args: &ManArgs) -> Result<u8, Error> {
     Ok(EXIT_OK)
 }
 
-fn check_command(args: &CheckArgs) -> Result<u8, Error> {
-    let dir = match &args.dir {
-        Some(dir) => dir.clone(),
-        None => std::env::current_dir().context("cannot read the current folder")?,
-    };
-    if !dir.is_dir() {
-        return Err(Error::Usage(format!(
-            "--dir {}: not a folder",
-            dir.display()
-        )));
-    }
-    // Canonical, as a tournament file's folders are (see `config`).
-    let dir = dir.canonicalize().unwrap_or(dir);
-    let (mut program, limits) = if args.java.is_empty() {
-        standalone_bot(&args.command, &dir, args.limits.settings())
-    } else {
-        let sources: Vec<PathBuf> = args
-            .java
-            .iter()
-            .map(|source| std::path::absolute(source).unwrap_or_else(|_| source.clone()))
-            .collect();
-        standalone_java_bot(args.game, &sources, &dir, args.limits.settings())
-    }
-    .map_err(Error::Usage)?;
-    if let Some(why) = preflight::problem(&program) {
-        return Err(Error::Usage(why));
-    }
-    // A game that gives each bot a private folder (Cave Rangers) gets one for the check too,
-    // removed after it: the bot runs there as in a tournament, and may write there.
-    let private = if args.game.private_folders() {
-        let folder = tempfile::Builder::new()
-            .prefix("arena-check-")
-            .tempdir()
-            .context("cannot create the bot's private folder")?;
-        let folder_path = folder
-            .path()
-            .canonicalize()
-            .context("cannot locate the bot's private folder")?;
-        if !args.no_sandbox {
-            arena::folders::give_to_sandbox_user(&folder_path)?;
-        }
-        program = program.run_in(&folder_path);
-        Some(folder)
-    } else {
-        None
-    };
-    let sandbox = if args.no_sandbox {
-        program.sandbox = None;
-        None
-    } else {
-        Some(check_support().map_err(Error::Usage)?)
-    };
-    let timeouts = Timeouts::for_game(
-        args.game,
-        args.timeout_ms.map(Duration::from_millis),
-        Duration::from_millis(args.setup_timeout_ms),
-    );
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-    let reports = runtime.block_on(check_bot(args.game, &program, &limits, timeouts));
-    let command = if args.java.is_empty() {
-        args.command
-            .iter()
-            .map(|word| shell_word(word))
-            .collect::<Vec<_>>()
-            .join(" ")
-    } else {
-        let sources: Vec<String> = args.java.iter().map(|s| s.display().to_string()).collect();
-        format!("--java {}", sources.join(" "))
-    };
-    write_stdout(&render_check(
-        args.game.name(),
-        &command,
-        !args.java.is_empty(),
-        &program,
-        (sandbox.as_ref(), limits.max_reply_bytes),
-        &reports,
-    ))?;
-    drop(private);
-    Ok(if reports.iter().all(ProbeReport::is_valid) {
-        EXIT_OK
-    } else {
-        EXIT_STRICT
-    })
-}
-
 fn new_command(args: &NewArgs) -> Result<u8, Error> {
     let written = templates::write(args.game, args.lang, &args.dir)?;
     let mut text = String::new();
@@ -175,9 +85,15 @@ fn new_command(args: &NewArgs) -> Result<u8, Error> {
 }
 
 fn run_command(args: RunArgs, progress: progress::Style) -> Result<u8, Error> {
-    let tournament = Tournament::load(&args.file).map_err(|error| {
+    let tournament = load(&args.file, &args.selection.selection())?;
+    play(tournament, args, progress, None)
+}
+
+/// The tournament in `file`, whose bots `selection` will then choose among.
+pub(crate) fn load(file: &Path, selection: &Selection) -> Result<Tournament, Error> {
+    let tournament = Tournament::load(file).map_err(|error| {
         // A user who left the broken bot out would else wonder why it still stops the run.
-        if args.selection.selection().is_all() {
+        if selection.is_all() {
             error
         } else {
             error.with_note(
@@ -187,7 +103,7 @@ fn run_command(args: RunArgs, progress: progress::Style) -> Result<u8, Error> {
             )
         }
     })?;
-    play(tournament, args, progress, None)
+    Ok(tournament)
 }
 
 /// `arena match`: the tournament of its `--bot`s, played as `arena run` of its text would,
@@ -534,19 +450,26 @@ fn apply_overrides(tournament: &mut Tournament, args: &RunArgs) {
 
 /// Keeps only the selected bots of `tournament`: the tournament of those bots alone.
 fn select_bots(tournament: &mut Tournament, selection: &Selection) -> Result<(), Error> {
+    keep_bots(tournament, selection)?;
+    let fewest = tournament.options.min_bots();
+    if tournament.bots.len() < fewest {
+        return Err(Error::Usage(format!(
+            "--bots/--exclude keep {}; a {} tournament needs at least {fewest}",
+            arena::text::plural(tournament.bots.len() as u64, "bot", "bots"),
+            tournament.kind()
+        )));
+    }
+    Ok(())
+}
+
+/// Keeps only the bots of `tournament` that `selection` names, however few (`arena check`
+/// checks them one by one).
+pub(crate) fn keep_bots(tournament: &mut Tournament, selection: &Selection) -> Result<(), Error> {
     if selection.is_all() {
         return Ok(());
     }
     let names: Vec<String> = tournament.bots.iter().map(|bot| bot.name.clone()).collect();
     let kept = selection.apply(&names).map_err(Error::Usage)?;
-    let fewest = tournament.options.min_bots();
-    if kept.len() < fewest {
-        return Err(Error::Usage(format!(
-            "--bots/--exclude keep {}; a {} tournament needs at least {fewest}",
-            arena::text::plural(kept.len() as u64, "bot", "bots"),
-            tournament.kind()
-        )));
-    }
     let bots = std::mem::take(&mut tournament.bots);
     tournament.bots = bots
         .into_iter()
@@ -776,7 +699,7 @@ fn print(board: &Leaderboard, format: OutputFormat) -> Result<(), Error> {
 }
 
 /// Writes `text` to stdout.
-fn write_stdout(text: &str) -> Result<(), Error> {
+pub(crate) fn write_stdout(text: &str) -> Result<(), Error> {
     to_stdout(|stdout| stdout.write_all(text.as_bytes()))
 }
 

@@ -81,7 +81,7 @@ pub enum Command {
     /// whether it parsed, whether it was legal, and how long it took.
     #[command(
         allow_negative_numbers = true,
-        after_help = "Examples:\n  arena check petri -- /usr/bin/python3 -S -I bots/petri/hunter.py\n  arena check slime --timeout-ms 1000 -- ./my-slime-bot --fast\n  arena check alienwar -- java -cp classes planet.AlienWarHost alien.Nomad   (a Java alien\n  compiled with its host by hand, see games/alienwar.md)\n\nExit status: 0 every reply valid (a crash after a reply is shown, and the reply still\ncounts); 3 a reply was invalid, illegal, late or missing; 2 bad command line or program\nnot found."
+        after_help = "Examples:\n  arena check petri -- /usr/bin/python3 -S -I bots/petri/hunter.py\n  arena check slime --timeout-ms 1000 -- ./my-slime-bot --fast\n  arena check --tournament tournaments/petri.toml   (every bot of the file, as it runs them)\n  arena check alienwar -- java -cp classes planet.AlienWarHost alien.Nomad   (a Java alien\n  compiled with its host by hand, see games/alienwar.md)\n\nExit status: 0 every reply valid (a crash after a reply is shown, and the reply still\ncounts); 3 a reply was invalid, illegal, late or missing (with --tournament: any bot's); 2\nbad command line, tournament file, or program not found."
     )]
     Check(CheckArgs),
     /// Write a minimal bot for a game that reads its input, parses it and answers legally:
@@ -259,16 +259,34 @@ pub struct StandingsArgs {
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// The game whose protocol to check.
-    #[arg(value_parser = game_kind())]
-    pub game: GameKind,
+    #[arg(
+        value_parser = game_kind(),
+        required_unless_present = "tournament",
+        conflicts_with = "tournament"
+    )]
+    pub game: Option<GameKind>,
     /// The bot's command and its arguments, after `--`.
     #[arg(
         last = true,
-        required_unless_present = "java",
-        conflicts_with = "java",
+        required_unless_present_any = ["java", "tournament"],
+        conflicts_with_all = ["java", "tournament"],
         value_name = "COMMAND"
     )]
     pub command: Vec<String>,
+    /// Instead of one bot: every bot of this tournament file, each as the file runs it (its
+    /// folder, limits, time limits and sandbox), then a line per bot.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = [
+            "java", "timeout_ms", "setup_timeout_ms", "dir", "memory_mb", "cpu_seconds",
+            "max_processes", "max_reply_bytes"
+        ]
+    )]
+    pub tournament: Option<PathBuf>,
+    /// With --tournament: only some of its bots.
+    #[command(flatten)]
+    pub selection: SelectionArgs,
     /// Instead of a command: a Java bot's source files (the first naming the class), compiled
     /// with the game's Java host as a tournament compiles them and run in a JVM of its own
     /// (AlienWar's original aliens; repeat for several files).

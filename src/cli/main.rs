@@ -4,6 +4,7 @@
 
 mod app;
 mod args;
+mod check;
 mod packaging;
 mod quick_match;
 mod templates;

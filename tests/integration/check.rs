@@ -223,7 +223,7 @@ fn a_bot_that_crashes_is_told_the_folder_it_ran_in() {
     let folder = here.display();
     assert!(
         text.contains(&format!(
-            "\nfolder: {folder}, where it runs (--dir DIR runs it"
+            "\nfolder: {folder}, where it runs (--dir DIR or a file's `dir` runs it"
         )),
         "{text}"
     );
@@ -231,7 +231,7 @@ fn a_bot_that_crashes_is_told_the_folder_it_ran_in() {
     assert!(
         text.ends_with(&format!(
             "\nthe bot crashed on 5 of 5 requests. It ran in {folder}, where a file it opens by \
-             a relative path is looked for: --dir DIR runs it in another folder\n\n0 of 5 \
+             a relative path is looked for: --dir DIR or a file's `dir` runs it in another folder\n\n0 of 5 \
              replies valid\n"
         )),
         "{text}"
@@ -786,4 +786,53 @@ fn the_limits_a_tournament_file_sets_are_flags_of_check() {
         stderr.contains("--memory-mb 300: a JVM needs at least 512 (0 for no limit)"),
         "{stderr}"
     );
+}
+
+/// A host checks every entry of a tournament file as the file runs it, before the
+/// tournament: a report per bot, then a line per bot, exit status 3 if any reply was
+/// invalid; `--bots` checks some.
+#[test]
+fn every_bot_of_a_tournament_file_is_checked_as_the_file_runs_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let hunter = repo().join("bots/petri/hunter.py");
+    let text = format!(
+        "game = \"petri\"\ntimeout_ms = 3000\n\
+         [[bots]]\nname = \"good\"\ncommand = [\"/usr/bin/python3\", \"-S\", \"-I\", {:?}]\n\
+         [[bots]]\nname = \"bad\"\ncommand = [\"/bin/sh\", \"-c\", \"echo 5 6 1\"]\n",
+        hunter.display().to_string()
+    );
+    std::fs::write(dir.path().join("t.toml"), text).unwrap();
+    let output = arena(dir.path(), &["check", "--tournament", "t.toml"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(3), "{stdout}");
+    assert!(
+        stdout.starts_with("bot good\nchecking `/usr/bin/python3 -S -I "),
+        "{stdout}"
+    );
+    let bad = stdout
+        .split("\nbot bad\nchecking `")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(bad.contains("sh -c 'echo 5 6 1'` against"), "{stdout}");
+    assert!(
+        stdout.ends_with("good: every reply valid\nbad: INVALID replies (see its report above)\n"),
+        "{stdout}"
+    );
+    let output = arena(
+        dir.path(),
+        &["check", "--tournament", "t.toml", "--bots", "good"],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(!stdout.contains("bot bad"), "{stdout}");
+    // One bot or a file, not both; --bots only with a file.
+    let output = arena(dir.path(), &["check", "petri", "--tournament", "t.toml"]);
+    assert_eq!(output.status.code(), Some(2));
+    let output = arena(
+        dir.path(),
+        &["check", "petri", "--bots", "a", "--", "/bin/true"],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--bots/--exclude choose among the bots of --tournament FILE"));
 }

@@ -1,0 +1,206 @@
+//! `arena check`: a bot's replies to the game's prepared positions, shown byte for byte.
+//! One bot from the command line, or every bot of a tournament file as that file runs it
+//! (its folders, limits, time limits and sandbox), so that a host can check the entries
+//! before the tournament.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::Context;
+
+use crate::app::{keep_bots, load, write_stdout};
+use crate::args::CheckArgs;
+use arena::bots::{BotProgram, Limits, preflight};
+use arena::check::{ProbeReport, check_bot, render_check};
+use arena::config::{Timeouts, standalone_bot, standalone_java_bot};
+use arena::errors::{EXIT_OK, EXIT_STRICT, Error};
+use arena::sandbox::{Enforced, check_support};
+use arena::text::{escape_control, shell_word};
+use arena_games::GameKind;
+
+/// Checks the bot the command line gives, or every bot of `--tournament`.
+pub fn check_command(args: &CheckArgs) -> Result<u8, Error> {
+    if let Some(file) = &args.tournament {
+        return check_tournament(file, args);
+    }
+    let Some(game) = args.game else {
+        return Err(Error::Usage(
+            "arena check needs a GAME, or --tournament FILE".to_owned(),
+        ));
+    };
+    if !args.selection.selection().is_all() {
+        return Err(Error::Usage(
+            "--bots/--exclude choose among the bots of --tournament FILE".to_owned(),
+        ));
+    }
+    let dir = match &args.dir {
+        Some(dir) => dir.clone(),
+        None => std::env::current_dir().context("cannot read the current folder")?,
+    };
+    if !dir.is_dir() {
+        return Err(Error::Usage(format!(
+            "--dir {}: not a folder",
+            dir.display()
+        )));
+    }
+    // Canonical, as a tournament file's folders are (see `config`).
+    let dir = dir.canonicalize().unwrap_or(dir);
+    let (mut program, limits) = if args.java.is_empty() {
+        standalone_bot(&args.command, &dir, args.limits.settings())
+    } else {
+        let sources: Vec<PathBuf> = args
+            .java
+            .iter()
+            .map(|source| std::path::absolute(source).unwrap_or_else(|_| source.clone()))
+            .collect();
+        standalone_java_bot(game, &sources, &dir, args.limits.settings())
+    }
+    .map_err(Error::Usage)?;
+    if let Some(why) = preflight::problem(&program) {
+        return Err(Error::Usage(why));
+    }
+    let enforced = if args.no_sandbox {
+        program.sandbox = None;
+        None
+    } else {
+        Some(check_support().map_err(Error::Usage)?)
+    };
+    let timeouts = Timeouts::for_game(
+        game,
+        args.timeout_ms.map(Duration::from_millis),
+        Duration::from_millis(args.setup_timeout_ms),
+    );
+    let command = if args.java.is_empty() {
+        args.command
+            .iter()
+            .map(|word| shell_word(word))
+            .collect::<Vec<_>>()
+            .join(" ")
+    } else {
+        let sources: Vec<String> = args.java.iter().map(|s| s.display().to_string()).collect();
+        format!("--java {}", sources.join(" "))
+    };
+    let bot = Checked {
+        command: &command,
+        java: !args.java.is_empty(),
+        program,
+        limits: &limits,
+        timeouts,
+    };
+    let (text, valid) = check_one(game, bot, enforced.as_ref())?;
+    write_stdout(&text)?;
+    Ok(if valid { EXIT_OK } else { EXIT_STRICT })
+}
+
+/// One bot to check and what it runs under.
+struct Checked<'a> {
+    /// How the report names it.
+    command: &'a str,
+    /// Whether it is a Java alien that arena's Java host runs.
+    java: bool,
+    program: BotProgram,
+    limits: &'a Limits,
+    timeouts: Timeouts,
+}
+
+/// Checks `bot` at `game`, in the sandbox `enforced` if its program has one; its report,
+/// and whether every reply was valid.
+fn check_one(
+    game: GameKind,
+    mut bot: Checked<'_>,
+    enforced: Option<&Enforced>,
+) -> Result<(String, bool), Error> {
+    // A game that gives each bot a private folder (Cave Rangers) gets one for the check too,
+    // removed after it: the bot runs there as in a tournament, and may write there.
+    let private = if game.private_folders() {
+        let folder = tempfile::Builder::new()
+            .prefix("arena-check-")
+            .tempdir()
+            .context("cannot create the bot's private folder")?;
+        let folder_path = folder
+            .path()
+            .canonicalize()
+            .context("cannot locate the bot's private folder")?;
+        if bot.program.sandbox.is_some() {
+            arena::folders::give_to_sandbox_user(&folder_path)?;
+        }
+        bot.program = bot.program.run_in(&folder_path);
+        Some(folder)
+    } else {
+        None
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let reports = runtime.block_on(check_bot(game, &bot.program, bot.limits, bot.timeouts));
+    // The box of a bot with `network = true` keeps the machine's network.
+    let enforced = (enforced.zip(bot.program.sandbox.as_ref())).map(|(enforced, spec)| Enforced {
+        own_network: !spec.network,
+        ..enforced.clone()
+    });
+    let text = render_check(
+        game.name(),
+        bot.command,
+        bot.java,
+        &bot.program,
+        (enforced.as_ref(), bot.limits.max_reply_bytes),
+        &reports,
+    );
+    drop(private);
+    Ok((text, reports.iter().all(ProbeReport::is_valid)))
+}
+
+/// Checks every bot of the tournament in `file` (those `--bots`/`--exclude` keep) as the
+/// file runs it, one report after another, then a line per bot.
+fn check_tournament(file: &Path, args: &CheckArgs) -> Result<u8, Error> {
+    let selection = args.selection.selection();
+    let mut tournament = load(file, &selection)?;
+    keep_bots(&mut tournament, &selection)?;
+    if args.no_sandbox {
+        for bot in &mut tournament.bots {
+            bot.program.sandbox = None;
+        }
+    }
+    tournament.unstartable_bots()?;
+    let sandboxed = (tournament.bots.iter()).any(|bot| bot.program.sandbox.is_some());
+    let enforced = if sandboxed {
+        Some(check_support().map_err(Error::Usage)?)
+    } else {
+        None
+    };
+    let game = tournament.kind();
+    let mut verdicts = Vec::new();
+    for bot in &tournament.bots {
+        let program = &bot.program;
+        let words = std::iter::once(program.program.display().to_string())
+            .chain(program.args.iter().cloned());
+        let command: Vec<String> = words.map(|word| shell_word(&word)).collect();
+        let checked = Checked {
+            command: &command.join(" "),
+            java: bot.java.is_some(),
+            program: program.clone(),
+            limits: &tournament.limits,
+            timeouts: tournament.timeouts,
+        };
+        let (text, valid) = check_one(game, checked, enforced.as_ref())?;
+        let name = escape_control(&bot.name);
+        write_stdout(&format!("bot {name}\n{text}\n"))?;
+        verdicts.push((name.into_owned(), valid));
+    }
+    let mut summary = String::new();
+    for (name, valid) in &verdicts {
+        let verdict = if *valid {
+            "every reply valid"
+        } else {
+            "INVALID replies (see its report above)"
+        };
+        summary += &format!("{name}: {verdict}\n");
+    }
+    write_stdout(&summary)?;
+    Ok(if verdicts.iter().all(|(_, valid)| *valid) {
+        EXIT_OK
+    } else {
+        EXIT_STRICT
+    })
+}
