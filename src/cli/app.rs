@@ -89,21 +89,9 @@ fn run_command(args: RunArgs, progress: progress::Style) -> Result<u8, Error> {
     play(tournament, args, progress, None)
 }
 
-/// The tournament in `file`, whose bots `selection` will then choose among.
+/// The tournament in `file` of the bots `selection` keeps.
 pub(crate) fn load(file: &Path, selection: &Selection) -> Result<Tournament, Error> {
-    let tournament = Tournament::load(file).map_err(|error| {
-        // A user who left the broken bot out would else wonder why it still stops the run.
-        if selection.is_all() {
-            error
-        } else {
-            error.with_note(
-                "--bots/--exclude leave bots out of the games, not out of the file's checks: \
-                 every entry's folder and program must be there (comment out an entry to \
-                 leave its bot out of the file)",
-            )
-        }
-    })?;
-    Ok(tournament)
+    Ok(Tournament::load_selected(file, selection)?)
 }
 
 /// `arena match`: the tournament of its `--bot`s, played as `arena run` of its text would,
@@ -187,7 +175,7 @@ fn play(
     keep: Option<&str>,
 ) -> Result<u8, Error> {
     apply_overrides(&mut tournament, &args);
-    select_bots(&mut tournament, &args.selection.selection())?;
+    enough_bots(&tournament)?;
     // Before the results folder is made: a refused gauntlet or test leaves nothing behind.
     let names: Vec<String> = tournament.bots.iter().map(|b| b.name.clone()).collect();
     if let Some(bot) = &args.gauntlet {
@@ -448,9 +436,8 @@ fn apply_overrides(tournament: &mut Tournament, args: &RunArgs) {
     }
 }
 
-/// Keeps only the selected bots of `tournament`: the tournament of those bots alone.
-fn select_bots(tournament: &mut Tournament, selection: &Selection) -> Result<(), Error> {
-    keep_bots(tournament, selection)?;
+/// Refuses a tournament that `--bots`/`--exclude` left with fewer bots than a game needs.
+fn enough_bots(tournament: &Tournament) -> Result<(), Error> {
     let fewest = tournament.options.min_bots();
     if tournament.bots.len() < fewest {
         return Err(Error::Usage(format!(
@@ -459,24 +446,6 @@ fn select_bots(tournament: &mut Tournament, selection: &Selection) -> Result<(),
             tournament.kind()
         )));
     }
-    Ok(())
-}
-
-/// Keeps only the bots of `tournament` that `selection` names, however few (`arena check`
-/// checks them one by one).
-pub(crate) fn keep_bots(tournament: &mut Tournament, selection: &Selection) -> Result<(), Error> {
-    if selection.is_all() {
-        return Ok(());
-    }
-    let names: Vec<String> = tournament.bots.iter().map(|bot| bot.name.clone()).collect();
-    let kept = selection.apply(&names).map_err(Error::Usage)?;
-    let bots = std::mem::take(&mut tournament.bots);
-    tournament.bots = bots
-        .into_iter()
-        .enumerate()
-        .filter(|(index, _)| kept.contains(index))
-        .map(|(_, bot)| bot)
-        .collect();
     Ok(())
 }
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use crate::app::{keep_bots, load, write_stdout};
+use crate::app::{load, write_stdout};
 use crate::args::CheckArgs;
 use arena::bots::{BotProgram, Limits, preflight};
 use arena::check::{ProbeReport, check_bot, render_check};
@@ -156,7 +156,6 @@ fn check_one(
 fn check_tournament(file: &Path, args: &CheckArgs) -> Result<u8, Error> {
     let selection = args.selection.selection();
     let mut tournament = load(file, &selection)?;
-    keep_bots(&mut tournament, &selection)?;
     if args.no_sandbox {
         for bot in &mut tournament.bots {
             bot.program.sandbox = None;

@@ -1,7 +1,7 @@
 //! Checking the `[[bots]]` entries: each one's folder, environment, limits and program,
 //! every mistake a problem at its place in the file, so that one run reports them all.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -29,6 +29,9 @@ pub(super) struct BotContext<'a> {
     pub(super) kind: GameKind,
     pub(super) built_in_names: Vec<&'static str>,
     pub(super) startable: StartableCheck<'a>,
+    /// The names of the entries the command line leaves out (`--exclude`): checked no
+    /// further than their names.
+    pub(super) left_out: &'a BTreeSet<String>,
 }
 
 /// The tournament-wide sandbox settings, which each bot may override.
@@ -50,6 +53,8 @@ pub(super) fn check_bots(
     let mut bots: Vec<Bot> = Vec::new();
     let mut places = BTreeMap::new();
     let mut seen = BTreeMap::new();
+    // The folders of the entries left out: hidden from the bots that play all the same.
+    let mut left_out_folders = Vec::new();
     for (number, bot) in (1..).zip(raw) {
         let (name, name_span) = match written_name(bot) {
             Ok((written, span)) => {
@@ -63,6 +68,19 @@ pub(super) fn check_bots(
                 (None, span)
             }
         };
+        if name
+            .as_ref()
+            .is_some_and(|name| context.left_out.contains(name))
+        {
+            let dir = bot.get_ref().dir.as_ref();
+            let folder = dir.map(|dir| bot_dir(context.base, dir.get_ref()));
+            left_out_folders.extend(
+                folder
+                    .filter(|(_, why)| why.is_none())
+                    .map(|(path, _)| path),
+            );
+            continue;
+        }
         let label = match &name {
             Some(name) => format!("bot `{name}`"),
             None => format!("bot {number}"),
@@ -87,7 +105,7 @@ pub(super) fn check_bots(
             });
         }
     }
-    hide_from_each_other(&mut bots, context.base);
+    hide_from_each_other(&mut bots, context.base, &left_out_folders);
     (bots, places)
 }
 

@@ -125,13 +125,6 @@ impl ConfigError {
             problems,
         }
     }
-
-    /// The error with `note`, about the whole file, after its problems: what the command
-    /// line that loaded it changes of them.
-    pub fn with_note(mut self, note: &str) -> ConfigError {
-        self.problems.push(Problem::at("", None, note));
-        self
-    }
 }
 
 impl fmt::Display for ConfigError {

@@ -1,6 +1,7 @@
 //! Raw tournament file -> validated [`Tournament`]: every check, including that each bot's
 //! program exists, runs from here (the bot entries' in `bot_entry`), before any game starts.
 
+use std::collections::BTreeSet;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -9,16 +10,18 @@ use serde::de::DeserializeOwned;
 use toml::Spanned;
 
 use super::bot_entry::{BotContext, SandboxDefaults, check_bots};
+use super::bot_name::written_name;
 use super::document::Document;
 use super::error::{ConfigError, Problem};
 use super::limits::{DEFAULT_CPU_SECONDS, DEFAULT_MEMORY_MB, limit_problems, megabytes, nonzero};
 use super::places::BotPlaces;
 use super::program::canonical_so_far;
-use super::raw::{RawTournament, SandboxMode};
+use super::raw::{RawBot, RawTournament, SandboxMode};
 use super::source::read_bounded;
 use crate::bots::{BotProgram, JavaBuild, Limits, ResourceLimits};
 use crate::sandbox::DEFAULT_MAX_PROCESSES;
 use crate::schedule::fixture_count;
+use crate::selection::Selection;
 use arena_games::{GameKind, GameOptions, OptionsParser};
 
 /// The master seed when the file sets none: fixed, so two runs of one file agree.
@@ -101,6 +104,15 @@ pub struct Bot {
 impl Tournament {
     /// Reads and checks the tournament file at `path`.
     pub fn load(path: &Path) -> Result<Tournament, ConfigError> {
+        Tournament::load_selected(path, &Selection::default())
+    }
+
+    /// Reads the tournament file at `path` and checks it with only the bots `selection`
+    /// keeps (`--bots`, `--exclude`): the others' entries are checked no further than their
+    /// names, so that a bot whose folder or program is gone can be left out of a run, and
+    /// their folders stay hidden from the bots that play. A name the selection gives that
+    /// no bot has is a problem of the file's.
+    pub fn load_selected(path: &Path, selection: &Selection) -> Result<Tournament, ConfigError> {
         let source = read_bounded(path).map_err(|error| {
             ConfigError::new(
                 path,
@@ -111,7 +123,7 @@ impl Tournament {
                 )],
             )
         })?;
-        Tournament::from_toml_str(&source, path)
+        Tournament::parse(&source, path, &|_| None, selection)
     }
 
     /// Checks a tournament given as text; `path` names it in errors and anchors relative
@@ -129,6 +141,17 @@ impl Tournament {
         source: &str,
         path: &Path,
         startable: StartableCheck<'_>,
+    ) -> Result<Tournament, ConfigError> {
+        Tournament::parse(source, path, startable, &Selection::default())
+    }
+
+    /// Checks a tournament given as text, with its programs checked by `startable`, keeping
+    /// the bots `selection` keeps (see [`Tournament::load_selected`]).
+    fn parse(
+        source: &str,
+        path: &Path,
+        startable: StartableCheck<'_>,
+        selection: &Selection,
     ) -> Result<Tournament, ConfigError> {
         let fail = |problems| ConfigError::new(path, problems);
         let mut document = Document::parse(source).map_err(fail)?;
@@ -186,12 +209,14 @@ impl Tournament {
             max_processes: (first.max_processes.as_ref())
                 .map_or(DEFAULT_MAX_PROCESSES, |m| *m.get_ref()),
         };
+        let left_out = left_out(source, &first.bots, selection, &mut problems);
         let context = BotContext {
             source,
             base: &base,
             kind,
             built_in_names: options.built_in_names(),
             startable,
+            left_out: &left_out,
         };
         let (bots, places) = check_bots(&context, &first.bots, (defaults, sandbox), &mut problems);
         if let Some(file) = options.data_file() {
@@ -316,6 +341,37 @@ impl OptionsParser for Reparse<'_, '_> {
             }
             None => T::default(),
         })
+    }
+}
+
+/// The names of the `bots` entries that `selection` leaves out; a name it gives that no
+/// entry has is one more of the `problems`.
+fn left_out(
+    source: &str,
+    bots: &[Spanned<RawBot>],
+    selection: &Selection,
+    problems: &mut Vec<Problem>,
+) -> BTreeSet<String> {
+    if selection.is_all() {
+        return BTreeSet::new();
+    }
+    let names: Vec<String> = (bots.iter())
+        .filter_map(|bot| written_name(bot).ok())
+        .map(|(name, _)| name.trim().to_owned())
+        .collect();
+    match selection.apply(&names) {
+        Ok(kept) => (names.into_iter().enumerate())
+            .filter(|(index, _)| !kept.contains(index))
+            .map(|(_, name)| name)
+            .collect(),
+        Err(why) => {
+            problems.push(Problem::at(
+                source,
+                None,
+                format!("--bots/--exclude: {why}"),
+            ));
+            BTreeSet::new()
+        }
     }
 }
 

@@ -41,10 +41,16 @@ pub(super) fn readable_folders(
     folders
 }
 
-/// Hides the tournament file's folder and every other bot's folders from each sandboxed
-/// bot (its own stay visible, also when they lie inside a hidden one).
-pub(super) fn hide_from_each_other(bots: &mut [Bot], tournament_folder: &Path) {
-    let folders: Vec<PathBuf> = bots.iter().map(|bot| bot.program.dir.clone()).collect();
+/// Hides the tournament file's folder, every other bot's folders and the folders of the
+/// entries `left_out` of the run from each sandboxed bot (its own stay visible, also when
+/// they lie inside a hidden one).
+pub(super) fn hide_from_each_other(
+    bots: &mut [Bot],
+    tournament_folder: &Path,
+    left_out: &[PathBuf],
+) {
+    let playing = bots.iter().map(|bot| bot.program.dir.clone());
+    let folders: Vec<PathBuf> = playing.chain(left_out.iter().cloned()).collect();
     for bot in bots.iter_mut() {
         if let Some(spec) = bot.program.sandbox.as_mut().map(Arc::make_mut) {
             spec.hidden.push(tournament_folder.to_path_buf());

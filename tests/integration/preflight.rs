@@ -396,10 +396,11 @@ fn a_run_says_every_bot_that_cannot_start_in_file_order_at_its_command() {
     );
 }
 
-/// A program that does not exist is a mistake of the file, found when it is loaded, before
-/// `--exclude` has its say: the error says so, and how to leave the bot out.
+/// A bot whose program is gone stops the run, unless `--exclude` leaves it out: its entry is
+/// then checked no further than its name. A name the selection gives that no bot has is
+/// refused.
 #[test]
-fn an_excluded_bots_missing_program_says_the_file_is_checked_whole() {
+fn a_bot_whose_program_is_gone_can_be_left_out() {
     let dir = tempfile::tempdir().unwrap();
     file(dir.path(), "good.sh", b"#!/bin/sh\necho 5 6 1\n", 0o755);
     let text = "game = \"petri\"\n\
@@ -407,16 +408,39 @@ fn an_excluded_bots_missing_program_says_the_file_is_checked_whole() {
                 [[bots]]\nname = \"b\"\ncommand = \"./good.sh\"\n\
                 [[bots]]\nname = \"gone\"\ncommand = \"./gone.sh\"\n";
     write_toml(dir.path(), "t.toml", text);
-    let note = "--bots/--exclude leave bots out of the games, not out of the file's checks";
-    for (extra, noted) in [(&["--exclude", "gone"][..], true), (&[][..], false)] {
-        let mut args = vec!["run", "t.toml", "--out", "out"];
-        args.extend_from_slice(extra);
-        let run = arena(dir.path(), &args);
-        let stderr = String::from_utf8_lossy(&run.stderr);
-        assert_eq!(run.status.code(), Some(2), "{stderr}");
-        assert!(stderr.contains("bot `gone`: program "), "{stderr}");
-        assert_eq!(stderr.contains(note), noted, "{stderr}");
-    }
+    let run = arena(dir.path(), &["run", "t.toml", "--out", "all"]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("bot `gone`: program "), "{stderr}");
+    let args = [
+        "run",
+        "t.toml",
+        "--out",
+        "some",
+        "--exclude",
+        "gone",
+        "--games",
+        "1",
+    ];
+    let run = arena(dir.path(), &args);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    let check = arena(
+        dir.path(),
+        &["check", "--tournament", "t.toml", "--bots", "a"],
+    );
+    assert_eq!(
+        check.status.code(),
+        Some(3),
+        "its replies after the species are no actions"
+    );
+    let typo = arena(dir.path(), &["run", "t.toml", "--exclude", "gnoe"]);
+    let stderr = String::from_utf8_lossy(&typo.stderr);
+    assert_eq!(typo.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("t.toml: --bots/--exclude: there is no bot `gnoe`"),
+        "{stderr}"
+    );
 }
 
 /// A match's bots come from its command line, not a file the user wrote: what stops one

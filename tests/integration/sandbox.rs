@@ -393,6 +393,26 @@ fn a_bot_cannot_see_another_bots_folder() {
     works_unboxed("read-other", 0);
 }
 
+/// A bot the command line leaves out (`--exclude`) is not checked beyond its name, but its
+/// folder stays hidden from the bots that play.
+#[test]
+fn an_excluded_bots_folder_stays_hidden() {
+    let field = Field::new();
+    let file = field.toml("read-other", 0, "");
+    let excluded = ["--exclude", "victim"];
+    let boxed = board(&field.run(As::Tester, &file, "results", &excluded));
+    assert_eq!(boxed["leaderboard"].as_array().unwrap().len(), 1, "{boxed}");
+    assert_eq!(standing(&boxed, "attacker")["crashes"], 0, "{boxed}");
+    assert!(
+        !succeeded(&boxed),
+        "read-other worked in the sandbox: {boxed}"
+    );
+    // The control: unboxed, the attacker reads the excluded bot's folder.
+    let unboxed = [excluded[0], excluded[1], "--no-sandbox"];
+    let unboxed = board(&field.run(As::Tester, &file, "unboxed", &unboxed));
+    assert!(succeeded(&unboxed), "{unboxed}");
+}
+
 #[test]
 fn a_bot_of_an_unprivileged_runner_cannot_see_another_bots_folder() {
     foiled(As::Unprivileged, "read-other", 0);
