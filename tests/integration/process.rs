@@ -671,3 +671,20 @@ async fn a_session_reply_of_the_cap_and_its_newline_fits_and_one_byte_more_does_
         .await;
     assert_eq!(over.status, CallStatus::TooLong);
 }
+
+/// The control of every "nothing left behind" check: a group with a running process is
+/// alive, and once it is killed and reaped it is not.
+#[test]
+fn the_group_check_sees_a_running_group_and_not_a_dead_one() {
+    use std::os::unix::process::CommandExt;
+    let mut child = std::process::Command::new("/bin/sleep")
+        .arg("30")
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let pgid = i32::try_from(child.id()).unwrap();
+    assert!(crate::support::group_alive(pgid));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!crate::support::group_alive(pgid));
+}

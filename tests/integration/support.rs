@@ -4,10 +4,22 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::{Duration, Instant};
 
-/// Whether any process of the process group `pgid` is alive.
+/// Whether any process of the process group `pgid` is alive: running, not a zombie. A
+/// killed bot's children are orphans whose zombies only the machine's init reaps, and an
+/// init that reaps late (some VMs' own) would keep a dead group "alive" to `kill(-pgid, 0)`.
 pub fn group_alive(pgid: i32) -> bool {
-    // SAFETY: signal 0 only checks for existence; it sends nothing.
-    unsafe { libc::kill(-pgid, 0) == 0 }
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        // After the command's closing parenthesis: state, parent pid, process group.
+        let fields: Vec<&str> = stat
+            .rsplit_once(')')
+            .map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
+        matches!(fields.as_slice(), [state, _, group, ..]
+            if *state != "Z" && *state != "X" && group.parse() == Ok(pgid))
+    })
 }
 
 /// Waits up to two seconds for every group whose leader's pid is listed in `pids_file` to
