@@ -449,7 +449,7 @@ fn record(
         CallStatus::Replied { exit } => {
             let ended = exit.crashed_after_reply(persistent);
             tally.crashes += u32::from(ended);
-            let failure = ended.then(|| format!("replied, then ended with {exit}"));
+            let failure = ended.then(|| format!("replied, then ended ({exit})"));
             (Answer::Reply(result.output), failure)
         }
         CallStatus::TimedOut => {

@@ -161,7 +161,11 @@ fn signal_meaning(signal: i32) -> Option<&'static str> {
     Some(match signal {
         libc::SIGXCPU => "SIGXCPU: its CPU time limit, `cpu_seconds`, was reached",
         libc::SIGKILL => "SIGKILL",
-        libc::SIGSEGV => "SIGSEGV, a segmentation fault",
+        // A program whose allocation `RLIMIT_AS` refuses often dies of it (Python, Node.js).
+        libc::SIGSEGV => {
+            "SIGSEGV, a segmentation fault, also what an allocation refused under the memory \
+             limit, `memory_mb`, often ends in"
+        }
         libc::SIGABRT => "SIGABRT, an abort",
         libc::SIGBUS => "SIGBUS",
         libc::SIGFPE => "SIGFPE, an arithmetic error",
@@ -187,7 +191,8 @@ mod tests {
         );
         assert_eq!(
             Exit::Signal(libc::SIGSEGV).to_string(),
-            "killed by signal 11 (SIGSEGV, a segmentation fault)"
+            "killed by signal 11 (SIGSEGV, a segmentation fault, also what an allocation refused \
+             under the memory limit, `memory_mb`, often ends in)"
         );
         assert_eq!(Exit::Signal(64).to_string(), "killed by signal 64");
     }

@@ -84,10 +84,11 @@ fn closed_to_nobody(bot: &BotProgram) -> Option<String> {
 }
 
 /// What of the bot's `nobody` cannot use, outer folders first: what it is (`folder`,
-/// `program`, `script`), its path, and the permissions nobody lacks there. The program must
-/// be executable, a script (the program's `#!` file, or a script named as its argument)
-/// readable, and the folders from the bot's `dir` (or the file's own folder, for a file
-/// outside it) down to them open.
+/// `program`, `script`), its path, and the permissions nobody lacks there. The bot's `dir`
+/// must be open (the bot starts in it, whatever its program), the program executable, a
+/// script (the program's `#!` file, or a script named as its argument) readable, and the
+/// folders from the bot's `dir` (or the file's own folder, for a file outside it) down to
+/// them open.
 fn closed_paths(bot: &BotProgram) -> Vec<(&'static str, PathBuf, u32)> {
     let scripts = script_arguments(bot).map(|arg| bot.dir.join(arg));
     let is_script = first_bytes(&bot.program).is_ok_and(|first| first.starts_with(b"#!"));
@@ -95,6 +96,11 @@ fn closed_paths(bot: &BotProgram) -> Vec<(&'static str, PathBuf, u32)> {
     let files = std::iter::once(("program", bot.program.clone(), program_needs))
         .chain(scripts.map(|script| ("script", script, READ)));
     let mut closed: Vec<(&str, PathBuf, u32)> = Vec::new();
+    let dir_missing =
+        std::fs::metadata(&bot.dir).map_or(0, |metadata| missing_for_nobody(&metadata, EXECUTE));
+    if dir_missing != 0 {
+        closed.push(("folder", bot.dir.clone(), dir_missing));
+    }
     for (what, file, needs) in files {
         let base = Some(bot.dir.as_path()).filter(|dir| file.starts_with(dir));
         let Some(base) = base.or(file.parent()) else {

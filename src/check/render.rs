@@ -273,7 +273,8 @@ fn cpu_limit(program: &BotProgram) -> String {
 fn describe_sandbox(sandbox: Option<&Enforced>, program: &BotProgram) -> String {
     let Some(enforced) = sandbox else {
         return format!(
-            "sandbox: none (--no-sandbox): the bot runs as your user and sees what you see\n\
+            "sandbox: none (--no-sandbox, or a file's `sandbox = \"none\"`): the bot runs as your \
+             user and sees what you see\n\
              \x20 memory:     {}\n\
              \x20 cpu time:   {}\n",
             memory_limit(program, None),
@@ -409,7 +410,7 @@ mod tests {
         let expected = "\
 checking `bot` against the petri protocol
 folder: /bots/mine, where it runs (--dir DIR or a file's `dir` runs it in another)
-sandbox: none (--no-sandbox): the bot runs as your user and sees what you see
+sandbox: none (--no-sandbox, or a file's `sandbox = \"none\"`): the bot runs as your user and sees what you see
   memory:     no limit
   cpu time:   no limit
 

@@ -627,14 +627,15 @@ fn standings_of(
         arena::notice::always(
             arena::notice::Level::Warning,
             &format!(
-                "{} of {} {}; the standings leave them out (without -q, each is said with why)",
+                "{} of {} {}; the standings leave {} out (each is named above with why, unless -q)",
                 arena::text::plural(left_out, "line", "lines"),
                 journal.display(),
                 if left_out == 1 {
                     "is not a game of its tournament"
                 } else {
                     "are not games of its tournament"
-                }
+                },
+                if left_out == 1 { "it" } else { "them" }
             ),
         );
     }

@@ -156,6 +156,12 @@ fn check_one(
 fn check_tournament(file: &Path, args: &CheckArgs) -> Result<u8, Error> {
     let selection = args.selection.selection();
     let mut tournament = load(file, &selection)?;
+    if tournament.bots.is_empty() {
+        return Err(Error::Usage(format!(
+            "--bots/--exclude keep no bot of {}: nothing to check",
+            escape_control(&file.display().to_string())
+        )));
+    }
     if args.no_sandbox {
         for bot in &mut tournament.bots {
             bot.program.sandbox = None;

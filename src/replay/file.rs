@@ -666,7 +666,7 @@ mod tests {
                     request: "x".into(),
                     reply: Some("9".into()),
                     invalid: Some("a cell is off the board".into()),
-                    failure: Some("replied, then ended with exit status 1".into()),
+                    failure: Some("replied, then ended (exit status 1)".into()),
                 }],
             }],
             end: Some(ReplayEnd {

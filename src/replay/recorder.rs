@@ -213,7 +213,7 @@ mod tests {
             &mut recorder,
             "move 3",
             Answer::Reply(vec![b'x'; MESSAGE_CAP + 3]),
-            Some("replied, then ended with exit status 1"),
+            Some("replied, then ended (exit status 1)"),
         );
         recorder.observe(snapshot(1, "AAA"));
         let replay = recorder.finish(&outcome());
@@ -251,10 +251,7 @@ mod tests {
         };
         assert_eq!(failures(0), [None]);
         assert_eq!(failures(1), [None, Some("no reply within 100 ms")]);
-        assert_eq!(
-            failures(2),
-            [Some("replied, then ended with exit status 1")]
-        );
+        assert_eq!(failures(2), [Some("replied, then ended (exit status 1)")]);
         assert_eq!(replay.frames[1].messages[1].reply, None);
         let long = replay.frames[2].messages[0].reply.as_deref().unwrap();
         assert!(long.ends_with("…[3 more bytes]"), "{long}");

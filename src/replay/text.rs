@@ -380,7 +380,7 @@ mod tests {
                 message(
                     Some("ok"),
                     None,
-                    Some("replied, then ended with exit status 3"),
+                    Some("replied, then ended (exit status 3)"),
                 ),
                 message(
                     None,
@@ -399,7 +399,7 @@ mod tests {
                 "  ! 0: no reply within 100 ms",
                 "  ! 0: ended without replying (exit status 1)",
                 "  < 0: ok",
-                "  ! 0: replied, then ended with exit status 3",
+                "  ! 0: replied, then ended (exit status 3)",
                 "  ! 0: the process had ended\\x1b[2J earlier in the game",
                 "  ! 0: no reply",
                 "  < 0: (no reply)",
@@ -411,7 +411,7 @@ mod tests {
     /// its line, in the order the requests were made, and a reply played as sent none.
     #[test]
     fn failures_show_without_messages_too() {
-        let ended = "replied, then ended with exit status 3";
+        let ended = "replied, then ended (exit status 3)";
         let replies = reply_lines(
             vec![
                 message(Some("ok"), None, None),

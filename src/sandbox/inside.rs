@@ -398,7 +398,17 @@ impl Init {
             )
         };
         if pid == -1 {
-            return Err(bots(&io::Error::last_os_error().to_string()));
+            let error = io::Error::last_os_error();
+            // The box's processes and threads are counted, the init's and the finished ones
+            // not yet reaped included: the limit, not the machine, refused this one.
+            if error.raw_os_error() == Some(libc::EAGAIN) {
+                return Err(bots(&format!(
+                    "{error}: the box already holds as many processes and threads as its \
+                     `max_processes` ({}) allows, its own init included",
+                    self.max_processes
+                )));
+            }
+            return Err(bots(&error.to_string()));
         }
         match plan.failure.get() {
             None => Ok(pid),

@@ -825,6 +825,13 @@ fn every_bot_of_a_tournament_file_is_checked_as_the_file_runs_it() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{stdout}");
     assert!(!stdout.contains("bot bad"), "{stdout}");
+    let output = arena(
+        dir.path(),
+        &["check", "--tournament", "t.toml", "--exclude", "good,bad"],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--bots/--exclude keep no bot of t.toml: nothing to check"));
     // One bot or a file, not both; --bots only with a file.
     let output = arena(dir.path(), &["check", "petri", "--tournament", "t.toml"]);
     assert_eq!(output.status.code(), Some(2));

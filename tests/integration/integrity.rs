@@ -65,7 +65,7 @@ fn standings_leave_out_forged_and_broken_lines_name_them_and_exit_2() {
     assert_eq!(
         stderr,
         "warning: 3 lines of r/journal.jsonl are not games of its tournament; the standings \
-         leave them out (without -q, each is said with why)\n"
+         leave them out (each is named above with why, unless -q)\n"
     );
 }
 

@@ -136,6 +136,7 @@ fn a_script_argument_is_looked_for_in_the_bots_folder() {
 #[test]
 fn files_nobody_may_read_are_named_when_bots_run_as_nobody() {
     let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let folder = dir.path().join("mine");
     std::fs::create_dir(&folder).unwrap();
     std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o700)).unwrap();
@@ -172,6 +173,27 @@ fn files_nobody_may_read_are_named_when_bots_run_as_nobody() {
     ));
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o644)).unwrap();
     assert_eq!(problem(&sandboxed), None);
+    // The bot's own folder, where it starts, whatever its program (`/bin/sh -c ...`).
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    let shell = BotProgram {
+        sandbox: sandboxed.sandbox.clone(),
+        ..bot(Path::new("/bin/sh"), &["-c", "echo 5 6 1"], dir.path())
+    };
+    let said = problem(&shell);
+    if root {
+        let expected = format!(
+            "folder {0} cannot be entered by nobody (uid 65534), as whom bots run when arena \
+             runs as root: `chmod o+x {0}`",
+            dir.path().display()
+        );
+        assert!(
+            said.as_deref().is_some_and(|said| said.contains(&expected)),
+            "{said:?}"
+        );
+    } else {
+        assert_eq!(said, None);
+    }
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     // Without the sandbox the files are the runner's own.
     std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o700)).unwrap();
     assert_eq!(

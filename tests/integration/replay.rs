@@ -942,7 +942,7 @@ fn the_viewer_says_why_each_reply_is_missing_or_what_followed_it() {
     let file = hostile_replay(dir.path(), 1, 1, "A");
     let header = std::fs::read_to_string(&file).unwrap();
     let header = header.lines().next().unwrap();
-    let ended = "replied, then ended with exit status 3";
+    let ended = "replied, then ended (exit status 3)";
     let messages = serde_json::json!([
         {"seat": 0, "request": "a", "reply": "fine"},
         {"seat": 0, "request": "b", "reply": "late", "failure": ended},
