@@ -843,3 +843,28 @@ fn every_bot_of_a_tournament_file_is_checked_as_the_file_runs_it() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("--bots/--exclude choose among the bots of --tournament FILE"));
 }
+
+/// A process the box's `max_processes` refuses is said to be the limit's, not the
+/// machine's "Resource temporarily unavailable" alone. As root a cgroup counts the box's
+/// processes, its init included; unprivileged, `RLIMIT_NPROC` counts only what the bot
+/// starts, so the bot itself starts.
+#[test]
+fn a_process_the_boxs_limit_refuses_names_max_processes() {
+    let dir = tempfile::tempdir().unwrap();
+    let limit = ["--max-processes", "1"];
+    let (output, text) = check(dir.path(), "petri", &limit, &["/bin/echo", "5 6 1"]);
+    assert_eq!(output.status.code(), Some(3), "{text}");
+    let setup = text.split("\n2. ").next().unwrap();
+    // SAFETY: geteuid cannot fail.
+    if unsafe { libc::geteuid() } == 0 {
+        assert!(
+            setup.contains(
+                "the box already holds as many processes and threads as its `max_processes` \
+                 (1) allows, its own init included"
+            ),
+            "{text}"
+        );
+    } else {
+        assert!(setup.contains("=> valid"), "{text}");
+    }
+}
