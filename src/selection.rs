@@ -34,22 +34,19 @@ impl Selection {
         self.only.is_empty() && self.exclude.is_empty()
     }
 
-    /// The positions in `names` of the bots kept, in their order; an error names a bot that
-    /// is not among `names`.
+    /// The positions in `names` of the bots kept, in their order; an error names every bot
+    /// given that is not among `names`.
     pub fn apply(&self, names: &[String]) -> Result<Vec<usize>, String> {
         let only = named(&self.only, names);
         let exclude = named(&self.exclude, names);
-        if let Some(unknown) =
-            (only.iter().chain(&exclude)).find(|&&word| !names.iter().any(|name| name == word))
-        {
-            let meant = crate::text::closest(unknown, names.iter().map(String::as_str))
-                .map(|name| format!("; did you mean `{name}`?"))
-                .unwrap_or_default();
-            return Err(format!(
-                "there is no bot `{}` (the bots: {}){meant}",
-                crate::text::escape_control(unknown),
-                names.join(", ")
-            ));
+        let mut unknown: Vec<&str> = Vec::new();
+        for &word in only.iter().chain(&exclude) {
+            if !names.iter().any(|name| name == word) && !unknown.contains(&word) {
+                unknown.push(word);
+            }
+        }
+        if !unknown.is_empty() {
+            return Err(unknown_bots(&unknown, names));
         }
         Ok((0..names.len())
             .filter(|&i| only.is_empty() || only.contains(&names[i].as_str()))
@@ -64,6 +61,40 @@ impl Selection {
         let only = (self.only.iter()).map(|word| format!("--bots {}", shell_word(word)));
         let exclude = (self.exclude.iter()).map(|word| format!("--exclude {}", shell_word(word)));
         only.chain(exclude).collect()
+    }
+}
+
+/// The error of the `unknown` names among the bots `names`, with the name each was
+/// probably meant to be.
+fn unknown_bots(unknown: &[&str], names: &[String]) -> String {
+    let shown: Vec<String> = (unknown.iter())
+        .map(|word| format!("`{}`", crate::text::escape_control(word)))
+        .collect();
+    let meant: Vec<(&str, &str)> = (unknown.iter())
+        .filter_map(|&word| {
+            Some((
+                word,
+                crate::text::closest(word, names.iter().map(String::as_str))?,
+            ))
+        })
+        .collect();
+    let bots = names.join(", ");
+    match (shown.as_slice(), meant.as_slice()) {
+        ([one], [(_, name)]) => {
+            format!("there is no bot {one} (the bots: {bots}); did you mean `{name}`?")
+        }
+        ([one], _) => format!("there is no bot {one} (the bots: {bots})"),
+        (_, []) => format!("there are no bots {} (the bots: {bots})", shown.join(", ")),
+        (_, meant) => {
+            let guesses: Vec<String> = (meant.iter())
+                .map(|(word, name)| format!("`{name}` for `{}`", crate::text::escape_control(word)))
+                .collect();
+            format!(
+                "there are no bots {} (the bots: {bots}); did you mean {}?",
+                shown.join(", "),
+                guesses.join(", ")
+            )
+        }
     }
 }
 
@@ -133,6 +164,19 @@ mod tests {
             capital.apply(&names),
             Err(
                 "there is no bot `Hunter` (the bots: hunter, grower); did you mean `hunter`?"
+                    .to_owned()
+            )
+        );
+        // Every unknown name at once, each once.
+        let several = Selection {
+            only: vec!["grower,nosuch,hunterr".into()],
+            exclude: vec!["nosuch".into()],
+        };
+        assert_eq!(
+            several.apply(&names),
+            Err(
+                "there are no bots `nosuch`, `hunterr` (the bots: hunter, grower); did you \
+                 mean `hunter` for `hunterr`?"
                     .to_owned()
             )
         );
