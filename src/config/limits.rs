@@ -1,18 +1,22 @@
-//! The resource limits a tournament file or a bot may set (`memory_mb`, `cpu_seconds`,
-//! `max_processes`): their defaults, the range a run can apply, and their conversion to
-//! what the kernel is given. Apart, because the file, each bot and `arena check` share them.
+//! The limits a tournament file or a bot may set (`memory_mb`, `cpu_seconds`,
+//! `max_processes`, and the file's `max_reply_bytes`): their defaults, the range a run can
+//! apply, and their conversion to what the kernel is given. Apart, because the file, each
+//! bot, `arena check` and `arena match` share them.
 
 use std::ops::{Range, RangeInclusive};
 
 use toml::Spanned;
 
-use crate::sandbox::MAX_PROCESSES;
+use crate::bots::ResourceLimits;
+use crate::sandbox::{DEFAULT_MAX_PROCESSES, MAX_PROCESSES};
 
 /// Default address-space limit: far above what any KotH bot needs, yet it stops a runaway
 /// allocation long before the machine swaps. JVMs and V8 size themselves to fit under it.
 pub const DEFAULT_MEMORY_MB: u64 = 4096;
 /// Default CPU seconds per bot process: a persistent bot lives a whole game.
 pub const DEFAULT_CPU_SECONDS: u64 = 600;
+/// Default cap on one reply; no game's reply comes close.
+pub const DEFAULT_MAX_REPLY_BYTES: usize = 64 * 1024;
 /// The most `cpu_seconds`: the kernel turns the limit, and the hard limit a second above it,
 /// into nanoseconds in 64 bits without checking; past this the product wraps around, and a
 /// bot is stopped (SIGXCPU) within seconds of CPU time.
@@ -21,6 +25,44 @@ pub const MAX_CPU_SECONDS: u64 = u64::MAX / 1_000_000_000 - 1;
 pub const MAX_MEMORY_MB: u64 = u64::MAX / MIB;
 /// Bytes in a megabyte, as `memory_mb` counts them.
 pub(super) const MIB: u64 = 1024 * 1024;
+
+/// The limits a bot runs under, each a tournament file's key of the same name (`memory_mb`,
+/// `cpu_seconds`, `max_processes`, `max_reply_bytes`), as `arena check` and `arena match`
+/// take them, so that a contestant can try a bot under a competition's limits. Values are in
+/// range: the command line checks them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LimitSettings {
+    /// Address space in MiB; 0 = none.
+    pub memory_mb: u64,
+    /// CPU seconds per process; 0 = none.
+    pub cpu_seconds: u64,
+    /// Processes and threads in the bot's box.
+    pub max_processes: u32,
+    /// The longest reply, in bytes.
+    pub max_reply_bytes: usize,
+}
+
+impl LimitSettings {
+    /// The memory and CPU limits as each of the bot's processes is given them.
+    pub(super) fn resource_limits(&self) -> ResourceLimits {
+        ResourceLimits {
+            memory_bytes: megabytes(self.memory_mb),
+            cpu_seconds: nonzero(self.cpu_seconds),
+        }
+    }
+}
+
+impl Default for LimitSettings {
+    /// A tournament file's defaults.
+    fn default() -> LimitSettings {
+        LimitSettings {
+            memory_mb: DEFAULT_MEMORY_MB,
+            cpu_seconds: DEFAULT_CPU_SECONDS,
+            max_processes: DEFAULT_MAX_PROCESSES,
+            max_reply_bytes: DEFAULT_MAX_REPLY_BYTES,
+        }
+    }
+}
 
 /// Where and why the resource limits a file or a bot sets hold a value the run could not
 /// apply.

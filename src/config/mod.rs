@@ -17,10 +17,13 @@ mod wording;
 
 pub use bot_name::{MAX_NAME_CHARS, bot_name_problem};
 pub use error::{ConfigError, Problem};
-pub use limits::{DEFAULT_CPU_SECONDS, DEFAULT_MEMORY_MB, MAX_CPU_SECONDS, MAX_MEMORY_MB};
+pub use limits::{
+    DEFAULT_CPU_SECONDS, DEFAULT_MAX_REPLY_BYTES, DEFAULT_MEMORY_MB, LimitSettings,
+    MAX_CPU_SECONDS, MAX_MEMORY_MB,
+};
 pub use source::MAX_FILE_BYTES;
-pub use standalone::{LimitSettings, standalone_bot, standalone_java_bot};
+pub use standalone::{standalone_bot, standalone_java_bot};
 pub use validate::{
-    Bot, DEFAULT_MAX_REPLY_BYTES, DEFAULT_SETUP_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, JavaHostMode,
-    MAX_JOBS, StartableCheck, Timeouts, Tournament, too_few_bots,
+    Bot, DEFAULT_SETUP_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, JavaHostMode, MAX_JOBS, StartableCheck,
+    Timeouts, Tournament, too_few_bots,
 };

@@ -6,44 +6,15 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::limits::{DEFAULT_CPU_SECONDS, DEFAULT_MEMORY_MB, megabytes, nonzero};
+use super::limits::{LimitSettings, megabytes};
 use super::program::resolve_program;
-use super::validate::{DEFAULT_MAX_REPLY_BYTES, DEFAULT_MAX_STDERR_BYTES};
+use super::validate::DEFAULT_MAX_STDERR_BYTES;
 use super::visibility::readable_folders;
 use crate::bots::{
-    BotProgram, JavaBuild, JavaHostRuntime, Limits, MIN_JVM_MEMORY_MB, ResourceLimits, cache_root,
-    jvm_environment,
+    BotProgram, JavaBuild, JavaHostRuntime, Limits, MIN_JVM_MEMORY_MB, cache_root, jvm_environment,
 };
-use crate::sandbox::{BoxSpec, DEFAULT_MAX_PROCESSES};
+use crate::sandbox::BoxSpec;
 use arena_games::GameKind;
-
-/// The limits a bot runs under, each a tournament file's key of the same name (`memory_mb`,
-/// `cpu_seconds`, `max_processes`, `max_reply_bytes`), as `arena check` and `arena match`
-/// take them, so that a contestant can try a bot under a competition's limits. Values are in
-/// range: the command line checks them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LimitSettings {
-    /// Address space in MiB; 0 = none.
-    pub memory_mb: u64,
-    /// CPU seconds per process; 0 = none.
-    pub cpu_seconds: u64,
-    /// Processes and threads in the bot's box.
-    pub max_processes: u32,
-    /// The longest reply, in bytes.
-    pub max_reply_bytes: usize,
-}
-
-impl Default for LimitSettings {
-    /// A tournament file's defaults.
-    fn default() -> LimitSettings {
-        LimitSettings {
-            memory_mb: DEFAULT_MEMORY_MB,
-            cpu_seconds: DEFAULT_CPU_SECONDS,
-            max_processes: DEFAULT_MAX_PROCESSES,
-            max_reply_bytes: DEFAULT_MAX_REPLY_BYTES,
-        }
-    }
-}
 
 /// A bot outside any tournament file (`arena check`): the command `words` run in `dir`, its
 /// program found like a tournament file's, with `limits`, in the default sandbox.
@@ -90,10 +61,7 @@ fn standalone(
     java: Option<&JavaBuild>,
     limits: LimitSettings,
 ) -> (BotProgram, Limits) {
-    let rlimits = ResourceLimits {
-        memory_bytes: megabytes(limits.memory_mb),
-        cpu_seconds: nonzero(limits.cpu_seconds),
-    };
+    let rlimits = limits.resource_limits();
     let sandbox = BoxSpec {
         readable: readable_folders(dir, &program, args, java),
         max_processes: limits.max_processes,

@@ -13,13 +13,12 @@ use super::bot_entry::{BotContext, SandboxDefaults, check_bots};
 use super::bot_name::written_name;
 use super::document::Document;
 use super::error::{ConfigError, Problem};
-use super::limits::{DEFAULT_CPU_SECONDS, DEFAULT_MEMORY_MB, limit_problems, megabytes, nonzero};
+use super::limits::{LimitSettings, limit_problems};
 use super::places::BotPlaces;
 use super::program::canonical_so_far;
 use super::raw::{RawBot, RawTournament, SandboxMode};
 use super::source::read_bounded;
-use crate::bots::{BotProgram, JavaBuild, Limits, ResourceLimits};
-use crate::sandbox::DEFAULT_MAX_PROCESSES;
+use crate::bots::{BotProgram, JavaBuild, Limits};
 use crate::schedule::fixture_count;
 use crate::selection::Selection;
 use arena_games::{GameKind, GameOptions, OptionsParser};
@@ -31,8 +30,6 @@ const DEFAULT_SEED: u64 = 1;
 pub const DEFAULT_TIMEOUT_MS: u64 = 5_000;
 /// Default time for a setup request, which includes interpreter or JVM start-up.
 pub const DEFAULT_SETUP_TIMEOUT_MS: u64 = 30_000;
-/// Default cap on one reply; no game's reply comes close.
-pub const DEFAULT_MAX_REPLY_BYTES: usize = 64 * 1024;
 /// How much of a bot's stderr is kept for diagnostics.
 pub(super) const DEFAULT_MAX_STDERR_BYTES: usize = 4 * 1024;
 /// The most games at once and bot processes working at once (`jobs`, `--jobs`): far more
@@ -198,16 +195,20 @@ impl Tournament {
             ));
         }
         problems.extend(setting_problems(source, &first));
-        let memory_mb = first.memory_mb.as_ref().map(|m| *m.get_ref());
-        let cpu_seconds = first.cpu_seconds.as_ref().map(|c| *c.get_ref());
-        let defaults = ResourceLimits {
-            memory_bytes: megabytes(memory_mb.unwrap_or(DEFAULT_MEMORY_MB)),
-            cpu_seconds: nonzero(cpu_seconds.unwrap_or(DEFAULT_CPU_SECONDS)),
+        // The file's limits, each bot's unless it sets its own.
+        let unset = LimitSettings::default();
+        let file_limits = LimitSettings {
+            memory_mb: (first.memory_mb.as_ref()).map_or(unset.memory_mb, |m| *m.get_ref()),
+            cpu_seconds: (first.cpu_seconds.as_ref()).map_or(unset.cpu_seconds, |c| *c.get_ref()),
+            max_processes: (first.max_processes.as_ref())
+                .map_or(unset.max_processes, |m| *m.get_ref()),
+            max_reply_bytes: (first.max_reply_bytes.as_ref())
+                .map_or(unset.max_reply_bytes, |c| *c.get_ref()),
         };
+        let defaults = file_limits.resource_limits();
         let sandbox = SandboxDefaults {
             on: first.sandbox != Some(SandboxMode::Off),
-            max_processes: (first.max_processes.as_ref())
-                .map_or(DEFAULT_MAX_PROCESSES, |m| *m.get_ref()),
+            max_processes: file_limits.max_processes,
         };
         let left_out = left_out(source, &first.bots, selection, &mut problems);
         let context = BotContext {
@@ -270,9 +271,7 @@ impl Tournament {
                 setup: millis(first.setup_timeout_ms, DEFAULT_SETUP_TIMEOUT_MS),
             },
             limits: Limits {
-                max_reply_bytes: first
-                    .max_reply_bytes
-                    .map_or(DEFAULT_MAX_REPLY_BYTES, toml::Spanned::into_inner),
+                max_reply_bytes: file_limits.max_reply_bytes,
                 max_stderr_bytes: first.max_stderr_bytes.unwrap_or(DEFAULT_MAX_STDERR_BYTES),
             },
             java_host: first.java_host.unwrap_or_default(),
