@@ -243,9 +243,13 @@ fn write_stderr(out: &mut String, stderr: &[u8]) {
     }
 }
 
+/// `bytes` in whole MiB, as the limits are set.
+fn mib(bytes: u64) -> u64 {
+    bytes >> 20
+}
+
 /// The bot's memory limit: per process, and for the whole box where a cgroup (`by`) counts.
 fn memory_limit(program: &BotProgram, by: Option<&str>) -> String {
-    let mib = |bytes: u64| bytes >> 20;
     match (program.rlimits.memory_bytes, by) {
         (Some(bytes), Some(cgroup)) => format!(
             "{} MiB for all its processes together ({cgroup}), {} MiB of address space per \
@@ -281,7 +285,6 @@ fn describe_sandbox(sandbox: Option<&Enforced>, program: &BotProgram) -> String 
             cpu_limit(program)
         );
     };
-    let mib = |bytes: u64| bytes >> 20;
     let user = if enforced.uid == NOBODY {
         format!("uid {NOBODY} (nobody)")
     } else {

@@ -71,11 +71,7 @@ pub fn check_command(args: &CheckArgs) -> Result<u8, Error> {
         Duration::from_millis(args.setup_timeout_ms),
     );
     let command = if args.java.is_empty() {
-        args.command
-            .iter()
-            .map(|word| shell_word(word))
-            .collect::<Vec<_>>()
-            .join(" ")
+        command_line(args.command.iter().map(String::as_str))
     } else {
         let sources: Vec<String> = args.java.iter().map(|s| s.display().to_string()).collect();
         format!("--java {}", sources.join(" "))
@@ -87,7 +83,7 @@ pub fn check_command(args: &CheckArgs) -> Result<u8, Error> {
         limits: &limits,
         timeouts,
     };
-    let (text, valid) = check_one(game, bot, enforced.as_ref())?;
+    let (text, valid) = check_one(game, bot, enforced.as_ref(), &runtime()?)?;
     write_stdout(&text)?;
     Ok(if valid { EXIT_OK } else { EXIT_STRICT })
 }
@@ -103,12 +99,26 @@ struct Checked<'a> {
     timeouts: Timeouts,
 }
 
-/// Checks `bot` at `game`, in the sandbox `enforced` if its program has one; its report,
-/// and whether every reply was valid.
+/// `words` as a POSIX shell would take them back, for the report's first line.
+fn command_line<'a>(words: impl Iterator<Item = &'a str>) -> String {
+    words.map(shell_word).collect::<Vec<_>>().join(" ")
+}
+
+/// The runtime the checks' requests run on, one for all the bots checked.
+fn runtime() -> Result<tokio::runtime::Runtime, Error> {
+    Ok(tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?)
+}
+
+/// Checks `bot` at `game` on `runtime`, in the sandbox `enforced` if its program has one;
+/// its report, and whether every reply was valid.
 fn check_one(
     game: GameKind,
     mut bot: Checked<'_>,
     enforced: Option<&Enforced>,
+    runtime: &tokio::runtime::Runtime,
 ) -> Result<(String, bool), Error> {
     // A game that gives each bot a private folder (Cave Rangers) gets one for the check too,
     // removed after it: the bot runs there as in a tournament, and may write there.
@@ -129,10 +139,6 @@ fn check_one(
     } else {
         None
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
     let reports = runtime.block_on(check_bot(game, &bot.program, bot.limits, bot.timeouts));
     // The box of a bot with `network = true` keeps the machine's network.
     let enforced = (enforced.zip(bot.program.sandbox.as_ref())).map(|(enforced, spec)| Enforced {
@@ -175,20 +181,21 @@ fn check_tournament(file: &Path, args: &CheckArgs) -> Result<u8, Error> {
         None
     };
     let game = tournament.kind();
+    let runtime = runtime()?;
     let mut verdicts = Vec::new();
     for bot in &tournament.bots {
         let program = &bot.program;
-        let words = std::iter::once(program.program.display().to_string())
-            .chain(program.args.iter().cloned());
-        let command: Vec<String> = words.map(|word| shell_word(&word)).collect();
+        let path = program.program.to_string_lossy();
+        let command =
+            command_line(std::iter::once(&*path).chain(program.args.iter().map(String::as_str)));
         let checked = Checked {
-            command: &command.join(" "),
+            command: &command,
             java: bot.java.is_some(),
             program: program.clone(),
             limits: &tournament.limits,
             timeouts: tournament.timeouts,
         };
-        let (text, valid) = check_one(game, checked, enforced.as_ref())?;
+        let (text, valid) = check_one(game, checked, enforced.as_ref(), &runtime)?;
         let name = escape_control(&bot.name);
         write_stdout(&format!("bot {name}\n{text}\n"))?;
         verdicts.push((name.into_owned(), valid));
