@@ -214,9 +214,10 @@ pub async fn play(
     if seats.iter().any(|seat| seat.tally.stop_signalled) {
         tokio::time::sleep(STOP_GRACE).await;
     }
-    // A bot's invalid replies were replies, so no request of it kept its stderr; what its
-    // process wrote says why as often as a crash's stderr does.
     for (seat, result) in seats.iter_mut().zip(&outcome.seats) {
+        seat.evidence.persistent = seat.tally.session_started;
+        // A bot's invalid replies were replies, so no request of it kept its stderr; what
+        // its process wrote says why as often as a crash's stderr does.
         if result.invalid_replies > 0 && seat.evidence.stderr.is_empty() && !seat.in_host {
             seat.evidence.stderr = seat.connection.session_stderr();
         }

@@ -25,12 +25,18 @@ pub struct Evidence {
     pub first_invalid: Option<String>,
     /// How its first crash ended (an exit status, a signal and its limit, a failed start).
     pub first_crash: Option<String>,
+    /// Whether it answered from a persistent process in a game: one failure ends such a
+    /// process, and the game's fallback answers the rest. A Petri bot chooses its mode.
+    pub persistent: bool,
 }
 
 impl Evidence {
     /// Whether nothing was kept.
     pub fn is_empty(&self) -> bool {
-        self.stderr.is_empty() && self.first_invalid.is_none() && self.first_crash.is_none()
+        self.stderr.is_empty()
+            && self.first_invalid.is_none()
+            && self.first_crash.is_none()
+            && !self.persistent
     }
 
     /// Adds what a later game kept: its stderr is the later, its firsts are not.
@@ -40,6 +46,7 @@ impl Evidence {
         }
         self.first_invalid = self.first_invalid.take().or(later.first_invalid);
         self.first_crash = self.first_crash.take().or(later.first_crash);
+        self.persistent |= later.persistent;
     }
 }
 
@@ -95,7 +102,8 @@ pub fn failing_bots(
         .collect()
 }
 
-/// `persistent`: whether the game's bots may answer from one process kept for the game.
+/// `persistent`: whether the game's bots may answer from one process kept for the game,
+/// whose first request has the setup requests' time.
 fn paragraph(
     bot: &Standing,
     evidence: Option<&Evidence>,
@@ -173,7 +181,7 @@ fn paragraph(
     }
     if failed_every_game(bot) && crashes != requests {
         text.push_str("; a timeout, crash or reply over the size cap in every game");
-        if persistent {
+        if evidence.persistent {
             text.push_str(
                 " (a persistent process is ended at its first, and the game's fallback \
                  answers the rest)",
@@ -378,20 +386,32 @@ mod tests {
             stderr: b"1\n2\n3\n4\nTraceback\n  File \"bot.py\"\nNameError: x\x1b\n\n".to_vec(),
             first_crash: Some("ended without replying (exit status 1)".to_owned()),
             first_invalid: None,
+            persistent: false,
         };
-        let evidence = BTreeMap::from([("crasher".to_owned(), crasher)]);
+        // unlucky answered from a new process each request (a Petri bot chooses), hanger
+        // from a persistent one.
+        let hanger = Evidence {
+            persistent: true,
+            ..Evidence::default()
+        };
+        let evidence = BTreeMap::from([
+            ("crasher".to_owned(), crasher),
+            ("hanger".to_owned(), hanger.clone()),
+        ]);
         let header = Header::new("petri", 1, 1, Vec::new(), 2, String::new());
         let mut board = LeaderboardBuilder::new(Scoring::Wins, &[], header);
         for game in &games {
             board.add(game);
         }
         let board = board.finish();
-        let unlucky = board.leaderboard.iter().find(|bot| bot.name == "unlucky");
+        let hanging = board.leaderboard.iter().find(|bot| bot.name == "hanger");
         assert_eq!(
-            paragraph(unlucky.unwrap(), None, false, LIMITS),
-            "bot unlucky had 2 failures in its 20 requests in 2 games: 0 timeouts, 2 crashes, \
-             0 invalid replies; a timeout, crash or reply over the size cap in every game; no stderr kept",
-            "a one-shot game's bots are never told of persistent processes"
+            paragraph(hanging.unwrap(), Some(&hanger), false, LIMITS),
+            "bot hanger had 2 failures in its 20 requests in 2 games: 2 timeouts, 0 crashes, \
+             0 invalid replies; a timeout is no reply within 300 ms (`timeout_ms`); a timeout, \
+             crash or reply over the size cap in every game (a persistent process is ended at \
+             its first, and the game's fallback answers the rest); no stderr kept",
+            "a game without persistent processes has no setup time to name"
         );
         let lines = failing_bots(&board, &evidence, LIMITS);
         assert_eq!(
@@ -407,8 +427,8 @@ mod tests {
                  ms for a setup request or a persistent process's first (`setup_timeout_ms`); a timeout, crash or reply over the size cap in every game (a persistent process is \
                  ended at its first, and the game's fallback answers the rest); no stderr kept",
                 "bot unlucky had 2 failures in its 20 requests in 2 games: 0 timeouts, 2 crashes, \
-                 0 invalid replies; a timeout, crash or reply over the size cap in every game (a persistent process is \
-                 ended at its first, and the game's fallback answers the rest); no stderr kept",
+                 0 invalid replies; a timeout, crash or reply over the size cap in every game; \
+                 no stderr kept",
             ]
         );
     }

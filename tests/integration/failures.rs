@@ -162,6 +162,41 @@ fn a_persistent_bot_with_invalid_replies_is_named_with_the_end_of_its_stderr() {
     );
 }
 
+/// A Petri bot chooses its mode: only the one that kept a process is told that a failure
+/// ended it and the fallback answered the rest. Both time out in every request after the
+/// setup (the LOOP bot's setup process ends at the end of its input; its persistent one
+/// waits).
+#[test]
+fn only_a_bot_that_kept_a_process_is_told_the_fallback_answered_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "game = \"petri\"\ngames = 1\ntimeout_ms = 200\n\
+        [options]\nwidth = 5\nheight = 3\nturns = 3\n\
+        [[bots]]\nname = \"looping\"\n\
+        command = [\"/bin/sh\", \"-c\", 'read -r l; echo 4 4 4 LOOP; read -r l && exec sleep 30']\n\
+        [[bots]]\nname = \"once\"\n\
+        command = [\"/bin/sh\", \"-c\", 'read -r l; if [ \"$l\" = BEGIN ]; then echo 4 4 4; \
+        else exec sleep 30; fi']\n";
+    write_toml(dir.path(), "t.toml", text);
+    let output = arena(dir.path(), &["run", "t.toml", "--out", "r"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let warning = |bot: &str| {
+        stderr
+            .split("warning: ")
+            .find(|w| w.starts_with(&format!("bot {bot} had")))
+            .unwrap_or_else(|| panic!("no warning for {bot}: {stderr}"))
+    };
+    let every_game = "a timeout, crash or reply over the size cap in every game";
+    let fallback = "(a persistent process is ended at its first, and the game's fallback \
+                    answers the rest)";
+    assert!(
+        warning("looping").contains(&format!("{every_game} {fallback}")),
+        "{stderr}"
+    );
+    assert!(warning("once").contains(every_game), "{stderr}");
+    assert!(!warning("once").contains(fallback), "{stderr}");
+}
+
 #[test]
 fn log_io_writes_each_bots_requests_and_replies_per_game() {
     let dir = tempfile::tempdir().unwrap();
