@@ -215,7 +215,6 @@ pub async fn play(
         tokio::time::sleep(STOP_GRACE).await;
     }
     for (seat, result) in seats.iter_mut().zip(&outcome.seats) {
-        seat.evidence.persistent = seat.tally.session_started;
         // A bot's invalid replies were replies, so no request of it kept its stderr; what
         // its process wrote says why as often as a crash's stderr does.
         if result.invalid_replies > 0 && seat.evidence.stderr.is_empty() && !seat.in_host {
@@ -491,6 +490,7 @@ fn record(
     };
     let crashed = seat.tally.crashes > crashes_before;
     if let Some(failure) = &failure {
+        seat.evidence.persistent_failed |= persistent;
         tracing::debug!(
             bot = %seat.bot.name,
             game = seat.game,

@@ -25,9 +25,10 @@ pub struct Evidence {
     pub first_invalid: Option<String>,
     /// How its first crash ended (an exit status, a signal and its limit, a failed start).
     pub first_crash: Option<String>,
-    /// Whether it answered from a persistent process in a game: one failure ends such a
-    /// process, and the game's fallback answers the rest. A Petri bot chooses its mode.
-    pub persistent: bool,
+    /// Whether a persistent process of it failed: the failure ended it, and the game's
+    /// fallback answered the rest of its requests. (A Petri bot chooses its mode, and its
+    /// setup request is a one-shot one.)
+    pub persistent_failed: bool,
 }
 
 impl Evidence {
@@ -36,7 +37,7 @@ impl Evidence {
         self.stderr.is_empty()
             && self.first_invalid.is_none()
             && self.first_crash.is_none()
-            && !self.persistent
+            && !self.persistent_failed
     }
 
     /// Adds what a later game kept: its stderr is the later, its firsts are not.
@@ -46,7 +47,7 @@ impl Evidence {
         }
         self.first_invalid = self.first_invalid.take().or(later.first_invalid);
         self.first_crash = self.first_crash.take().or(later.first_crash);
-        self.persistent |= later.persistent;
+        self.persistent_failed |= later.persistent_failed;
     }
 }
 
@@ -181,7 +182,7 @@ fn paragraph(
     }
     if failed_every_game(bot) && crashes != requests {
         text.push_str("; a timeout, crash or reply over the size cap in every game");
-        if evidence.persistent {
+        if evidence.persistent_failed {
             text.push_str(
                 " (a persistent process is ended at its first, and the game's fallback \
                  answers the rest)",
@@ -386,12 +387,12 @@ mod tests {
             stderr: b"1\n2\n3\n4\nTraceback\n  File \"bot.py\"\nNameError: x\x1b\n\n".to_vec(),
             first_crash: Some("ended without replying (exit status 1)".to_owned()),
             first_invalid: None,
-            persistent: false,
+            persistent_failed: false,
         };
-        // unlucky answered from a new process each request (a Petri bot chooses), hanger
-        // from a persistent one.
+        // unlucky's failures were in one-shot requests (a Petri bot chooses its mode),
+        // hanger's in its persistent process.
         let hanger = Evidence {
-            persistent: true,
+            persistent_failed: true,
             ..Evidence::default()
         };
         let evidence = BTreeMap::from([

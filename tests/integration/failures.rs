@@ -162,12 +162,13 @@ fn a_persistent_bot_with_invalid_replies_is_named_with_the_end_of_its_stderr() {
     );
 }
 
-/// A Petri bot chooses its mode: only the one that kept a process is told that a failure
-/// ended it and the fallback answered the rest. Both time out in every request after the
-/// setup (the LOOP bot's setup process ends at the end of its input; its persistent one
-/// waits).
+/// A Petri bot chooses its mode: only the one whose persistent process failed is told that
+/// the failure ended it and the fallback answered the rest. looping and once time out in
+/// every request after the setup (looping's setup process ends at the end of its input; its
+/// persistent one waits); berserk's setup process crashes after its reply, as the original
+/// Berserker's does, and its persistent process answers every request.
 #[test]
-fn only_a_bot_that_kept_a_process_is_told_the_fallback_answered_the_rest() {
+fn only_a_bot_whose_persistent_process_failed_is_told_the_fallback_answered_the_rest() {
     let dir = tempfile::tempdir().unwrap();
     let text = "game = \"petri\"\ngames = 1\ntimeout_ms = 200\n\
         [options]\nwidth = 5\nheight = 3\nturns = 3\n\
@@ -175,7 +176,10 @@ fn only_a_bot_that_kept_a_process_is_told_the_fallback_answered_the_rest() {
         command = [\"/bin/sh\", \"-c\", 'read -r l; echo 4 4 4 LOOP; read -r l && exec sleep 30']\n\
         [[bots]]\nname = \"once\"\n\
         command = [\"/bin/sh\", \"-c\", 'read -r l; if [ \"$l\" = BEGIN ]; then echo 4 4 4; \
-        else exec sleep 30; fi']\n";
+        else exec sleep 30; fi']\n\
+        [[bots]]\nname = \"berserk\"\n\
+        command = [\"/bin/sh\", \"-c\", 'read -r l; echo 4 4 4 LOOP; read -r l || exit 1; \
+        while read -r l; do if [ -z \"$l\" ]; then echo REST; fi; done']\n";
     write_toml(dir.path(), "t.toml", text);
     let output = arena(dir.path(), &["run", "t.toml", "--out", "r"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -195,6 +199,11 @@ fn only_a_bot_that_kept_a_process_is_told_the_fallback_answered_the_rest() {
     );
     assert!(warning("once").contains(every_game), "{stderr}");
     assert!(!warning("once").contains(fallback), "{stderr}");
+    assert!(
+        warning("berserk").contains("; the first crash: replied, then ended (exit status 1)"),
+        "{stderr}"
+    );
+    assert!(!warning("berserk").contains(fallback), "{stderr}");
 }
 
 #[test]
