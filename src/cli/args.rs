@@ -81,6 +81,7 @@ pub enum Command {
     /// whether it parsed, whether it was legal, and how long it took.
     #[command(
         allow_negative_numbers = true,
+        override_usage = "arena check [OPTIONS] <GAME> -- <COMMAND>...\n       arena check [OPTIONS] <GAME> --java <FILE>...\n       arena check [OPTIONS] --tournament <FILE>",
         after_help = "Examples:\n  arena check petri -- /usr/bin/python3 -S -I bots/petri/hunter.py\n  arena check slime --timeout-ms 1000 -- ./my-slime-bot --fast\n  arena check --tournament tournaments/petri.toml   (every bot of the file, as it runs them)\n  arena check alienwar -- java -cp classes planet.AlienWarHost alien.Nomad   (a Java alien\n  compiled with its host by hand, see games/alienwar.md)\n\nExit status: 0 every reply valid (a crash after a reply is shown, and the reply still\ncounts); 3 a reply was invalid, illegal, late or missing (with --tournament: any bot's); 2\nbad command line, tournament file, or program not found."
     )]
     Check(CheckArgs),
