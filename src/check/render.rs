@@ -154,9 +154,10 @@ pub fn render_check(
             }
         );
     }
-    let crashed = reports.iter().filter(|r| r.crashed()).count();
+    let crashed = reports.iter().filter(|r| r.died_without_replying()).count();
     if crashed > 0 {
-        // A file opened by a relative path (`weights.txt`) is a crash of the folder it ran in.
+        // A file opened by a relative path (`weights.txt`) is a crash of the folder it ran in;
+        // a bot that replied found what it needed.
         let (folder, cure) = if program.private_dir {
             (
                 ", its private folder as in a tournament",
@@ -167,7 +168,7 @@ pub fn render_check(
         };
         let _ = writeln!(
             out,
-            "\nthe bot crashed on {crashed} of {} requests. It ran in {dir}{folder}, where a file \
+            "\nthe bot crashed without replying on {crashed} of {} requests. It ran in {dir}{folder}, where a file \
              it opens by a relative path is looked for: {cure}",
             reports.len()
         );
@@ -601,7 +602,7 @@ sandbox: none (--no-sandbox, or a file's `sandbox = \"none\"`): the bot runs as 
         );
         assert!(
             text.ends_with(
-                "\nthe bot crashed on 2 of 2 requests. It ran in /bots/mine, where a file it \
+                "\nthe bot crashed without replying on 2 of 2 requests. It ran in /bots/mine, where a file it \
                  opens by a relative path is looked for: --dir DIR or a file's `dir` runs it in another folder\n\
                  \n0 of 2 replies valid\n"
             ),
@@ -610,6 +611,17 @@ sandbox: none (--no-sandbox, or a file's `sandbox = \"none\"`): the bot runs as 
         let timed_out = report(Input::Args(vec![]), CallStatus::TimedOut, b"", None);
         let text = render("slime", "bot", false, &[timed_out]);
         assert!(!text.contains("crashed"), "{text}");
+        // A bot that replied, then crashed, found what it needed where it ran.
+        let replied = report(
+            Input::Stdin(b"BEGIN".to_vec()),
+            CallStatus::Replied {
+                exit: Exit::Code(1),
+            },
+            b"4 6 2 LOOP\n",
+            None,
+        );
+        let text = render("petri", "bot", false, &[replied]);
+        assert!(!text.contains("It ran in"), "{text}");
     }
 
     #[test]

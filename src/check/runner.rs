@@ -67,12 +67,9 @@ impl ProbeReport {
         }
     }
 
-    /// Whether the process ended abnormally on this request, replying or not.
-    pub fn crashed(&self) -> bool {
-        match self.result.status {
-            CallStatus::Died { exit } => exit.is_abnormal(),
-            _ => self.crashed_after_replying(),
-        }
+    /// Whether the process ended abnormally on this request without replying.
+    pub fn died_without_replying(&self) -> bool {
+        matches!(self.result.status, CallStatus::Died { exit } if exit.is_abnormal())
     }
 
     /// Whether the reply's line ends in CR LF. A persistent process's reply is its line

@@ -230,7 +230,7 @@ fn a_bot_that_crashes_is_told_the_folder_it_ran_in() {
     assert!(text.contains("FileNotFoundError"), "{text}");
     assert!(
         text.ends_with(&format!(
-            "\nthe bot crashed on 5 of 5 requests. It ran in {folder}, where a file it opens by \
+            "\nthe bot crashed without replying on 5 of 5 requests. It ran in {folder}, where a file it opens by \
              a relative path is looked for: --dir DIR or a file's `dir` runs it in another folder\n\n0 of 5 \
              replies valid\n"
         )),
