@@ -22,6 +22,11 @@ use super::{BoxSpec, Enforced, NOBODY};
 /// The control socket's descriptor in the helper.
 const CONTROL: RawFd = 3;
 
+/// The machine's runtime state, hidden from a box without network: its Unix sockets (a
+/// system bus, a container engine's) take a `connect` through a read-only mount. A box with
+/// the network keeps them, whose name lookups may go through `/run` (systemd-resolved).
+const RUNTIME_FOLDERS: [&str; 2] = ["/run", "/var/run"];
+
 /// Runs the box helper; returns its exit status. Only `main` calls this, first thing.
 pub fn serve() -> i32 {
     ignore_stop_signals();
@@ -56,6 +61,9 @@ fn set_up(mut spec: BoxSpec) -> io::Result<i32> {
     // SAFETY: these calls take no arguments and cannot fail.
     let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
     let root = uid == 0;
+    if !spec.network {
+        spec.hidden.extend(RUNTIME_FOLDERS.map(PathBuf::from));
+    }
     for path in spec.readable.iter_mut().chain(&mut spec.hidden) {
         if let Ok(canonical) = path.canonicalize() {
             *path = canonical;
