@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use crate::config::Tournament;
-use crate::folder_snapshot;
+use crate::{folder_bounds, folder_snapshot};
 
 /// The folder under the results folder that holds the bots' folders.
 pub const WORK_DIR: &str = "work";
@@ -63,6 +63,9 @@ pub fn with_private_folders(
     for (bot, folder) in tournament.bots.iter_mut().zip(&folders) {
         if let Some(why) = restore(folder)? {
             tracing::warn!("bot `{}`: {why}", bot.name);
+        }
+        if let Held::Emptied(why) = bound(folder)? {
+            tracing::warn!("bot `{}`: {}", bot.name, emptied_warning(folder, &why));
         }
         bot.program = bot.program.run_in(folder);
     }
@@ -130,20 +133,36 @@ pub fn restore(folder: &Path) -> anyhow::Result<Option<String>> {
     Ok(why)
 }
 
-/// The bytes of all files under `folder`, recursively; symbolic links count as their own
-/// size and are not followed. Unreadable entries count as nothing.
-pub fn folder_bytes(folder: &Path) -> u64 {
-    let Ok(entries) = std::fs::read_dir(folder) else {
-        return 0;
+/// What a private folder held after a game, as [`bound`] left it.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Held {
+    /// The bytes of its files and links (symbolic links count as their own size).
+    Bytes(u64),
+    /// More than the runner keeps between games (why): it was emptied.
+    Emptied(String),
+}
+
+/// Empties `folder` (a real folder) if it holds more than the runner keeps between games
+/// ([`folder_bounds`]), or what the runner cannot read; else says how many bytes it holds.
+/// Set-ID bits are cleared either way.
+pub fn bound(folder: &Path) -> anyhow::Result<Held> {
+    let why = match folder_bounds::inspect(folder) {
+        Ok(contents) => match contents.beyond {
+            None => return Ok(Held::Bytes(contents.bytes)),
+            Some(why) => why,
+        },
+        Err(error) => format!("what the runner cannot read ({error})"),
     };
-    entries
-        .flatten()
-        .map(|entry| match entry.metadata() {
-            Ok(meta) if meta.is_dir() => folder_bytes(&entry.path()),
-            Ok(meta) => meta.len(),
-            Err(_) => 0,
-        })
-        .sum()
+    folder_bounds::empty(folder).with_context(|| format!("cannot empty {}", folder.display()))?;
+    Ok(Held::Emptied(why))
+}
+
+/// The warning for a folder [`bound`] emptied because it held `why`.
+pub fn emptied_warning(folder: &Path, why: &str) -> String {
+    format!(
+        "its private folder {} held {why}, more than the runner keeps between games; emptied",
+        folder.display()
+    )
 }
 
 #[cfg(test)]
@@ -180,12 +199,18 @@ mod tests {
     }
 
     #[test]
-    fn folder_bytes_add_up_files_in_subfolders() {
+    fn a_folder_within_bounds_is_measured_and_one_beyond_them_emptied() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a"), [0u8; 1000]).unwrap();
         std::fs::create_dir(dir.path().join("sub")).unwrap();
         std::fs::write(dir.path().join("sub/b"), [0u8; 25]).unwrap();
-        assert_eq!(folder_bytes(dir.path()), 1025);
-        assert_eq!(folder_bytes(&dir.path().join("missing")), 0);
+        assert_eq!(bound(dir.path()).unwrap(), Held::Bytes(1025));
+        // A sparse file takes no disk, but a copy of it would.
+        let sparse = std::fs::File::create(dir.path().join("sub/sparse")).unwrap();
+        sparse.set_len(1 << 40).unwrap();
+        let why = format!("more than {} bytes of files", folder_bounds::KEEP_BYTES);
+        assert_eq!(bound(dir.path()).unwrap(), Held::Emptied(why));
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        assert_eq!(bound(dir.path()).unwrap(), Held::Bytes(0));
     }
 }

@@ -19,6 +19,7 @@ pub mod config;
 pub mod driver;
 pub mod errors;
 pub mod fnv;
+pub mod folder_bounds;
 pub mod folder_snapshot;
 pub mod folders;
 mod html;

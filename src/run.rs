@@ -23,7 +23,7 @@ use crate::driver::{Played, Recording, play};
 use crate::errors::Error;
 use crate::folder_snapshot;
 use crate::folders::{
-    CAP_BYTES, folder_bytes, give_to_sandbox_user, restore, with_private_folders,
+    CAP_BYTES, Held, bound, emptied_warning, give_to_sandbox_user, restore, with_private_folders,
 };
 use crate::journal::{GameRecord, Header, JournalWriter, Record, Sandboxing};
 use crate::progress::{Answered, Progress, Reporter, Style, WorkLeft};
@@ -684,9 +684,9 @@ impl Earlier<'_> {
     }
 }
 
-/// After game `index`: makes again every private folder its bot replaced, and names every
-/// bot whose folder holds more than the cap (reported, not enforced: games/cave.md, "The
-/// private folder").
+/// After game `index`: makes again every private folder its bot replaced, empties every
+/// folder beyond what the runner keeps ([`bound`]), and names every bot whose folder holds
+/// more than the cap (reported, not enforced: games/cave.md, "The private folder").
 fn check_folders(tournament: &Tournament, folders: &[PathBuf], index: u64) -> Result<(), Error> {
     for (bot, folder) in tournament.bots.iter().zip(folders) {
         if let Some(why) = restore(folder)? {
@@ -695,14 +695,19 @@ fn check_folders(tournament: &Tournament, folders: &[PathBuf], index: u64) -> Re
                 give_to_sandbox_user(folder)?;
             }
         }
-        let bytes = folder_bytes(folder);
-        if bytes > CAP_BYTES {
-            tracing::warn!(
+        match bound(folder)? {
+            Held::Emptied(why) => tracing::warn!(
+                "bot `{}` after game {index}: {}",
+                bot.name,
+                emptied_warning(folder, &why)
+            ),
+            Held::Bytes(bytes) if bytes > CAP_BYTES => tracing::warn!(
                 "bot `{}` keeps {bytes} bytes in {} after game {index}, over the \
                  {CAP_BYTES}-byte cap",
                 bot.name,
                 folder.display()
-            );
+            ),
+            Held::Bytes(_) => {}
         }
     }
     Ok(())

@@ -153,7 +153,11 @@ fn check_one(
         (enforced.as_ref(), bot.limits.max_reply_bytes),
         &reports,
     );
-    drop(private);
+    if let Some(folder) = private {
+        // Emptied by descriptors first: no tree the bot made, however deep, is left behind.
+        arena::folder_bounds::empty(folder.path())
+            .with_context(|| format!("cannot empty {}", folder.path().display()))?;
+    }
     Ok((text, reports.iter().all(ProbeReport::is_valid)))
 }
 

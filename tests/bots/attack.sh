@@ -56,6 +56,17 @@ time.sleep(60)' > /dev/null 2>&1 < /dev/null &
         /usr/bin/python3 -S -c 'import os, socket
 socket.create_connection(("127.0.0.1", int(os.environ["PORT"])), timeout=1)' 2>/dev/null && broken=yes
         ;;
+    unix-socket)
+        # A socket the test listens on in a folder of its own under /run, where a machine
+        # keeps its system bus's and container engine's.
+        for socket in /run/arena-test*/listen.sock /run/user/*/arena-test*/listen.sock; do
+            [ -S "$socket" ] || continue
+            /usr/bin/python3 -S -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.settimeout(1)
+s.connect(sys.argv[1])' "$socket" 2>/dev/null && broken=yes
+        done
+        ;;
     symlink)
         # A runner that followed the link made last turn started this turn inside the
         # canary: empty it from here. Then replace the private folder by that link.
@@ -65,6 +76,19 @@ socket.create_connection(("127.0.0.1", int(os.environ["PORT"])), timeout=1)' 2>/
         fi
         folder=$(pwd)
         cd .. && rm -rf "$folder" 2>/dev/null && ln -s "$CANARY" "$folder" 2>/dev/null
+        ;;
+    hoard)
+        # More than the runner keeps of a private folder between games: a sparse file of
+        # 64 MiB (no disk of its own, 64 MiB in a copy) and a tree deeper than a path can
+        # name, each made once a game.
+        /usr/bin/python3 -S -c 'import os
+if not os.path.exists("a"):
+    with open("sparse", "wb") as f:
+        f.truncate(64 << 20)
+    fd = os.open(".", os.O_RDONLY)
+    for _ in range(3000):
+        os.mkdir("a", dir_fd=fd)
+        fd = os.open("a", os.O_RDONLY, dir_fd=fd)' 2>/dev/null
         ;;
     rm-rf)
         # The test checks the canary: it may be hidden here, or read-only.

@@ -11,6 +11,7 @@
 
 use std::net::TcpListener;
 use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::UnixListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -455,6 +456,39 @@ fn a_bot_of_an_unprivileged_runner_cannot_connect_to_a_port_on_the_machine() {
     connect_to_the_test(As::Unprivileged);
 }
 
+/// A Unix socket listening in a temporary folder under `/run` (or the user's runtime
+/// folder there, for a tester who is not root), open to all.
+fn listen_under_run() -> (tempfile::TempDir, UnixListener) {
+    let runtime = std::env::var_os("XDG_RUNTIME_DIR").map(PathBuf::from);
+    let folder = (tempfile::Builder::new()
+        .prefix("arena-test")
+        .tempdir_in("/run"))
+    .or_else(|error| {
+        runtime.map_or(Err(error), |dir| {
+            tempfile::Builder::new()
+                .prefix("arena-test")
+                .tempdir_in(dir)
+        })
+    })
+    .expect("a temporary folder under /run: the test runs as root or has XDG_RUNTIME_DIR");
+    std::fs::set_permissions(folder.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = folder.path().join("listen.sock");
+    let listener = UnixListener::bind(&path).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o777)).unwrap();
+    listener.set_nonblocking(true).unwrap();
+    (folder, listener)
+}
+
+/// A read-only mount refuses no `connect`: the machine's runtime folders are hidden.
+#[test]
+fn a_bot_cannot_connect_to_a_unix_socket_under_run() {
+    let (_folder, listener) = listen_under_run();
+    foiled(As::Tester, "unix-socket", 0);
+    assert!(listener.accept().is_err(), "nothing connected");
+    works_unboxed("unix-socket", 0);
+    assert!(listener.accept().is_ok(), "the unboxed bot connected");
+}
+
 #[test]
 fn replacing_the_private_folder_by_a_link_never_leads_the_runner_outside() {
     for sandbox in [&[][..], &["--no-sandbox"]] {
@@ -468,6 +502,31 @@ fn replacing_the_private_folder_by_a_link_never_leads_the_runner_outside() {
         let folder = field.path().join("results/work/attacker");
         assert!(folder.symlink_metadata().unwrap().is_dir(), "{sandbox:?}");
         assert!(field.tag.survivors().is_empty());
+    }
+}
+
+/// A folder beyond what the runner keeps between games is emptied after each game: it is
+/// never copied (a sparse file would take its whole length in the copy) and no depth stops
+/// the run.
+#[test]
+fn a_private_folder_beyond_the_bounds_is_emptied_and_the_run_goes_on() {
+    for sandbox in [&[][..], &["--no-sandbox"]] {
+        let field = Field::new();
+        let file = field.toml("hoard", 0, "");
+        let output = field.run(As::Tester, &file, "results", sandbox);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let board = board(&output);
+        assert_eq!(board["games_played"], 2, "{sandbox:?}: {board} {stderr}");
+        let emptied = "more than the runner keeps between games; emptied";
+        assert_eq!(stderr.matches(emptied).count(), 2, "{sandbox:?}: {stderr}");
+        for folder in [
+            "results/work/attacker",
+            "results/work-journaled/work/attacker",
+        ] {
+            let path = field.path().join(folder);
+            let left: Vec<_> = std::fs::read_dir(&path).unwrap().collect();
+            assert!(left.is_empty(), "{sandbox:?}: {folder} holds {left:?}");
+        }
     }
 }
 
