@@ -20,7 +20,7 @@ const SHOWN_BYTES: usize = 2048;
 /// a Java alien that arena's Java host runs, whose silences have other causes than a
 /// program's.
 pub fn render_check(
-    game: &str,
+    (game, options): (&str, Option<&str>),
     command: &str,
     java: bool,
     program: &BotProgram,
@@ -28,6 +28,9 @@ pub fn render_check(
     reports: &[ProbeReport],
 ) -> String {
     let mut out = format!("checking `{command}` against the {game} protocol\n");
+    if let Some(options) = options {
+        let _ = writeln!(out, "options: {options}, which the replies are judged by");
+    }
     let dir = program.dir.display();
     // Where the bot runs, which a relative path it opens depends on.
     let _ = writeln!(
@@ -370,7 +373,7 @@ mod tests {
             sandbox: None,
             private_dir: false,
         };
-        render_check(game, command, java, &program, (None, 64), reports)
+        render_check((game, None), command, java, &program, (None, 64), reports)
     }
 
     fn report(

@@ -7,8 +7,8 @@ use std::time::Duration;
 use crate::bots::{BotProgram, CallEnv, CallResult, CallStatus, Limits, Waiting};
 use crate::config::Timeouts;
 use crate::driver::{Connection, Limit};
-use arena_games::GameKind;
 use arena_games::engine::{Answer, Input};
+use arena_games::{GameKind, GameOptions};
 
 use arena_games::probe::{Judge, Verdict};
 
@@ -102,15 +102,15 @@ fn line_parsed_alone(reply: &[u8], judge: &Judge) -> Option<usize> {
 /// in a write of its own.
 const UNASKED_SETTLE: Duration = Duration::from_millis(30);
 
-/// Sends every probe of `kind` to `program` in order and returns the reports.
+/// Sends every probe of the game of `options` to `program` in order and returns the reports.
 pub async fn check_bot(
-    kind: GameKind,
+    options: &GameOptions,
     program: &BotProgram,
     limits: &Limits,
     timeouts: Timeouts,
 ) -> Vec<ProbeReport> {
     let env = CallEnv {
-        game: kind.name(),
+        game: options.kind().name(),
         seed: 1,
         seat: 0,
     };
@@ -118,7 +118,7 @@ pub async fn check_bot(
     let mut reports = Vec::new();
     let mut connection = Connection::default();
     let farewell = loop {
-        let mut plan = kind.probes(&answers);
+        let mut plan = options.probes(&answers);
         if answers.len() >= plan.probes.len() {
             break plan.farewell;
         }

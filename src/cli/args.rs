@@ -288,6 +288,15 @@ pub struct CheckArgs {
     /// With --tournament: only some of its bots.
     #[command(flatten)]
     pub selection: SelectionArgs,
+    /// A game option, as in a tournament file's `[options]` table (`parsing=lenient`), by
+    /// which the replies are judged; repeatable (with --tournament: the file's own).
+    #[arg(
+        long = "option",
+        value_name = "KEY=VALUE",
+        value_parser = crate::quick_match::parse_option,
+        conflicts_with = "tournament"
+    )]
+    pub options: Vec<crate::quick_match::MatchOption>,
     /// Instead of a command: a Java bot's source files (the first naming the class), compiled
     /// with the game's Java host as a tournament compiles them and run in a JVM of its own
     /// (AlienWar's original aliens; repeat for several files).

@@ -16,7 +16,10 @@ use arena::config::{Timeouts, standalone_bot, standalone_java_bot};
 use arena::errors::{EXIT_OK, EXIT_STRICT, Error};
 use arena::sandbox::{Enforced, check_support};
 use arena::text::{escape_control, shell_word};
-use arena_games::GameKind;
+use arena_games::{GameKind, GameOptions, OptionsParser};
+use serde::de::DeserializeOwned;
+
+use crate::quick_match::MatchOption;
 
 /// Checks the bot the command line gives, or every bot of `--tournament`.
 pub fn check_command(args: &CheckArgs) -> Result<u8, Error> {
@@ -76,6 +79,10 @@ pub fn check_command(args: &CheckArgs) -> Result<u8, Error> {
         let sources: Vec<String> = args.java.iter().map(|s| s.display().to_string()).collect();
         format!("--java {}", sources.join(" "))
     };
+    let options = game_options(game, &args.options)?;
+    let shown: Vec<String> = (args.options.iter())
+        .map(|option| format!("{} = {}", option.key, option.value))
+        .collect();
     let bot = Checked {
         command: &command,
         java: !args.java.is_empty(),
@@ -83,9 +90,39 @@ pub fn check_command(args: &CheckArgs) -> Result<u8, Error> {
         limits: &limits,
         timeouts,
     };
+    let game = (&options, (!shown.is_empty()).then(|| shown.join(", ")));
     let (text, valid) = check_one(game, bot, enforced.as_ref(), &runtime()?)?;
     write_stdout(&text)?;
     Ok(if valid { EXIT_OK } else { EXIT_STRICT })
+}
+
+/// `kind`'s options with each `--option` set, as a tournament file's `[options]` table would
+/// set them.
+fn game_options(kind: GameKind, given: &[MatchOption]) -> Result<GameOptions, Error> {
+    let text: String = (given.iter())
+        .map(|option| format!("{} = {}\n", option.key, option.value))
+        .collect();
+    let invalid = |why: String| Error::Usage(format!("--option: {why}"));
+    let table: toml::Table = text.parse().map_err(|error| invalid(format!("{error}")))?;
+    let options = kind
+        .parse_options(&mut FromTable(table))
+        .map_err(|error| invalid(error.message().to_owned()))?;
+    let problems = options.validate();
+    if !problems.is_empty() {
+        return Err(invalid(problems.join("; ")));
+    }
+    Ok(options)
+}
+
+/// A game's options from the `[options]` table `--option` makes.
+struct FromTable(toml::Table);
+
+impl OptionsParser for FromTable {
+    type Error = toml::de::Error;
+
+    fn parse<T: DeserializeOwned + Default>(&mut self) -> Result<T, toml::de::Error> {
+        toml::Value::Table(self.0.clone()).try_into()
+    }
 }
 
 /// One bot to check and what it runs under.
@@ -112,16 +149,18 @@ fn runtime() -> Result<tokio::runtime::Runtime, Error> {
         .context("cannot start the async runtime")?)
 }
 
-/// Checks `bot` at `game` on `runtime`, in the sandbox `enforced` if its program has one;
-/// its report, and whether every reply was valid.
+/// Checks `bot` at the game of `options` (with how the report names them, if they are not
+/// the game's defaults) on `runtime`, in the sandbox `enforced` if its program has one; its
+/// report, and whether every reply was valid.
 fn check_one(
-    game: GameKind,
+    (options, shown): (&GameOptions, Option<String>),
     mut bot: Checked<'_>,
     enforced: Option<&Enforced>,
     runtime: &tokio::runtime::Runtime,
 ) -> Result<(String, bool), Error> {
     // A game that gives each bot a private folder (Cave Rangers) gets one for the check too,
     // removed after it: the bot runs there as in a tournament, and may write there.
+    let game = options.kind();
     let private = if game.private_folders() {
         let folder = tempfile::Builder::new()
             .prefix("arena-check-")
@@ -139,14 +178,14 @@ fn check_one(
     } else {
         None
     };
-    let reports = runtime.block_on(check_bot(game, &bot.program, bot.limits, bot.timeouts));
+    let reports = runtime.block_on(check_bot(options, &bot.program, bot.limits, bot.timeouts));
     // The box of a bot with `network = true` keeps the machine's network.
     let enforced = (enforced.zip(bot.program.sandbox.as_ref())).map(|(enforced, spec)| Enforced {
         own_network: !spec.network,
         ..enforced.clone()
     });
     let text = render_check(
-        game.name(),
+        (game.name(), shown.as_deref()),
         bot.command,
         bot.java,
         &bot.program,
@@ -184,7 +223,8 @@ fn check_tournament(file: &Path, args: &CheckArgs) -> Result<u8, Error> {
     } else {
         None
     };
-    let game = tournament.kind();
+    let shown = (tournament.options != tournament.kind().default_options())
+        .then(|| format!("those of {}", escape_control(&file.display().to_string())));
     let runtime = runtime()?;
     let mut verdicts = Vec::new();
     for bot in &tournament.bots {
@@ -199,6 +239,7 @@ fn check_tournament(file: &Path, args: &CheckArgs) -> Result<u8, Error> {
             limits: &tournament.limits,
             timeouts: tournament.timeouts,
         };
+        let game = (&tournament.options, shown.clone());
         let (text, valid) = check_one(game, checked, enforced.as_ref(), &runtime)?;
         let name = escape_control(&bot.name);
         write_stdout(&format!("bot {name}\n{text}\n"))?;

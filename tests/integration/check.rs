@@ -844,6 +844,55 @@ fn every_bot_of_a_tournament_file_is_checked_as_the_file_runs_it() {
     assert!(stderr.contains("--bots/--exclude choose among the bots of --tournament FILE"));
 }
 
+/// Replies are judged by the game's options: Slime's lenient parsing takes a move without a
+/// newline, which the original controller's strict one refuses; from `--option` or from the
+/// tournament file, named in the report.
+#[test]
+fn replies_are_judged_by_the_options_given_or_the_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ["/bin/sh", "-c", "printf '0 0 1 1'"];
+    let first = |text: &str| text.split("\n2. ").next().unwrap().to_owned();
+    let (output, text) = check(dir.path(), "slime", &[], &bot);
+    assert_eq!(output.status.code(), Some(3), "{text}");
+    assert!(
+        first(&text).contains("nothing follows the fourth integer"),
+        "{text}"
+    );
+    assert!(!text.contains("options: "), "{text}");
+    let lenient = ["--option", "parsing=lenient"];
+    let (_, text) = check(dir.path(), "slime", &lenient, &bot);
+    assert!(
+        text.contains("\noptions: parsing = \"lenient\", which the replies are judged by\n"),
+        "{text}"
+    );
+    assert!(first(&text).ends_with("=> valid\n"), "{text}");
+    let (output, _) = check(dir.path(), "slime", &["--option", "parsing=loose"], &bot);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--option: unknown variant `loose`"),
+        "{stderr}"
+    );
+
+    let bots: String = (1..=4)
+        .map(|n| {
+            format!("[[bots]]\nname = \"nonl{n}\"\ncommand = [\"/bin/sh\", \"-c\", \"printf '0 0 1 1'\"]\n")
+        })
+        .collect();
+    let text = format!("game = \"slime\"\n[options]\nparsing = \"lenient\"\n{bots}");
+    std::fs::write(dir.path().join("t.toml"), text).unwrap();
+    let output = arena(
+        dir.path(),
+        &["check", "--tournament", "t.toml", "--bots", "nonl1"],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("\noptions: those of t.toml, which the replies are judged by\n"),
+        "{stdout}"
+    );
+    assert!(first(&stdout).ends_with("=> valid\n"), "{stdout}");
+}
+
 /// A process the box's `max_processes` refuses is said to be the limit's, not the
 /// machine's "Resource temporarily unavailable" alone. As root a cgroup counts the box's
 /// processes, its init included; unprivileged, `RLIMIT_NPROC` counts only what the bot

@@ -55,9 +55,10 @@ pub trait RegisteredGame: Game + fmt::Debug + Sized {
         Vec::new()
     }
 
-    /// `arena check`'s probes: prepared positions with the game's verdict on a reply, given
-    /// the answers to the probes sent so far.
-    fn probes(answers: &[Answer]) -> Plan;
+    /// `arena check`'s probes: prepared positions with the game's verdict on a reply under
+    /// `options` (what they change of a request or a verdict), given the answers to the
+    /// probes sent so far.
+    fn probes(options: &Self::Options, answers: &[Answer]) -> Plan;
 
     /// A fresh engine for one game with these options, its seed and its number of seats.
     fn start(options: &Self::Options, seed: u64, seats: usize) -> Result<Self, SetupError>;

@@ -39,13 +39,6 @@ macro_rules! games {
                 match self { $( GameKind::$variant => <$engine as RegisteredGame>::SCORING, )+ }
             }
 
-            /// `arena check`'s probes, given the answers to the probes sent so far.
-            pub fn probes(self, answers: &[Answer]) -> Plan {
-                match self {
-                    $( GameKind::$variant => <$engine as RegisteredGame>::probes(answers), )+
-                }
-            }
-
             /// The original challenge's number of games (per pairing, or runs).
             pub fn default_games(self) -> u32 {
                 match self {
@@ -146,6 +139,16 @@ macro_rules! games {
             pub fn use_data_file(&mut self, path: &Path, text: &str, entries: usize) -> Vec<String> {
                 match self {
                     $( GameOptions::$variant(options) => options.use_data_file(path, text, entries), )+
+                }
+            }
+
+            /// `arena check`'s probes with these options, given the answers to the probes sent
+            /// so far.
+            pub fn probes(&self, answers: &[Answer]) -> Plan {
+                match self {
+                    $( GameOptions::$variant(options) => {
+                        <$engine as RegisteredGame>::probes(options, answers)
+                    } )+
                 }
             }
 
@@ -347,7 +350,7 @@ mod tests {
         let setups = [Vec::new(), vec![Answer::Reply(b"6 3 3 LOOP\n".to_vec())]];
         for &kind in GameKind::ALL {
             let session = setups.iter().any(|answers| {
-                (kind.probes(answers).probes.iter())
+                (kind.default_options().probes(answers).probes.iter())
                     .any(|probe| matches!(probe.input, Input::Session(_)))
             });
             assert_eq!(kind.persistent_processes(), session, "{kind}");

@@ -126,7 +126,7 @@ impl RegisteredGame for Guess {
         rust: "fn main() {\n    println!(\"7\");\n}\n",
     };
 
-    fn probes(_answers: &[Answer]) -> Plan {
+    fn probes(_options: &GuessOptions, _answers: &[Answer]) -> Plan {
         let judge = |reply: &[u8]| match digit(&Answer::Reply(reply.to_vec())) {
             Some(points) => Verdict::Legal(format!("{points} points")),
             None => Verdict::Unparsed("not a digit".to_owned()),
@@ -178,7 +178,7 @@ fn a_sixth_game_needs_only_its_registry_line() {
     assert!(!kind.private_folders() && kind.stat_columns().is_empty());
     assert!(!kind.persistent_processes());
     assert_eq!(kind.templates().python, "print(7)\n");
-    assert_eq!(kind.probes(&[]).probes.len(), 1);
+    assert_eq!(kind.default_options().probes(&[]).probes.len(), 1);
     let mut options = kind.parse_options(&mut Defaults).expect("defaults parse");
     assert_eq!(options, kind.default_options());
     assert_eq!((options.kind(), options.min_bots()), (kind, 1));

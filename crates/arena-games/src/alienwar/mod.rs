@@ -46,8 +46,8 @@ impl RegisteredGame for AlienWar {
         prey::Prey::ALL.map(prey::Prey::name).to_vec()
     }
 
-    fn probes(answers: &[Answer]) -> Plan {
-        probes::probes(answers)
+    fn probes(options: &AlienWarOptions, answers: &[Answer]) -> Plan {
+        probes::probes(options, answers)
     }
 
     fn start(options: &AlienWarOptions, seed: u64, seats: usize) -> Result<AlienWar, SetupError> {

@@ -1,5 +1,5 @@
 //! `arena check`'s probes for AlienWar, all on one persistent process as in a game: the
-//! creation request of a one-bot tournament with the default options, then `MOVE` and
+//! creation request of a one-bot tournament with the options checked, then `MOVE` and
 //! `FIGHT` requests about the instances it created, in prepared positions on a planet of the
 //! size it was told. The positions are laid out on a [`Planet`] and rendered by the engine's
 //! own code (views cut from the round's snapshot, wrapping at the edges; meetings found and
@@ -70,13 +70,12 @@ const FALLBACK_POINTS: [f32; 5] = [2.0; 5];
 
 /// The probes: `CREATE`, the `MOVE` batches of [`BEFORE_FIGHT`], the `FIGHT` questions of
 /// [`FIGHT`], the `MOVE` batch of [`END_GAME`].
-pub(crate) fn probes(answers: &[Answer]) -> Plan {
-    let options = AlienWarOptions::default();
+pub(crate) fn probes(options: &AlienWarOptions, answers: &[Answer]) -> Plan {
     let count = options.instances as usize;
     let side = rules::board_side(1 + Prey::ALL.len(), count);
     let created = created(answers.first(), count);
     let mut probes = vec![Probe {
-        name: "creation: CREATE for a one-bot game with the default options".into(),
+        name: "creation: CREATE for a one-bot game".into(),
         input: Input::Session(protocol::encode_create(count, side)),
         phase: Phase::Setup,
         judge: Box::new(move |reply| judge_create(reply, count)),
@@ -290,7 +289,7 @@ mod tests {
 
     #[test]
     fn creation_is_a_default_games_and_replies_are_judged_like_the_game() {
-        let plan = probes(&[]);
+        let plan = probes(&Default::default(), &[]);
         assert_eq!(request(&plan, 0), "CREATE 100 39\n");
         assert_eq!(plan.probes[0].phase, Phase::Setup);
         assert_eq!(plan.farewell, b"END\n");
@@ -323,7 +322,10 @@ mod tests {
         // Instance 1 is refused (over budget), so the probes use ids 0, 2, 3, ...
         let mut words = vec!["0,0,0,9.5,0"; 100];
         words[1] = "10,10,0,0,0";
-        let plan = probes(&[Answer::Reply(words.join(" ").into_bytes())]);
+        let plan = probes(
+            &Default::default(),
+            &[Answer::Reply(words.join(" ").into_bytes())],
+        );
         assert_eq!(plan.probes.len(), 6);
         let ids = |index: usize| -> Vec<u32> {
             let mut ids: Vec<u32> = request(&plan, index)
@@ -348,7 +350,7 @@ mod tests {
 
     #[test]
     fn the_edge_view_wraps_around_the_planet() {
-        let plan = probes(&[]);
+        let plan = probes(&Default::default(), &[]);
         let edge = request(&plan, 3);
         assert!(edge.starts_with("MOVE 4\n"), "{edge}");
         // Instance 0 on cell 0,0 (radius 2): rows 37, 38, 0, 1, 2 of columns 37, 38, 0, 1, 2,
@@ -374,7 +376,7 @@ mod tests {
 
     #[test]
     fn the_fight_asks_about_both_sides_of_a_meeting_and_one_of_another() {
-        let plan = probes(&[]);
+        let plan = probes(&Default::default(), &[]);
         let fight = request(&plan, 4);
         assert!(fight.starts_with("FIGHT 3\n"), "{fight}");
         let ids: Vec<&str> = fight.lines().skip(1).map(|l| &l[..2]).collect();

@@ -58,7 +58,7 @@ impl RegisteredGame for Cave {
     const TEMPLATES: Templates = templates!("cave");
     const WIDEST_BOUNDS: Bounds = options::WIDEST_BOUNDS;
 
-    fn probes(answers: &[Answer]) -> Plan {
+    fn probes(_options: &CaveOptions, answers: &[Answer]) -> Plan {
         probes::probes(answers)
     }
 

@@ -31,7 +31,7 @@ impl RegisteredGame for Eggs {
     const PAIRINGS: &'static [Pairing] = &[Pairing::FreeForAll];
     const TEMPLATES: Templates = templates!("eggs");
 
-    fn probes(answers: &[Answer]) -> Plan {
+    fn probes(_options: &EggsOptions, answers: &[Answer]) -> Plan {
         probes::probes(answers)
     }
 

@@ -32,8 +32,8 @@ impl RegisteredGame for Petri {
     const TEMPLATES: Templates = templates!("petri");
     const WIDEST_BOUNDS: Bounds = options::BOUNDS;
 
-    fn probes(answers: &[Answer]) -> Plan {
-        probes::probes(answers)
+    fn probes(options: &PetriOptions, answers: &[Answer]) -> Plan {
+        probes::probes(options, answers)
     }
 
     fn start(options: &PetriOptions, _seed: u64, seats: usize) -> Result<Petri, SetupError> {

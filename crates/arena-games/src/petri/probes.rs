@@ -42,8 +42,7 @@ const POSITIONS: &[(&str, [&str; 4], i32, u32)] = &[
 
 /// The probes: the setup request, the session's `BEGIN` line for a `LOOP` bot, and a cell
 /// request in each of [`POSITIONS`] (HP and energy 0 mean full).
-pub(crate) fn probes(answers: &[Answer]) -> Plan {
-    let options = PetriOptions::default();
+pub(crate) fn probes(options: &PetriOptions, answers: &[Answer]) -> Plan {
     let setup = answers.first().and_then(|answer| match answer {
         Answer::Reply(reply) => protocol::parse_species(reply).ok(),
         Answer::NoReply => None,
@@ -146,7 +145,7 @@ mod tests {
 
     #[test]
     fn one_shot_bots_get_unterminated_requests_and_legal_moves_pass() {
-        let plan = probes(&[Answer::Reply(b"3 6 3".to_vec())]);
+        let plan = probes(&Default::default(), &[Answer::Reply(b"3 6 3".to_vec())]);
         assert_eq!(plan.probes.len(), 1 + POSITIONS.len());
         assert_eq!(
             plan.probes[1].input,
@@ -174,7 +173,10 @@ mod tests {
 
     #[test]
     fn loop_bots_get_a_session_start_and_terminated_requests() {
-        let plan = probes(&[Answer::Reply(b"6 3 3 LOOP\n".to_vec())]);
+        let plan = probes(
+            &Default::default(),
+            &[Answer::Reply(b"6 3 3 LOOP\n".to_vec())],
+        );
         assert_eq!(plan.probes.len(), 2 + POSITIONS.len());
         assert_eq!(plan.probes[1].input, Input::Session(b"BEGIN\n".to_vec()));
         let Input::Session(request) = &plan.probes[2].input else {
@@ -186,7 +188,7 @@ mod tests {
 
     #[test]
     fn setup_replies_are_judged_like_the_game() {
-        let plan = probes(&[]);
+        let plan = probes(&Default::default(), &[]);
         assert!(judge(&plan, 0, b"4 4 4\n").is_valid());
         assert!(matches!(judge(&plan, 0, b"4 4 5"), Verdict::Illegal(..)));
         assert!(matches!(judge(&plan, 0, b"hello"), Verdict::Unparsed(_)));

@@ -40,8 +40,8 @@ impl RegisteredGame for Slime {
     const TEMPLATES: Templates = templates!("slime");
     const WIDEST_BOUNDS: Bounds = options::WIDEST_BOUNDS;
 
-    fn probes(answers: &[Answer]) -> Plan {
-        probes::probes(answers)
+    fn probes(options: &SlimeOptions, answers: &[Answer]) -> Plan {
+        probes::probes(options, answers)
     }
 
     fn start(options: &SlimeOptions, _seed: u64, seats: usize) -> Result<Slime, SetupError> {

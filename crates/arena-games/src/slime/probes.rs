@@ -1,11 +1,11 @@
 //! `arena check`'s probes for Slime: one turn's argument in each of a few prepared boards,
 //! rendered and judged by `protocol.rs` and `rules.rs` exactly as in a game (with the
-//! default, strict parsing).
+//! options' parsing, strict by default).
 
 use crate::engine::{Answer, Input};
 use crate::probe::{Plan, Verdict};
 
-use super::options::Parsing;
+use super::options::{Parsing, SlimeOptions};
 use super::protocol;
 use super::rules::Board;
 
@@ -54,18 +54,19 @@ const BOARDS: &[(&str, [&str; 8], usize)] = &[
 ];
 
 /// One probe per board in [`BOARDS`].
-pub(crate) fn probes(_answers: &[Answer]) -> Plan {
-    Plan::one_shot(BOARDS.iter().map(|&(name, rows, seat)| {
+pub(crate) fn probes(options: &SlimeOptions, _answers: &[Answer]) -> Plan {
+    let parsing = options.parsing;
+    Plan::one_shot(BOARDS.iter().map(move |&(name, rows, seat)| {
         let board = Board::from_rows(&rows);
         let input = Input::Args(vec![protocol::encode_request(&board, seat)]);
         (name.into(), input, move |reply: &[u8]| {
-            judge(&board, seat, reply)
+            judge(&board, seat, parsing, reply)
         })
     }))
 }
 
-fn judge(board: &Board, seat: usize, reply: &[u8]) -> Verdict {
-    let raw = match protocol::parse_reply(reply, Parsing::Strict) {
+fn judge(board: &Board, seat: usize, parsing: Parsing, reply: &[u8]) -> Verdict {
+    let raw = match protocol::parse_reply(reply, parsing) {
         Ok(raw) => raw,
         Err(why) => return Verdict::Unparsed(why.reason().into()),
     };
@@ -83,7 +84,7 @@ mod tests {
 
     #[test]
     fn requests_are_the_games_argument_and_replies_are_judged_like_the_game() {
-        let plan = probes(&[]);
+        let plan = probes(&Default::default(), &[]);
         assert_eq!(plan.probes.len(), BOARDS.len());
         assert_eq!(
             plan.probes[0].input,
@@ -94,6 +95,15 @@ mod tests {
         let early = &plan.probes[0].judge;
         assert!(early(b"0 0 1 1\n").is_valid());
         assert!(matches!(early(b"0 0 1 1"), Verdict::Unparsed(_)), "strict");
+        let lenient = SlimeOptions {
+            parsing: Parsing::Lenient,
+            ..SlimeOptions::default()
+        };
+        let plan_lenient = probes(&lenient, &[]);
+        assert!(
+            (plan_lenient.probes[0].judge)(b"0 0 1 1").is_valid(),
+            "lenient"
+        );
         assert!(matches!(early(b"0 7 1 6\n"), Verdict::Illegal(..)));
         // Walled in, a bot that knows only spreads and jumps passes: a mistake, since the
         // merge is legal.
