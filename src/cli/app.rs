@@ -33,7 +33,7 @@ use arena::selection::Selection;
 use arena::signals::Signals;
 use arena::sprt::{Sprt, SprtBounds, Verdict};
 use arena::summary::FailureLimits;
-use arena::text::{escape_control, shell_word};
+use arena::text::{escape_control, plural, shell_word};
 use arena_games::GameKind;
 
 /// Runs the command line's subcommand and returns the process exit status.
@@ -277,7 +277,7 @@ fn end_of_run(
                 "stopped by {} after {} of {}; to finish the run: {}",
                 stop.name(),
                 board.games_played,
-                arena::text::plural(board.planned_games(), "game", "games"),
+                plural(board.planned_games(), "game", "games"),
                 resume_command(args, out)
             ),
         );
@@ -293,8 +293,11 @@ fn end_of_run(
             .filter(|s| s.timeouts + s.crashes + s.invalid_replies > 0)
             .map(|s| {
                 format!(
-                    "{}: {} timeouts, {} crashes, {} invalid replies",
-                    s.name, s.timeouts, s.crashes, s.invalid_replies
+                    "{}: {}, {}, {}",
+                    s.name,
+                    plural(s.timeouts, "timeout", "timeouts"),
+                    plural(s.crashes, "crash", "crashes"),
+                    plural(s.invalid_replies, "invalid reply", "invalid replies")
                 )
             })
             .collect();
