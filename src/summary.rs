@@ -203,8 +203,8 @@ fn paragraph(
 
 /// The last [`STDERR_LINES`] non-blank lines of `tail`, as text with control characters
 /// escaped. When they begin inside a stack trace printed after its error (Node.js, Java:
-/// `at ...` lines), the error's own line comes first, then `…`: the frames alone would not
-/// say what failed.
+/// `at ...` lines; Ruby: a tab, then `from ...`), the error's own line comes first, then
+/// `…`: the frames alone would not say what failed.
 fn last_lines(tail: &[u8]) -> Vec<String> {
     let text = String::from_utf8_lossy(tail);
     let lines: Vec<&str> = text
@@ -213,7 +213,8 @@ fn last_lines(tail: &[u8]) -> Vec<String> {
         .filter(|line| !line.is_empty())
         .collect();
     let start = lines.len().saturating_sub(STDERR_LINES);
-    let is_frame = |line: &&str| line.trim_start().starts_with("at ");
+    let is_frame =
+        |line: &&str| line.trim_start().starts_with("at ") || line.starts_with("\tfrom ");
     let error = (lines.get(start).is_some_and(is_frame))
         .then(|| lines[..start].iter().rposition(|line| !is_frame(line)))
         .flatten();
@@ -276,6 +277,16 @@ mod tests {
                 "    at d (node:internal/3)",
                 "    at e (node:internal/4)",
                 "Node.js v20.20.2",
+            ]
+        );
+        let ruby = b"bot.rb:3:in `step': undefined method 'x' for nil (NoMethodError)\n\
+            \tfrom bot.rb:9:in `a'\n\tfrom bot.rb:8:in `b'\n\tfrom bot.rb:7:in `c'\n\
+            \tfrom bot.rb:6:in `d'\n\tfrom bot.rb:5:in `<main>'\n";
+        assert_eq!(
+            last_lines(ruby)[..2],
+            [
+                "bot.rb:3:in `step': undefined method 'x' for nil (NoMethodError)",
+                "…"
             ]
         );
         // A trace that ends with its error (Python) is cut as it is.
