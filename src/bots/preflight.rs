@@ -263,6 +263,13 @@ pub fn not_executable(path: &Path, word: &str) -> String {
         (!named.is_empty()).then(|| named.to_owned())
     });
     match interpreter {
+        // Both of its problems at once: made executable, it would fail on the second.
+        Some(interpreter) if !installed(&interpreter) => format!(
+            "program {shown} is not executable, and its `#!` line names {interpreter}, which \
+             is not installed here: name an installed interpreter before it in the command \
+             (`INTERPRETER {}`)",
+            shell_word(word)
+        ),
         Some(interpreter) => format!(
             "program {shown} is not executable: make it so (`{chmod}`) or name its \
              interpreter first (`{interpreter} {}`)",
@@ -270,6 +277,20 @@ pub fn not_executable(path: &Path, word: &str) -> String {
         ),
         None => format!("program {shown} is not executable: make it so (`{chmod}`)"),
     }
+}
+
+/// Whether the interpreter `named` by a `#!` line (a path, or a name `env` looks up in the
+/// runner's PATH) can run here.
+fn installed(named: &str) -> bool {
+    if named.contains('/') {
+        return not_runnable(Path::new(named)).is_none();
+    }
+    search_path(
+        named,
+        Path::new("/"),
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )
+    .is_some()
 }
 
 /// `bytes` up to the end of their first line, the newline excluded.
@@ -388,8 +409,14 @@ fn find_program(name: &str, bot: &BotProgram) -> Option<PathBuf> {
         Some(path) => path.into(),
         None => std::env::var_os("PATH").unwrap_or_default(),
     };
-    std::env::split_paths(&search)
-        .map(|folder| bot.dir.join(folder).join(name))
+    search_path(name, &bot.dir, &search)
+}
+
+/// The first program `name` in the folders of `search` (a PATH; relative folders are taken
+/// from `dir`) that can run.
+fn search_path(name: &str, dir: &Path, search: &OsStr) -> Option<PathBuf> {
+    std::env::split_paths(search)
+        .map(|folder| dir.join(folder).join(name))
         .find(|candidate| candidate.is_file() && not_runnable(candidate).is_none())
 }
 

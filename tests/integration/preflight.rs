@@ -107,6 +107,21 @@ fn a_folder_a_missing_file_and_a_file_without_execute_permission_are_named() {
         )),
         "{why}"
     );
+    // An interpreter that is not there is named at once, and not offered as the cure.
+    for line in ["#!/no/such/python\n", "#!/usr/bin/env no-such-python\n"] {
+        let script = file(dir.path(), "old.py", line.as_bytes(), 0o644);
+        let why = problem(&bot(&script, &[], dir.path())).unwrap();
+        let named = line[2..].trim_end().rsplit(' ').next().unwrap();
+        assert!(
+            why.ends_with(&format!(
+                "old.py is not executable, and its `#!` line names {named}, which is not \
+                 installed here: name an installed interpreter before it in the command \
+                 (`INTERPRETER {}`)",
+                script.display()
+            )),
+            "{why}"
+        );
+    }
 }
 
 #[test]
