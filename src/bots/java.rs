@@ -114,6 +114,15 @@ impl JavaHostRuntime for JavaHost {
                 .file_name()
                 .and_then(|n| n.to_str())
                 .unwrap_or_default();
+            let package = declared_package(&text).unwrap_or(self.package);
+            let as_compiled = format!("{}/{name}", package.replace('.', "/"));
+            if self.sources.iter().any(|&(path, _)| path == as_compiled) {
+                return Err(format!(
+                    "{} is the game's own {as_compiled}, which arena's Java host supplies: \
+                     leave it out of `java`, which lists the bot's own sources only",
+                    source.display()
+                ));
+            }
             files.push((format!("{}/{name}", self.package), with_package(self, text)));
         }
         let key = fnv1a(
@@ -183,14 +192,18 @@ impl JavaHostRuntime for JavaHost {
 /// The source as compiled: unchanged if it declares a package, else put into the host's
 /// package on its first line (the original challenge printed some answers without it).
 fn with_package(host: &JavaHost, text: String) -> String {
-    let declares = text
-        .lines()
-        .any(|line| line.trim_start().starts_with("package "));
-    if declares {
+    if declared_package(&text).is_some() {
         text
     } else {
         format!("package {}; {} {text}", host.package, host.imports)
     }
+}
+
+/// The package a source declares on a `package` line, if it does.
+fn declared_package(text: &str) -> Option<&str> {
+    (text.lines())
+        .find_map(|line| line.trim_start().strip_prefix("package "))
+        .map(|rest| rest.split(';').next().unwrap_or(rest).trim())
 }
 
 /// What a JVM maps besides its heap, class space and code cache, in MiB: the JDK's modules
@@ -619,5 +632,25 @@ mod tests {
             .build(&[dir.path().join("A.java")], dir.path())
             .unwrap_err();
         assert!(missing.starts_with("cannot read"), "{missing}");
+    }
+
+    /// The original API's stand-ins beside an alien (as its `javac` line lists them) would
+    /// be duplicate classes of the host's own.
+    #[test]
+    fn a_source_of_the_hosts_api_is_named_before_javac_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let alien = dir.path().join("Rock.java");
+        std::fs::write(&alien, "public class Rock extends Base {}\n").unwrap();
+        let api = dir.path().join("Base.java");
+        std::fs::write(&api, "package api;\npublic class Base {}\n").unwrap();
+        let why = HOST.build(&[alien, api.clone()], dir.path()).unwrap_err();
+        assert_eq!(
+            why,
+            format!(
+                "{} is the game's own api/Base.java, which arena's Java host supplies: \
+                 leave it out of `java`, which lists the bot's own sources only",
+                api.display()
+            )
+        );
     }
 }
