@@ -329,6 +329,10 @@ fn describe_sandbox(sandbox: Option<&Enforced>, program: &BotProgram) -> String 
     let _ = writeln!(text, "  network:    {network}");
     let _ = writeln!(
         text,
+        "  syscalls:   no namespaces, mounts, tracing, eBPF, kernel keys or io_uring (seccomp)"
+    );
+    let _ = writeln!(
+        text,
         "  writable:   /tmp and /dev/shm, private, {} MiB each, kept for one game",
         mib(TMP_BYTES)
     );

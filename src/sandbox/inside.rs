@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use super::cgroup::{BoxCgroup, OomKills};
 use super::mounts;
 use super::sys::{self, check};
+use super::syscalls::Filter;
 use super::wire::{self, FromBox, MAX_MESSAGE, Spawn, StartFailure, ToBox};
 use super::{BoxSpec, Enforced, NOBODY};
 
@@ -202,6 +203,8 @@ struct Init {
     current: Option<Current>,
     /// The box cgroup's count of out-of-memory kills, where memory is limited there.
     oom_kills: Option<OomKills>,
+    /// The system calls the bot's processes may not make.
+    filter: Filter,
 }
 
 impl Init {
@@ -248,6 +251,7 @@ impl Init {
             signals,
             current: None,
             oom_kills,
+            filter: Filter::new(),
         })
     }
 
@@ -388,6 +392,7 @@ impl Init {
             program: &program,
             argv: &argv,
             env: &env,
+            filter: &self.filter,
             failure: std::cell::Cell::new(None),
         };
         let stack = self.stack.as_mut_ptr_range().end;
@@ -447,6 +452,8 @@ enum Stage {
     User,
     /// `PR_SET_NO_NEW_PRIVS`.
     NoNewPrivileges,
+    /// The filter of the system calls it may not make.
+    SystemCalls,
     /// Entering the bot's folder.
     Dir,
     /// `execve` of the bot's program.
@@ -506,7 +513,7 @@ impl Stage {
             Stage::User => {
                 format!("cannot run the bot's process as nobody in the sandbox: {error}")
             }
-            Stage::Stdio | Stage::CoreFiles | Stage::NoNewPrivileges => {
+            Stage::Stdio | Stage::CoreFiles | Stage::NoNewPrivileges | Stage::SystemCalls => {
                 format!("cannot set up the bot's process in the sandbox: {error}")
             }
         };
@@ -522,6 +529,7 @@ struct ChildPlan<'a> {
     program: &'a CString,
     argv: &'a [*const libc::c_char],
     env: &'a [*const libc::c_char],
+    filter: &'a Filter,
     /// Set by the child if it could not exec: the stage and `errno`.
     failure: std::cell::Cell<Option<(Stage, i32)>>,
 }
@@ -531,14 +539,7 @@ extern "C" fn start_bot(plan: *mut libc::c_void) -> libc::c_int {
     // SAFETY: the parent passed a live ChildPlan and waits (CLONE_VFORK) until we exec or
     // exit, so the reference is valid for all of our life in its memory.
     let plan = unsafe { &*(plan as *const ChildPlan<'_>) };
-    let failure = become_bot(
-        plan.stdio,
-        &plan.limits,
-        plan.dir,
-        plan.program,
-        plan.argv,
-        plan.env,
-    );
+    let failure = become_bot(plan);
     plan.failure.set(Some(failure));
     // SAFETY: leaving without running anything of the parent's.
     unsafe { libc::_exit(127) }
@@ -556,14 +557,17 @@ struct ChildLimits {
 
 /// In the forked child: becomes the bot's process and execs it. Returns only on failure,
 /// with the stage and `errno`.
-fn become_bot(
-    stdio: [RawFd; 3],
-    limits: &ChildLimits,
-    dir: &CString,
-    program: &CString,
-    argv: &[*const libc::c_char],
-    env: &[*const libc::c_char],
-) -> (Stage, i32) {
+fn become_bot(plan: &ChildPlan<'_>) -> (Stage, i32) {
+    let ChildPlan {
+        stdio,
+        limits,
+        dir,
+        program,
+        argv,
+        env,
+        filter,
+        ..
+    } = plan;
     let fail = |stage| {
         (
             stage,
@@ -579,7 +583,7 @@ fn become_bot(
         libc::sigprocmask(libc::SIG_SETMASK, &empty, std::ptr::null_mut());
         // Rust ignores SIGPIPE in its own processes; a bot gets the default.
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-        for (target, fd) in stdio.into_iter().enumerate() {
+        for (target, &fd) in stdio.iter().enumerate() {
             if libc::dup2(fd, target as RawFd) == -1 {
                 return fail(Stage::Stdio);
             }
@@ -617,6 +621,9 @@ fn become_bot(
         }
         if sys::prctl(libc::PR_SET_NO_NEW_PRIVS, 1).is_err() {
             return fail(Stage::NoNewPrivileges);
+        }
+        if filter.install().is_err() {
+            return fail(Stage::SystemCalls);
         }
         if libc::chdir(dir.as_ptr()) == -1 {
             return fail(Stage::Dir);

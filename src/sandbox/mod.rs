@@ -18,6 +18,7 @@ mod inside;
 mod mounts;
 mod support;
 mod sys;
+mod syscalls;
 mod wire;
 
 use std::path::PathBuf;

@@ -56,6 +56,11 @@ time.sleep(60)' > /dev/null 2>&1 < /dev/null &
         /usr/bin/python3 -S -c 'import os, socket
 socket.create_connection(("127.0.0.1", int(os.environ["PORT"])), timeout=1)' 2>/dev/null && broken=yes
         ;;
+    namespace)
+        # A user namespace of its own makes a process root there, and opens much of the
+        # kernel to it.
+        unshare --user --map-root-user true 2>/dev/null && broken=yes
+        ;;
     unix-socket)
         # A socket the test listens on in a folder of its own under /run, where a machine
         # keeps its system bus's and container engine's.

@@ -755,6 +755,7 @@ fn the_limits_a_tournament_file_sets_are_flags_of_check() {
         "5 s per process (RLIMIT_CPU)",
         "500 MiB of address space per process (RLIMIT_AS)",
         "no reply: the reply was longer than the size cap, 3 bytes (`--max-reply-bytes`",
+        "\n  syscalls:   no namespaces, mounts, tracing, eBPF, kernel keys or io_uring (seccomp)\n",
     ] {
         assert!(text.contains(said), "{said}: {text}");
     }

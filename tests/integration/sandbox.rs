@@ -456,6 +456,15 @@ fn a_bot_of_an_unprivileged_runner_cannot_connect_to_a_port_on_the_machine() {
     connect_to_the_test(As::Unprivileged);
 }
 
+/// The system call filter refuses namespaces, here and for an unprivileged runner, whose
+/// box is a user namespace already.
+#[test]
+fn a_bot_cannot_make_namespaces_of_its_own() {
+    foiled(As::Tester, "namespace", 0);
+    foiled(As::Unprivileged, "namespace", 0);
+    works_unboxed("namespace", 0);
+}
+
 /// A Unix socket listening in a temporary folder under `/run` (or the user's runtime
 /// folder there, for a tester who is not root), open to all.
 fn listen_under_run() -> (tempfile::TempDir, UnixListener) {
