@@ -175,6 +175,8 @@ fn signal_meaning(signal: i32) -> Option<&'static str> {
         libc::SIGTERM => "SIGTERM",
         libc::SIGINT => "SIGINT",
         libc::SIGHUP => "SIGHUP",
+        // The sandbox's filter ends a process that makes another architecture's calls.
+        libc::SIGSYS => "SIGSYS: a system call the sandbox refuses, such as a 32-bit one",
         _ => return None,
     })
 }
@@ -193,6 +195,10 @@ mod tests {
             Exit::Signal(libc::SIGSEGV).to_string(),
             "killed by signal 11 (SIGSEGV, a segmentation fault, also what an allocation refused \
              under the memory limit, `memory_mb`, often ends in)"
+        );
+        assert_eq!(
+            Exit::Signal(libc::SIGSYS).to_string(),
+            "killed by signal 31 (SIGSYS: a system call the sandbox refuses, such as a 32-bit one)"
         );
         assert_eq!(Exit::Signal(64).to_string(), "killed by signal 64");
     }

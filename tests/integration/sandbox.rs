@@ -662,6 +662,47 @@ fn children_forked_before_main_are_under_the_memory_and_cpu_limits() {
     assert!(attacker["requests"].as_u64().unwrap() >= 1, "{board}");
 }
 
+/// A 32-bit system call (`int 0x80`, getpid) from an x86-64 program: its numbers mean
+/// other calls than the filter's, so the filter ends the process.
+#[cfg(target_arch = "x86_64")]
+const OLD_CALL: &str = r#"
+#include <stdio.h>
+int main(void) {
+    long pid;
+    __asm__ volatile ("int $0x80" : "=a"(pid) : "a"(20L) : "memory");
+    puts(pid > 0 ? "HNNHNN" : "NNNNNN");
+    return 0;
+}
+"#;
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn a_call_of_another_architecture_ends_the_process_with_sigsys() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("old_call.c");
+    std::fs::write(&source, OLD_CALL).unwrap();
+    let program = dir.path().join("old_call");
+    let compiled = Command::new("cc")
+        .arg("-o")
+        .arg(&program)
+        .arg(&source)
+        .output()
+        .expect("cc runs");
+    assert!(compiled.status.success(), "{compiled:?}");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["check", "cave", "--"])
+        .arg(&program)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("killed by signal 31 (SIGSYS: a system call the sandbox refuses"),
+        "{text}"
+    );
+}
+
 /// The cgroup paths a bot's process is in, from its `/proc/self/cgroup`: the `pids` and
 /// `memory` hierarchies' lines (cgroup v1) or the one line of v2.
 const PRINT_CGROUPS: &str = "grep -E ':pids:|:memory:|^0::' /proc/self/cgroup | tr '\\n' ' '\n\
