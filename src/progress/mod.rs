@@ -223,13 +223,13 @@ impl Progress {
         let now = self.snapshot(elapsed, answered);
         let [timeouts, crashes, invalid] = now.failures;
         format!(
-            "{}/{} {} ({:.1} per second), {} requests ({:.0} per second), {}; \
+            "{}/{} {} ({}), {} requests ({:.0} per second), {}; \
              failures: {timeouts} timeouts, {crashes} crashes, {invalid} invalid replies; \
              leading: {}{}",
             now.finished,
             self.total,
             if self.total == 1 { "game" } else { "games" },
-            now.game_rate,
+            game_rate(now.game_rate, " per second", " per minute"),
             answered.requests(),
             now.request_rate,
             time_left(now.left),
@@ -245,9 +245,9 @@ impl Progress {
         let now = self.snapshot(elapsed, answered);
         let [timeouts, crashes, invalid] = now.failures;
         format!(
-            "{:.1}/s, {:.0} requests/s, {} | {timeouts} timeouts, {crashes} crashes, \
+            "{}, {:.0} requests/s, {} | {timeouts} timeouts, {crashes} crashes, \
              {invalid} invalid | {}{}",
-            now.game_rate,
+            game_rate(now.game_rate, "/s", "/min"),
             now.request_rate,
             time_left(now.left),
             now.leaders.join(", "),
@@ -340,6 +340,16 @@ struct Snapshot {
     failures: [u64; 3],
     /// The three leaders with their scores.
     leaders: Vec<String>,
+}
+
+/// Games per second with one decimal and `per_second_unit`, or per minute when a game takes
+/// longer than ten seconds, which per second would show as nothing.
+fn game_rate(per_second: f64, per_second_unit: &str, per_minute_unit: &str) -> String {
+    if per_second > 0.0 && per_second < 0.1 {
+        format!("{:.1}{per_minute_unit}", per_second * 60.0)
+    } else {
+        format!("{per_second:.1}{per_second_unit}")
+    }
 }
 
 /// `about 56 s left`, `about 12 min left`, `about 3 h 05 min left`, or that it is not known
@@ -684,6 +694,20 @@ mod tests {
             "{line}"
         );
         assert!(line.ends_with("; leading: none yet"), "{line}");
+    }
+
+    #[test]
+    fn slow_games_are_counted_per_minute() {
+        assert_eq!(
+            game_rate(0.0, " per second", " per minute"),
+            "0.0 per second"
+        );
+        assert_eq!(
+            game_rate(0.005, " per second", " per minute"),
+            "0.3 per minute"
+        );
+        assert_eq!(game_rate(0.1, "/s", "/min"), "0.1/s");
+        assert_eq!(game_rate(2.25, "/s", "/min"), "2.2/s");
     }
 
     #[test]
