@@ -627,21 +627,27 @@ int main(void) {
 }
 "#;
 
-#[test]
-fn children_forked_before_main_are_under_the_memory_and_cpu_limits() {
-    let field = Field::new();
-    let source = field.path().join("attacker/fork_first.c");
-    std::fs::write(&source, FORK_FIRST).unwrap();
-    let program = field.path().join("attacker/fork_first");
+/// `source` compiled as `dir/name`, a program every user may run.
+fn compile_c(dir: &Path, name: &str, source: &str) -> PathBuf {
+    let file = dir.join(format!("{name}.c"));
+    std::fs::write(&file, source).unwrap();
+    let program = dir.join(name);
     let compiled = Command::new("cc")
         .arg("-O1")
         .arg("-o")
         .arg(&program)
-        .arg(&source)
+        .arg(&file)
         .output()
         .expect("cc runs");
     assert!(compiled.status.success(), "{compiled:?}");
     std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+    program
+}
+
+#[test]
+fn children_forked_before_main_are_under_the_memory_and_cpu_limits() {
+    let field = Field::new();
+    let program = compile_c(&field.path().join("attacker"), "fork_first", FORK_FIRST);
     let script = field.script();
     let victim = field
         .tag
@@ -679,17 +685,8 @@ int main(void) {
 #[test]
 fn a_call_of_another_architecture_ends_the_process_with_sigsys() {
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("old_call.c");
-    std::fs::write(&source, OLD_CALL).unwrap();
-    let program = dir.path().join("old_call");
-    let compiled = Command::new("cc")
-        .arg("-o")
-        .arg(&program)
-        .arg(&source)
-        .output()
-        .expect("cc runs");
-    assert!(compiled.status.success(), "{compiled:?}");
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let program = compile_c(dir.path(), "old_call", OLD_CALL);
     let output = Command::new(env!("CARGO_BIN_EXE_arena"))
         .args(["check", "cave", "--"])
         .arg(&program)
