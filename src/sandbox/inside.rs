@@ -16,7 +16,6 @@ use std::path::{Path, PathBuf};
 use super::cgroup::{BoxCgroup, OomKills};
 use super::mounts;
 use super::sys::{self, check};
-use super::syscalls::Filter;
 use super::wire::{self, FromBox, MAX_MESSAGE, Spawn, StartFailure, ToBox};
 use super::{BoxSpec, Enforced, NOBODY};
 
@@ -203,8 +202,6 @@ struct Init {
     current: Option<Current>,
     /// The box cgroup's count of out-of-memory kills, where memory is limited there.
     oom_kills: Option<OomKills>,
-    /// The system calls the bot's processes may not make.
-    filter: Filter,
 }
 
 impl Init {
@@ -241,6 +238,16 @@ impl Init {
             let fd = check(libc::signalfd(-1, &mask, libc::SFD_CLOEXEC).into())? as RawFd;
             OwnedFd::from_raw_fd(fd)
         };
+        // Inherited by every process the box starts, so set once here rather than at each
+        // spawn: no process gains privileges at `exec`, and none makes the calls the filter
+        // refuses (the init needs none of them from here on).
+        sys::prctl(libc::PR_SET_NO_NEW_PRIVS, 1)?;
+        super::syscalls::install().map_err(|error| {
+            io::Error::new(
+                error.kind(),
+                format!("cannot install the system call filter: {error}"),
+            )
+        })?;
         let cgroup = enforced.cgroup.is_some();
         wire::send(CONTROL, &FromBox::Ready(enforced), &[])?;
         Ok(Init {
@@ -251,7 +258,6 @@ impl Init {
             signals,
             current: None,
             oom_kills,
-            filter: Filter::new(),
         })
     }
 
@@ -392,7 +398,6 @@ impl Init {
             program: &program,
             argv: &argv,
             env: &env,
-            filter: &self.filter,
             failure: std::cell::Cell::new(None),
         };
         let stack = self.stack.as_mut_ptr_range().end;
@@ -450,10 +455,6 @@ enum Stage {
     CoreFiles,
     /// Dropping from root to nobody.
     User,
-    /// `PR_SET_NO_NEW_PRIVS`.
-    NoNewPrivileges,
-    /// The filter of the system calls it may not make.
-    SystemCalls,
     /// Entering the bot's folder.
     Dir,
     /// `execve` of the bot's program.
@@ -513,7 +514,7 @@ impl Stage {
             Stage::User => {
                 format!("cannot run the bot's process as nobody in the sandbox: {error}")
             }
-            Stage::Stdio | Stage::CoreFiles | Stage::NoNewPrivileges | Stage::SystemCalls => {
+            Stage::Stdio | Stage::CoreFiles => {
                 format!("cannot set up the bot's process in the sandbox: {error}")
             }
         };
@@ -529,7 +530,6 @@ struct ChildPlan<'a> {
     program: &'a CString,
     argv: &'a [*const libc::c_char],
     env: &'a [*const libc::c_char],
-    filter: &'a Filter,
     /// Set by the child if it could not exec: the stage and `errno`.
     failure: std::cell::Cell<Option<(Stage, i32)>>,
 }
@@ -565,7 +565,6 @@ fn become_bot(plan: &ChildPlan<'_>) -> (Stage, i32) {
         program,
         argv,
         env,
-        filter,
         ..
     } = plan;
     let fail = |stage| {
@@ -618,12 +617,6 @@ fn become_bot(plan: &ChildPlan<'_>) -> (Stage, i32) {
                 || libc::setresuid(NOBODY, NOBODY, NOBODY) == -1)
         {
             return fail(Stage::User);
-        }
-        if sys::prctl(libc::PR_SET_NO_NEW_PRIVS, 1).is_err() {
-            return fail(Stage::NoNewPrivileges);
-        }
-        if filter.install().is_err() {
-            return fail(Stage::SystemCalls);
         }
         if libc::chdir(dir.as_ptr()) == -1 {
             return fail(Stage::Dir);

@@ -1,5 +1,6 @@
-//! The system calls a bot's processes may not make: a seccomp filter installed in each of
-//! them just before its program runs. A bot needs none of these, and each widens what it
+//! The system calls a bot's processes may not make: a seccomp filter the box's init installs
+//! in itself once the box is set up, which every process it starts inherits. A bot needs
+//! none of these, and each widens what it
 //! can ask of the kernel beyond its box: namespaces of its own (a user namespace makes it
 //! root there, and unlocks much of the kernel), mounts, tracing or reading other processes,
 //! eBPF, performance events, kernel keys, `userfaultfd`, `io_uring`, modules and the like.
@@ -95,57 +96,52 @@ const NOT_PERMITTED: &[libc::c_long] = &[
     libc::SYS_syslog,
 ];
 
-/// The filter, built once per box and installed in each of its bot's processes.
-pub(super) struct Filter {
-    program: Vec<libc::sock_filter>,
+/// Installs the filter in this process, and so in every process it starts from now on.
+/// `no_new_privs` must be set first.
+pub(super) fn install() -> io::Result<()> {
+    let program = filter();
+    let program = libc::sock_fprog {
+        len: program.len() as u16,
+        filter: program.as_ptr().cast_mut(),
+    };
+    // SAFETY: the kernel copies the program we point at, which lives until the call returns.
+    let installed = unsafe {
+        libc::prctl(
+            libc::PR_SET_SECCOMP,
+            libc::SECCOMP_MODE_FILTER,
+            &raw const program,
+        )
+    };
+    if installed == -1 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
 }
 
-impl Filter {
-    pub(super) fn new() -> Filter {
-        let op = |code, jt, jf, k| libc::sock_filter { code, jt, jf, k };
-        let mut program = vec![
-            op(LOAD_WORD, 0, 0, ARCH),
-            op(JUMP_EQUAL, 1, 0, NATIVE_ARCH),
-            op(RETURN, 0, 0, KILL_PROCESS),
-            op(LOAD_WORD, 0, 0, NR),
-            op(JUMP_AT_LEAST, 0, 1, X32_BIT),
-            op(RETURN, 0, 0, KILL_PROCESS),
-        ];
-        let refused = (NOT_IMPLEMENTED.iter().map(|&nr| (nr, libc::ENOSYS)))
-            .chain(NOT_PERMITTED.iter().map(|&nr| (nr, libc::EPERM)));
-        for (nr, errno) in refused {
-            program.push(op(JUMP_EQUAL, 0, 1, nr as u32));
-            program.push(op(RETURN, 0, 0, fail_with(errno)));
-        }
-        program.extend([
-            op(JUMP_EQUAL, 1, 0, libc::SYS_clone as u32),
-            op(RETURN, 0, 0, ALLOW),
-            op(LOAD_WORD, 0, 0, ARG0_LOW),
-            op(JUMP_ANY_BIT, 0, 1, NAMESPACE_FLAGS),
-            op(RETURN, 0, 0, fail_with(libc::EPERM)),
-            op(RETURN, 0, 0, ALLOW),
-        ]);
-        Filter { program }
+/// The filter's program: the architecture, then each refused call, then `clone`'s flags.
+fn filter() -> Vec<libc::sock_filter> {
+    let op = |code, jt, jf, k| libc::sock_filter { code, jt, jf, k };
+    let mut program = vec![
+        op(LOAD_WORD, 0, 0, ARCH),
+        op(JUMP_EQUAL, 1, 0, NATIVE_ARCH),
+        op(RETURN, 0, 0, KILL_PROCESS),
+        op(LOAD_WORD, 0, 0, NR),
+        op(JUMP_AT_LEAST, 0, 1, X32_BIT),
+        op(RETURN, 0, 0, KILL_PROCESS),
+    ];
+    let refused = (NOT_IMPLEMENTED.iter().map(|&nr| (nr, libc::ENOSYS)))
+        .chain(NOT_PERMITTED.iter().map(|&nr| (nr, libc::EPERM)));
+    for (nr, errno) in refused {
+        program.push(op(JUMP_EQUAL, 0, 1, nr as u32));
+        program.push(op(RETURN, 0, 0, fail_with(errno)));
     }
-
-    /// Installs the filter in this process, for good: one system call and no allocation, as
-    /// the child of a `vfork`-like clone needs. `no_new_privs` must be set first.
-    pub(super) fn install(&self) -> io::Result<()> {
-        let program = libc::sock_fprog {
-            len: self.program.len() as u16,
-            filter: self.program.as_ptr().cast_mut(),
-        };
-        // SAFETY: the kernel copies the program we point at, which lives as long as `self`.
-        let installed = unsafe {
-            libc::prctl(
-                libc::PR_SET_SECCOMP,
-                libc::SECCOMP_MODE_FILTER,
-                &raw const program,
-            )
-        };
-        if installed == -1 {
-            return Err(io::Error::last_os_error());
-        }
-        Ok(())
-    }
+    program.extend([
+        op(JUMP_EQUAL, 1, 0, libc::SYS_clone as u32),
+        op(RETURN, 0, 0, ALLOW),
+        op(LOAD_WORD, 0, 0, ARG0_LOW),
+        op(JUMP_ANY_BIT, 0, 1, NAMESPACE_FLAGS),
+        op(RETURN, 0, 0, fail_with(libc::EPERM)),
+        op(RETURN, 0, 0, ALLOW),
+    ]);
+    program
 }
