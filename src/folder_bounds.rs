@@ -2,7 +2,8 @@
 //! cap of 1 KB is only reported (games/cave.md, "The private folder"), but the runner walks
 //! every folder after each game and copies what changed (folder_snapshot.rs), and a bot can
 //! make a sparse file of a terabyte in no time, a million entries, or a tree deeper than any
-//! path: a folder beyond [`KEEP_BYTES`], [`KEEP_ENTRIES`] or [`KEEP_PATH_BYTES`] is emptied
+//! path: a folder beyond [`KEEP_BYTES`], [`KEEP_ENTRIES`], [`KEEP_PATH_BYTES`] or
+//! [`KEEP_DEPTH`] is emptied
 //! instead, and the walk and its emptying take descriptors, not paths, so that no depth
 //! stops them.
 //!
@@ -24,6 +25,9 @@ pub const KEEP_ENTRIES: u64 = 1000;
 
 /// The longest path in a private folder, from the folder, in bytes.
 pub const KEEP_PATH_BYTES: usize = 1024;
+
+/// The most folders one inside another a private folder may hold.
+pub const KEEP_DEPTH: usize = 64;
 
 /// The most folders [`empty`] holds open at once: a folder deeper down is moved up first.
 const MAX_OPEN: usize = 64;
@@ -73,8 +77,8 @@ pub fn inspect(folder: &Path) -> io::Result<Contents> {
             Some(format!("more than {KEEP_ENTRIES} files, folders and links"))
         } else if inner_bytes > KEEP_PATH_BYTES {
             Some(format!("a path longer than {KEEP_PATH_BYTES} bytes"))
-        } else if inner.is_some() && open.len() == MAX_OPEN {
-            Some(format!("folders more than {MAX_OPEN} deep"))
+        } else if inner.is_some() && open.len() > KEEP_DEPTH {
+            Some(format!("folders more than {KEEP_DEPTH} deep"))
         } else if contents.bytes.max(disk) > KEEP_BYTES {
             Some(format!("more than {KEEP_BYTES} bytes of files"))
         } else {
@@ -239,11 +243,11 @@ mod tests {
         assert_eq!(beyond.unwrap(), "a path longer than 1024 bytes");
 
         let dir = tempfile::tempdir().unwrap();
-        deep_chain(dir.path(), MAX_OPEN);
+        deep_chain(dir.path(), KEEP_DEPTH + 1);
         let beyond = inspect(dir.path()).unwrap().beyond;
         assert_eq!(beyond.unwrap(), "folders more than 64 deep");
         let dir = tempfile::tempdir().unwrap();
-        deep_chain(dir.path(), MAX_OPEN - 1);
+        deep_chain(dir.path(), KEEP_DEPTH);
         assert_eq!(inspect(dir.path()).unwrap().beyond, None);
     }
 
