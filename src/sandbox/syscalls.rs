@@ -1,9 +1,9 @@
 //! The system calls a bot's processes may not make: a seccomp filter the box's init installs
 //! in itself once the box is set up, which every process it starts inherits. A bot needs
-//! none of these, and each widens what it
-//! can ask of the kernel beyond its box: namespaces of its own (a user namespace makes it
-//! root there, and unlocks much of the kernel), mounts, tracing or reading other processes,
-//! eBPF, performance events, kernel keys, `userfaultfd`, `io_uring`, modules and the like.
+//! none of these, and each widens what it can ask of the kernel beyond its box: namespaces
+//! of its own (a user namespace makes it root there, and unlocks much of the kernel),
+//! mounts, tracing or reading other processes, eBPF, performance events, kernel keys,
+//! `userfaultfd`, `io_uring`, modules and the like.
 //! A namespace-making `clone` is refused by its flags; `clone3`, whose flags the filter
 //! cannot read, and `io_uring_setup` are refused as not implemented, so that the C library
 //! and libuv fall back to `clone` and to threads. A call of another architecture's table
