@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
+use crate::folder_bounds;
 use crate::results::write_atomically;
 
 /// The folder under the results folder holding the copy.
@@ -236,33 +237,18 @@ fn give_owner_and_permissions(meta: &Metadata, to: &Path) -> io::Result<()> {
 }
 
 /// Removes whatever is at `path` (nothing if nothing is there): a folder with everything in
-/// it, a link itself and never what it points to.
+/// it, however deep and whatever rights a bot left on it ([`folder_bounds::empty`]), a link
+/// itself and never what it points to.
 fn remove_without_following(path: &Path) -> io::Result<()> {
     match path.symlink_metadata() {
-        // remove_dir_all follows no link inside the folder either. A bot running as the
-        // runner's own user may have made a folder read-only: it is opened up and tried again.
-        Ok(meta) if meta.is_dir() => std::fs::remove_dir_all(path).or_else(|_| {
-            open_up(path)?;
-            std::fs::remove_dir_all(path)
-        }),
+        Ok(meta) if meta.is_dir() => {
+            folder_bounds::empty(path)?;
+            std::fs::remove_dir(path)
+        }
         Ok(_) => std::fs::remove_file(path),
         Err(error) if error.kind() == ErrorKind::NotFound => Ok(()),
         Err(error) => Err(error),
     }
-}
-
-/// Gives its owner every right on each folder under `folder` (itself included), walking
-/// without following links: a link to a folder elsewhere is left alone.
-fn open_up(folder: &Path) -> io::Result<()> {
-    let meta = folder.symlink_metadata()?;
-    if !meta.is_dir() {
-        return Ok(());
-    }
-    std::fs::set_permissions(folder, std::fs::Permissions::from_mode(meta.mode() | 0o700))?;
-    for entry in std::fs::read_dir(folder)? {
-        open_up(&entry?.path())?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -310,7 +296,7 @@ mod tests {
         entries
     }
 
-    /// A temporary folder whose read-only folders are opened up before it is deleted, so
+    /// A temporary folder emptied whatever the rights on its folders before it is deleted, so
     /// that a test run by another user than root leaves nothing behind.
     struct Scratch(tempfile::TempDir);
 
@@ -326,7 +312,7 @@ mod tests {
 
     impl Drop for Scratch {
         fn drop(&mut self) {
-            let _ = open_up(self.0.path());
+            let _ = folder_bounds::empty(self.0.path());
         }
     }
 
@@ -466,14 +452,16 @@ mod tests {
     }
 
     #[test]
-    fn opening_up_a_folder_never_reaches_through_a_link() {
+    fn removing_a_read_only_folder_never_reaches_through_a_link() {
         let dir = Scratch::new();
         let (_, folders, canary) = results_with_folders(dir.path());
         let read_only = std::fs::Permissions::from_mode(0o555);
-        std::fs::set_permissions(&canary, read_only.clone()).unwrap();
-        open_up(&folders[0]).unwrap();
+        std::fs::set_permissions(&canary, read_only).unwrap();
+        let before = tree(&canary);
+        remove_without_following(&folders[0]).unwrap();
+        assert!(!folders[0].exists());
         let mode = |path: &Path| path.symlink_metadata().unwrap().mode() & 0o7777;
-        assert_eq!(mode(&folders[0].join("sub")), 0o755);
         assert_eq!(mode(&canary), 0o555);
+        assert_eq!(tree(&canary), before);
     }
 }
