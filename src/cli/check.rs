@@ -80,9 +80,7 @@ pub fn check_command(args: &CheckArgs) -> Result<u8, Error> {
         format!("--java {}", sources.join(" "))
     };
     let options = game_options(game, &args.options)?;
-    let shown: Vec<String> = (args.options.iter())
-        .map(|option| format!("{} = {}", option.key, option.value))
-        .collect();
+    let shown: Vec<String> = (args.options.iter()).map(MatchOption::to_string).collect();
     let bot = Checked {
         command: &command,
         java: !args.java.is_empty(),
@@ -99,9 +97,7 @@ pub fn check_command(args: &CheckArgs) -> Result<u8, Error> {
 /// `kind`'s options with each `--option` set, as a tournament file's `[options]` table would
 /// set them.
 fn game_options(kind: GameKind, given: &[MatchOption]) -> Result<GameOptions, Error> {
-    let text: String = (given.iter())
-        .map(|option| format!("{} = {}\n", option.key, option.value))
-        .collect();
+    let text: String = (given.iter()).map(|option| format!("{option}\n")).collect();
     let invalid = |why: String| Error::Usage(format!("--option: {why}"));
     let table: toml::Table = text.parse().map_err(|error| invalid(format!("{error}")))?;
     let options = kind

@@ -57,6 +57,13 @@ pub struct MatchOption {
     pub value: toml::Value,
 }
 
+/// As a line of an `[options]` table (without its newline): `key = value`.
+impl std::fmt::Display for MatchOption {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} = {}", self.key, self.value)
+    }
+}
+
 /// Parses `KEY=VALUE`. The value is read as TOML (`200`, `true`, `"text"`), and as a string
 /// if it is not TOML (`one-move`, `petri.js`), so that no shell quoting is needed for words.
 pub fn parse_option(text: &str) -> Result<MatchOption, String> {
@@ -169,7 +176,8 @@ pub fn tournament_text(
                 }
                 value => value.clone(),
             };
-            text += &format!("{} = {value}\n", option.key);
+            let key = option.key.clone();
+            text += &format!("{}\n", MatchOption { key, value });
         }
     }
     for bot in bots {
