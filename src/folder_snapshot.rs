@@ -123,6 +123,27 @@ enum Direction {
     ToCopy,
     /// From the copy back to the bot's folder.
     FromCopy,
+    /// From a bot's folder into a box's empty tmpfs: everything is copied.
+    IntoBox,
+    /// From a box's tmpfs back into the bot's folder. The two sides' change times say
+    /// nothing of each other, and a file is copied unless its bytes are the same too: one
+    /// the bot left alone stays as it was, and costs the copy after the game nothing.
+    FromBox,
+}
+
+/// Makes the folder `to` (a box's empty tmpfs) the same as the bot's folder `from`, copying
+/// every file and following no link (`sandbox::private`). `from` must be within the bounds
+/// the runner keeps ([`folder_bounds`]), which bound the walk's depth and paths.
+pub(crate) fn fill_box(from: &Path, to: &Path) -> io::Result<()> {
+    mirror(from, to, Direction::IntoBox)
+}
+
+/// Makes the bot's folder `to` the same as the box's tmpfs `from`, which [`fill_box`]
+/// filled, leaving alone every file whose bytes and status are the same, and following no
+/// link. `from` must be within the bounds the runner keeps, as for [`fill_box`], which also
+/// bound what is read to compare.
+pub(crate) fn copy_back_from_box(from: &Path, to: &Path) -> io::Result<()> {
+    mirror(from, to, Direction::FromBox)
 }
 
 /// Makes `to` the same as `from`, never following a link in either: removes from `to` what
@@ -132,11 +153,13 @@ fn mirror(from: &Path, to: &Path, direction: Direction) -> io::Result<()> {
     let target = to.symlink_metadata().ok();
     if !source.is_dir() {
         let up_to_date = |target: &Metadata| {
-            let (folder, copy) = match direction {
-                Direction::ToCopy => (&source, target),
-                Direction::FromCopy => (target, &source),
-            };
-            same_by_quick_check(from, &source, to, target) && changed_before(folder, copy)
+            let same = || same_by_quick_check(from, &source, to, target);
+            match direction {
+                Direction::ToCopy => changed_before(&source, target) && same(),
+                Direction::FromCopy => changed_before(target, &source) && same(),
+                Direction::IntoBox => false,
+                Direction::FromBox => same() && same_bytes(from, &source, to),
+            }
         };
         if !target.as_ref().is_some_and(up_to_date) {
             remove_without_following(to)?;
@@ -194,6 +217,24 @@ fn same_by_quick_check(from: &Path, source: &Metadata, to: &Path, target: &Metad
 /// clock is coarse) the file counts as changed: it is copied once more, at worst.
 fn changed_before(folder: &Metadata, copy: &Metadata) -> bool {
     (folder.ctime(), folder.ctime_nsec()) < (copy.ctime(), copy.ctime_nsec())
+}
+
+/// Whether `to` holds the bytes of `from` (described by `source`), where both are files of
+/// the same length: read, following no link, and compared.
+fn same_bytes(from: &Path, source: &Metadata, to: &Path) -> bool {
+    if !source.is_file() {
+        return true;
+    }
+    let read = |path: &Path| {
+        let mut file = OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(path)?;
+        let mut bytes = Vec::new();
+        io::Read::read_to_end(&mut file, &mut bytes)?;
+        Ok::<_, io::Error>(bytes)
+    };
+    matches!((read(from), read(to)), (Ok(a), Ok(b)) if a == b)
 }
 
 /// Copies `from` (described by `meta`, and no folder) to `to`, which must not exist: a link
@@ -432,6 +473,30 @@ mod tests {
             "2",
             "game 1's is undone"
         );
+    }
+
+    /// A box's tmpfs is filled whole, and only what changed in it is copied back, a rewrite
+    /// that kept size and modification time included; what the box added is copied and what
+    /// it removed removed.
+    #[test]
+    fn a_box_copies_back_only_what_changed_since_it_was_filled() {
+        let dir = Scratch::new();
+        let (_, folders, _) = results_with_folders(dir.path());
+        let (folder, tmpfs) = (&folders[0], dir.path().join("box"));
+        std::fs::create_dir(&tmpfs).unwrap();
+        fill_box(folder, &tmpfs).unwrap();
+        assert_eq!(tree(&tmpfs), tree(folder));
+        rewrite_keeping_time(&tmpfs.join("count.txt"), "2");
+        std::fs::remove_file(tmpfs.join("pipe")).unwrap();
+        std::fs::write(tmpfs.join("new"), "y").unwrap();
+        // Open through the copy back: a file replaced by a copy would have no link left.
+        let notes = File::open(folder.join("sub/notes")).unwrap();
+        copy_back_from_box(&tmpfs, folder).unwrap();
+        assert_eq!(tree(folder), tree(&tmpfs));
+        let count = std::fs::read_to_string(folder.join("count.txt"));
+        assert_eq!(count.unwrap(), "2");
+        let links = notes.metadata().unwrap().nlink();
+        assert_eq!(links, 1, "an unchanged file is left as it was");
     }
 
     #[test]
