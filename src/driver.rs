@@ -18,9 +18,11 @@ use io_log::IoLog;
 
 use crate::bots::{CallEnv, CallResult, CallStatus, RunnerFault, Waiting};
 use crate::config::{Bot, Tournament};
+use crate::folders::emptied_warning;
 use crate::journal::{GameRecord, OVERSIZED_REASON, SeatRecord};
 use crate::progress::{Answered, Start};
 use crate::replay::{Recorder, Replay};
+use crate::sandbox::EmptiedFolder;
 use crate::schedule::Fixture;
 use crate::summary::Evidence;
 use arena_games::engine::{Answer, Game, Input, Query, Rejection, Step};
@@ -231,7 +233,17 @@ pub async fn play(
         .map(|seat| std::mem::take(&mut seat.connection))
         .chain(host.map(|host| host.connection))
         .map(|connection| connection.close(farewell));
-    join_all(closing).await;
+    let emptied = join_all(closing).await;
+    for (seat, folders) in seats.iter().zip(&emptied) {
+        for EmptiedFolder { folder, why } in folders {
+            let warning = emptied_warning(folder, why);
+            tracing::warn!(
+                "bot `{}` after game {}: {warning}",
+                seat.bot.name,
+                fixture.index
+            );
+        }
+    }
     let record = GameRecord {
         index: fixture.index,
         seed: fixture.seed,

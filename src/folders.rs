@@ -160,7 +160,7 @@ pub fn bound(folder: &Path) -> anyhow::Result<Held> {
 /// The warning for a folder [`bound`] emptied because it held `why`.
 pub fn emptied_warning(folder: &Path, why: &str) -> String {
     format!(
-        "its private folder {} held {why}, more than the runner keeps between games; emptied",
+        "the private folder {} held {why}, more than the runner keeps between games; emptied",
         folder.display()
     )
 }

@@ -17,7 +17,7 @@ use super::call::Exit;
 use super::child::DirectChild;
 use super::group::ProcessGroup;
 use super::program::{BotProgram, CallEnv};
-use crate::sandbox::{BotBox, BoxSpec, Ending, Spawn, check, set_nonblocking};
+use crate::sandbox::{BotBox, BoxSpec, EmptiedFolder, Ending, Spawn, check, set_nonblocking};
 
 /// Where a seat's processes run during one game. With a sandbox, the seat's box is made on
 /// the first request and kept until the place is dropped at the end of the game, which ends
@@ -47,10 +47,13 @@ impl Place {
         Ok(())
     }
 
-    /// Ends the box, if there is one and nothing else holds it, and waits until it is gone.
-    pub async fn close(self) {
-        if let Some(sandbox) = self.sandbox.and_then(Arc::into_inner) {
-            sandbox.close().await;
+    /// Ends the box, if there is one and nothing else holds it, and waits until it is gone
+    /// and has copied back the private folder; returns the box's report of a folder it
+    /// emptied instead.
+    pub async fn close(self) -> Vec<EmptiedFolder> {
+        match self.sandbox.and_then(Arc::into_inner) {
+            Some(sandbox) => sandbox.close().await,
+            None => Vec::new(),
         }
     }
 

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use crate::bots::preflight::ENDS_IN_CR_LF;
 use crate::bots::{BotProgram, CallStatus};
-use crate::sandbox::{Enforced, NOBODY, TMP_BYTES};
+use crate::sandbox::{Enforced, FOLDER_BYTES, FOLDER_ENTRIES, NOBODY, TMP_BYTES};
 use crate::text::escape_control;
 use arena_games::engine::Input;
 
@@ -340,8 +340,10 @@ fn describe_sandbox(sandbox: Option<&Enforced>, program: &BotProgram) -> String 
         let _ = writeln!(
             text,
             "              its private folder {}, the current folder (made for this check, \
-             removed after it)",
-            program.dir.display()
+             removed after it), as a tmpfs of {} MiB and {FOLDER_ENTRIES} entries copied \
+             from and back to it",
+            program.dir.display(),
+            mib(FOLDER_BYTES)
         );
         let _ = writeln!(text, "  read-only:  the rest of the file system");
     } else {

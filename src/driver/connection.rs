@@ -9,6 +9,7 @@ use crate::bots::{
     call_once,
 };
 use crate::config::Timeouts;
+use crate::sandbox::EmptiedFolder;
 use arena_games::engine::{Input, Phase};
 
 /// A bot's place and persistent process for one game.
@@ -148,12 +149,13 @@ impl Connection {
     }
 
     /// Ends the game for this bot: writes `farewell` to its persistent process, if it
-    /// runs, then ends its box and waits until everything of it is gone.
-    pub(crate) async fn close(self, farewell: &[u8]) {
+    /// runs, then ends its box and waits until everything of it is gone; returns the box's
+    /// report of a private folder it emptied.
+    pub(crate) async fn close(self, farewell: &[u8]) -> Vec<EmptiedFolder> {
         if let Persistent::Running(session) = self.session {
             session.close(farewell).await;
         }
-        self.place.close().await;
+        self.place.close().await
     }
 }
 

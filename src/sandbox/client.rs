@@ -3,6 +3,7 @@
 use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
+use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -196,9 +197,20 @@ impl BotBox {
         }
     }
 
-    /// Ends the box and waits for its helper to exit, so that the CPU time of the box's
-    /// processes is counted in the runner's (`RUSAGE_CHILDREN`) before the run reports it.
-    pub async fn close(self) {
+    /// Ends the box and waits for its helper to exit: once it has, its private folder holds
+    /// what the bot left there (or was emptied: the returned reports say why), and the CPU
+    /// time of the box's processes is counted in the runner's (`RUSAGE_CHILDREN`).
+    pub async fn close(self) -> Vec<EmptiedFolder> {
+        // The end of its input ends the init; the helper then reports on the folders and
+        // closes the socket.
+        // SAFETY: shutting down the writing side of a socket we own.
+        unsafe { libc::shutdown(self.control.get_ref().as_raw_fd(), libc::SHUT_WR) };
+        let mut emptied = Vec::new();
+        while let Ok(Some(report)) = self.receive().await {
+            if let FromBox::FolderEmptied { folder, why } = report {
+                emptied.push(EmptiedFolder { folder, why });
+            }
+        }
         let BotBox {
             control,
             mut helper,
@@ -210,6 +222,7 @@ impl BotBox {
         if let Some(child) = &mut helper.0 {
             let _ = child.wait().await;
         }
+        emptied
     }
 
     /// Kills every process in the box (the box stays, ready for the next).
@@ -232,6 +245,16 @@ impl BotBox {
             }
         }
     }
+}
+
+/// A private folder that its box emptied instead of copying back what the bot left in it.
+#[derive(Debug)]
+pub struct EmptiedFolder {
+    /// The folder's path.
+    pub folder: PathBuf,
+    /// What it held: more than the runner keeps between games, or what the box could not
+    /// copy.
+    pub why: String,
 }
 
 /// How a process the box was asked to start ended, as the box reported it.

@@ -5,7 +5,9 @@
 //!
 //! When the runner closes the socket (the game ended, or the runner died), the init exits,
 //! and the kernel kills every process left in its PID namespace: nothing a bot started
-//! outlives its box, whatever `setsid`, `setpgid` or double forks it used.
+//! outlives its box, whatever `setsid`, `setpgid` or double forks it used. The helper then
+//! copies the private folders back ([`super::private`]) and exits, which closes the socket
+//! on its side too.
 
 use std::ffi::CString;
 use std::io;
@@ -101,7 +103,10 @@ fn set_up(mut spec: BoxSpec) -> io::Result<i32> {
         std::fs::write("/proc/self/uid_map", format!("{uid} {uid} 1"))?;
         std::fs::write("/proc/self/gid_map", format!("{gid} {gid} 1"))?;
     }
-    mounts::apply(&mounts::plan(&spec))?;
+    let private = mounts::apply(&mounts::plan(&spec))?;
+    for folder in &private {
+        folder.fill()?;
+    }
     if !spec.network {
         loopback_up()?;
     }
@@ -109,6 +114,8 @@ fn set_up(mut spec: BoxSpec) -> io::Result<i32> {
     // SAFETY: this process is single-threaded, so the child may do anything after fork.
     let pid = check(unsafe { libc::fork() }.into())? as libc::pid_t;
     if pid == 0 {
+        // The private folders are the helper's to copy back; the init needs no way to them.
+        drop(private);
         // The init joins the box's cgroup itself, before it starts anything (see
         // `BoxCgroup::join`); where it cannot, its processes are limited one by one.
         let joined = cgroup.as_ref().filter(|cgroup| cgroup.join().is_ok());
@@ -123,13 +130,22 @@ fn set_up(mut spec: BoxSpec) -> io::Result<i32> {
         // destructor: the cgroup is the helper's to remove).
         unsafe { libc::_exit(code) };
     }
-    // SAFETY: closing our copy: the runner must see the socket close when the init ends.
-    unsafe { libc::close(CONTROL) };
     let mut status = 0;
     // SAFETY: waiting for our own child, with a live status pointer.
     while unsafe { libc::waitpid(pid, &mut status, 0) } == -1
         && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
     {}
+    // The init has ended, and with it every process of the box (the kernel ends them all
+    // before the init can be waited for): nothing writes the tmpfs any more. The runner
+    // waits for the socket to close before it looks at the folders. A folder the helper
+    // could neither copy back nor empty is left to the runner's own bounds after the game,
+    // which has the same rights over it.
+    for folder in &private {
+        if let Ok(Some(why)) = folder.give_back() {
+            let folder = folder.path().to_owned();
+            let _ = wire::send(CONTROL, &FromBox::FolderEmptied { folder, why }, &[]);
+        }
+    }
     drop(cgroup);
     Ok(0)
 }

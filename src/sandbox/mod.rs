@@ -2,9 +2,10 @@
 //!
 //! A box is the `arena` binary started again as a helper ([`BOX_ARG`]) that moves into new
 //! namespaces (mount, PID, IPC, UTS, network unless the bot may use it, and user when
-//! `arena` is not root), shows the bot a read-only file system with its own folders and a
-//! private `/tmp` ([`mounts`]), joins a cgroup where it can ([`cgroup`]), and then serves as
-//! the init (PID 1) of the box: it starts each of the bot's processes on request, with the
+//! `arena` is not root), shows the bot a read-only file system with its own folders, a
+//! private `/tmp` ([`mounts`]) and a bounded tmpfs for its private folder, copied in and
+//! back out ([`private`]), joins a cgroup where it can ([`cgroup`]), and then serves as the
+//! init (PID 1) of the box: it starts each of the bot's processes on request, with the
 //! stdio descriptors the runner sends it, as an unprivileged user, under its limits, and
 //! reports how they end ([`inside`]). The runner's side is [`BotBox`].
 //!
@@ -16,6 +17,7 @@ mod cgroup;
 mod client;
 mod inside;
 mod mounts;
+mod private;
 mod support;
 mod sys;
 mod syscalls;
@@ -27,9 +29,9 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 pub(crate) use client::Ending;
-pub use client::{BotBox, SetupRefused, wait_for_abandoned};
+pub use client::{BotBox, EmptiedFolder, SetupRefused, wait_for_abandoned};
 pub use inside::serve;
-pub use mounts::TMP_BYTES;
+pub use mounts::{FOLDER_BYTES, FOLDER_ENTRIES, TMP_BYTES};
 pub use support::check_support;
 pub(crate) use sys::{check, owned, pipe, set_nonblocking};
 pub(crate) use wire::Spawn;

@@ -1,8 +1,9 @@
 //! The file system a box shows its bot: the machine's, read-only, with the hidden folders
-//! covered by empty read-only tmpfs, a private writable `/tmp`, a minimal `/dev`, and the
-//! bot's own folders attached again at their own paths (read-only, or writable for a private
-//! folder). The plan is computed purely from the box's spec; [`apply`] carries it out inside
-//! the box's fresh mount namespace.
+//! covered by empty read-only tmpfs, a private writable `/tmp`, a minimal `/dev`, the bot's
+//! own folders attached again at their own paths (read-only), and a bounded tmpfs at the
+//! path of its private folder, which [`PrivateFolder`] fills from the folder and copies back.
+//! The plan is computed purely from the box's spec; [`apply`] carries it out inside the box's
+//! fresh mount namespace.
 
 use std::ffi::CString;
 use std::io;
@@ -10,10 +11,25 @@ use std::os::fd::{AsFd, OwnedFd};
 use std::path::{Path, PathBuf};
 
 use super::BoxSpec;
+use super::private::PrivateFolder;
 use super::sys::{self, MOUNT_ATTR_NODEV, MOUNT_ATTR_NOSUID, MOUNT_ATTR_RDONLY};
+use crate::folder_bounds::{KEEP_BYTES, KEEP_ENTRIES};
 
 /// The size of the private `/tmp` and `/dev/shm` of a box (each).
 pub const TMP_BYTES: u64 = 256 << 20;
+
+/// The most a private folder holds during a game, in bytes of memory: room for what the
+/// runner keeps between games ([`KEEP_BYTES`]) and for [`KEEP_ENTRIES`] small files at a page
+/// each, twice over, so that a folder goes beyond the bounds (and is emptied after its game,
+/// as without the sandbox) well before its writes fail.
+pub const FOLDER_BYTES: u64 = 16 << 20;
+
+/// The most files, folders and links a private folder holds during a game, the folder
+/// itself included; with the same room as [`FOLDER_BYTES`].
+pub const FOLDER_ENTRIES: u64 = 4096;
+
+const _: () = assert!(FOLDER_BYTES >= 2 * (KEEP_BYTES + KEEP_ENTRIES * 4096));
+const _: () = assert!(FOLDER_ENTRIES > 2 * KEEP_ENTRIES);
 
 /// The device nodes a box's `/dev` holds, bound from the machine's. Not `tty`: bots share
 /// the runner's session (a session of their own would cost every request a scheduler group,
@@ -92,8 +108,10 @@ pub(crate) fn plan(spec: &BoxSpec) -> Vec<Step> {
 /// Carries out `steps` in this process's own mount namespace, then builds `/dev`. Every
 /// exposed folder is opened before anything covers it; a writable one is opened without
 /// following any symbolic link on its path, so a bot that replaced its folder by a link
-/// gets an error, never the link's target.
-pub(crate) fn apply(steps: &[Step]) -> io::Result<()> {
+/// gets an error, never the link's target. A writable folder is never attached: a tmpfs of
+/// [`FOLDER_BYTES`] takes its place, and the folder is returned, reachable only through its
+/// descriptor, for the box to fill the tmpfs from it and copy the tmpfs back into it.
+pub(crate) fn apply(steps: &[Step]) -> io::Result<Vec<PrivateFolder>> {
     // Changes made here must not reach the machine's mount table.
     sys::mount(
         None,
@@ -132,7 +150,8 @@ pub(crate) fn apply(steps: &[Step]) -> io::Result<()> {
     sys::set_mount_attributes(Path::new("/"), MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, true)
         .map_err(context("make the file system read-only"))?;
     let mut read_only_covers = Vec::new();
-    for (step, tree) in steps.iter().zip(&trees) {
+    let mut private = Vec::new();
+    for (step, tree) in steps.iter().zip(trees) {
         match (step, tree) {
             (Step::Cover { path, writable }, _) => {
                 // A hidden folder that does not exist here (under the fresh /tmp, say) is
@@ -142,15 +161,21 @@ pub(crate) fn apply(steps: &[Step]) -> io::Result<()> {
                 }
                 let mode = if *writable { "1777" } else { "0755" };
                 let size = if *writable { TMP_BYTES } else { 1 << 20 };
-                tmpfs(path, mode, size)?;
+                tmpfs(path, mode, size, None)?;
                 if !writable {
                     read_only_covers.push(path.clone());
                 }
             }
-            (Step::Expose { path, .. }, Some(tree)) => {
+            (Step::Expose { path, writable }, Some(tree)) => {
                 std::fs::create_dir_all(path)
                     .map_err(context(&format!("make a mount point {}", path.display())))?;
-                sys::attach(tree, path).map_err(context(&format!("attach {}", path.display())))?;
+                if *writable {
+                    tmpfs(path, "0700", FOLDER_BYTES, Some(FOLDER_ENTRIES))?;
+                    private.push(PrivateFolder::new(path.clone(), tree)?);
+                } else {
+                    sys::attach(&tree, path)
+                        .map_err(context(&format!("attach {}", path.display())))?;
+                }
             }
             (Step::Expose { .. }, None) => unreachable!("every exposure was opened above"),
         }
@@ -161,14 +186,14 @@ pub(crate) fn apply(steps: &[Step]) -> io::Result<()> {
         sys::set_mount_attributes(&path, MOUNT_ATTR_RDONLY, false)
             .map_err(context(&format!("make {} read-only", path.display())))?;
     }
-    Ok(())
+    Ok(private)
 }
 
 /// A fresh `/dev`: the device nodes bound from the machine's, the usual links into `/proc`,
 /// and a private `/dev/shm`.
 fn build_dev(devices: &[OwnedFd]) -> io::Result<()> {
     let dev = Path::new("/dev");
-    tmpfs(dev, "0755", 1 << 20)?;
+    tmpfs(dev, "0755", 1 << 20, None)?;
     for (name, tree) in DEVICES.iter().zip(devices) {
         let path = dev.join(name);
         std::fs::write(&path, b"").map_err(context(&format!("make {}", path.display())))?;
@@ -184,12 +209,17 @@ fn build_dev(devices: &[OwnedFd]) -> io::Result<()> {
     }
     let shm = dev.join("shm");
     std::fs::create_dir(&shm).map_err(context("make /dev/shm"))?;
-    tmpfs(&shm, "1777", TMP_BYTES)
+    tmpfs(&shm, "1777", TMP_BYTES, None)
 }
 
-/// Mounts an empty tmpfs of at most `size` bytes on `path`.
-fn tmpfs(path: &Path, mode: &str, size: u64) -> io::Result<()> {
-    let data = CString::new(format!("mode={mode},size={size}")).expect("no NUL byte");
+/// Mounts an empty tmpfs of at most `size` bytes (and `entries` files, folders and links,
+/// when given) on `path`.
+fn tmpfs(path: &Path, mode: &str, size: u64, entries: Option<u64>) -> io::Result<()> {
+    let mut data = format!("mode={mode},size={size}");
+    if let Some(entries) = entries {
+        data.push_str(&format!(",nr_inodes={entries}"));
+    }
+    let data = CString::new(data).expect("no NUL byte");
     sys::mount(
         Some(c"tmpfs"),
         path,

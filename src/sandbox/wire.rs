@@ -72,6 +72,9 @@ pub(crate) enum FromBox {
         /// Whether the kernel killed it because the box's memory ran out.
         out_of_memory: bool,
     },
+    /// The box has ended, and its private folder was emptied rather than copied back
+    /// (`sandbox::private`): why.
+    FolderEmptied { folder: PathBuf, why: String },
 }
 
 /// Room for the ancillary data of one message: the three stdio descriptors of a spawn, at

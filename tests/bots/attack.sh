@@ -95,6 +95,26 @@ if not os.path.exists("a"):
         os.mkdir("a", dir_fd=fd)
         fd = os.open("a", os.O_RDONLY, dir_fd=fd)' 2>/dev/null
         ;;
+    fill)
+        # The disk, during one turn: 64 MiB in one file, and 5000 empty files.
+        head -c 67108864 /dev/zero > fill.bin 2>/dev/null
+        [ "$(wc -c < fill.bin)" -ge 67108864 ] && broken=yes
+        mkdir -p many 2>/dev/null
+        made=0
+        while [ "$made" -lt 5000 ] && : 2>/dev/null > "many/$made"; do
+            made=$((made + 1))
+        done
+        [ "$made" -ge 5000 ] && broken=yes
+        ;;
+    move-up)
+        # With the results folder under /tmp, the folders above the private folder are in the
+        # box's own /tmp: move them away and leave a tree of the bot's at the folder's path.
+        here=$(pwd)
+        top=${here%/results/work/attacker}
+        if [ "$top" != "$here" ] && mv "$top" "$top.moved" 2>/dev/null; then
+            mkdir -p "$here" && echo planted > "$here/planted"
+        fi
+        ;;
     rm-rf)
         # The test checks the canary: it may be hidden here, or read-only.
         cd / && rm -rf "$CANARY" 2>/dev/null

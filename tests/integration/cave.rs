@@ -70,52 +70,83 @@ if grep -qx "$ARENA_SEED" again.txt 2>/dev/null; then echo again; else echo HNNH
 
 /// A run stopped by Ctrl-C in the middle of a game and resumed gives the leaderboard of an
 /// uninterrupted run: the resume plays the dropped game again with the folders as they were
-/// before it, not with what the bots wrote during it.
+/// before it, not with what the bots wrote during it. Without the sandbox the bots write
+/// their folders as they play; in a box, a tmpfs that is copied back when the box ends, at
+/// the stop too.
 #[test]
 fn a_game_a_stop_dropped_is_played_again_from_the_folders_before_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = sh_cave_of(
-        dir.path(),
-        3,
-        10,
-        &[("keeper", SEED_KEEPER), ("other", SEED_KEEPER)],
-    );
-    let full = run_json(dir.path(), &file, &["--out", "full"]);
-    let mut child = crate::support::arena_command()
-        .args([
-            "run",
-            file.to_str().unwrap(),
-            "--out",
-            "cut",
-            "--format",
-            "json",
-        ])
-        .current_dir(dir.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    // The second game has begun: its first turn recorded its seed.
-    let seen = dir.path().join("cut/work/keeper/seen.txt");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while std::fs::read_to_string(&seen).map_or(0, |text| text.lines().count()) < 2 {
-        assert!(Instant::now() < deadline, "the second game never started");
-        std::thread::sleep(Duration::from_millis(10));
+    for sandbox in [&[][..], &["--no-sandbox"]] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = sh_cave_of(
+            dir.path(),
+            3,
+            10,
+            &[("keeper", SEED_KEEPER), ("other", SEED_KEEPER)],
+        );
+        let full = run_json(dir.path(), &file, &[&["--out", "full"], sandbox].concat());
+        let mut child = crate::support::arena_command()
+            .args([
+                "run",
+                file.to_str().unwrap(),
+                "--out",
+                "cut",
+                "--format",
+                "json",
+            ])
+            .args(sandbox)
+            .current_dir(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let seen = dir.path().join("cut/work/keeper/seen.txt");
+        let seeds_seen = || std::fs::read_to_string(&seen).map_or(0, |text| text.lines().count());
+        let deadline = Instant::now() + Duration::from_secs(60);
+        if sandbox.is_empty() {
+            // The second game has begun; in a box its first turn is 0.6 s behind, and the
+            // game lasts 20 turns of 0.1 s at least.
+            let playing = dir.path().join("cut/work-journaled/playing");
+            while std::fs::read_to_string(&playing).ok().as_deref() != Some("1") {
+                assert!(Instant::now() < deadline, "the second game never started");
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            std::thread::sleep(Duration::from_millis(600));
+        } else {
+            // The second game's first turn recorded its seed.
+            while seeds_seen() < 2 {
+                assert!(Instant::now() < deadline, "the second game never started");
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
+        // SAFETY: plain kill(2) of our own child.
+        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        assert_eq!(child.wait().unwrap().code(), Some(130), "{sandbox:?}");
+        let journal = std::fs::read_to_string(dir.path().join("cut/journal.jsonl")).unwrap();
+        assert_eq!(
+            journal.lines().count(),
+            2,
+            "{sandbox:?}: stopped in the second game"
+        );
+        assert_eq!(
+            seeds_seen(),
+            2,
+            "{sandbox:?}: the dropped game's writes were kept"
+        );
+        let resume = [&["--resume", "cut", "--format", "json"], sandbox].concat();
+        let output = run_ok(dir.path(), &file, &resume);
+        let resumed: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(resumed, full, "{sandbox:?}");
+        assert_eq!(standing(&resumed, "keeper")["invalid_replies"], 0);
+        for name in ["keeper", "other"] {
+            let folder = |out: &str| tree_of(&dir.path().join(out).join("work").join(name));
+            assert_eq!(
+                folder("cut"),
+                folder("full"),
+                "{sandbox:?}: {name}'s folder"
+            );
+        }
+        assert!(!dir.path().join("cut/work-before-game").exists());
     }
-    // SAFETY: plain kill(2) of our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    assert_eq!(child.wait().unwrap().code(), Some(130));
-    let journal = std::fs::read_to_string(dir.path().join("cut/journal.jsonl")).unwrap();
-    assert_eq!(journal.lines().count(), 2, "stopped during the second game");
-    let output = run_ok(dir.path(), &file, &["--resume", "cut", "--format", "json"]);
-    let resumed: Value = serde_json::from_slice(&output.stdout).unwrap();
-    assert_eq!(resumed, full);
-    assert_eq!(standing(&resumed, "keeper")["invalid_replies"], 0);
-    for name in ["keeper", "other"] {
-        let folder = |out: &str| tree_of(&dir.path().join(out).join("work").join(name));
-        assert_eq!(folder("cut"), folder("full"), "{name}'s folder");
-    }
-    assert!(!dir.path().join("cut/work-before-game").exists());
 }
 
 /// The files under `folder` with their contents, by name.

@@ -539,6 +539,52 @@ fn a_private_folder_beyond_the_bounds_is_emptied_and_the_run_goes_on() {
     }
 }
 
+/// In a box, a bot writes its private folder in memory of a bounded size, not on the disk,
+/// and the folder is emptied after the game; without the box, the disk takes it all.
+#[test]
+fn a_bot_cannot_fill_the_disk_through_its_private_folder() {
+    for who in [As::Tester, As::Unprivileged] {
+        let field = Field::new();
+        let file = field.toml("fill", 0, "");
+        let output = field.run(who, &file, "results", &[]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let board = board(&output);
+        assert_eq!(board["games_played"], 2, "{who:?}: {board} {stderr}");
+        assert!(
+            !succeeded(&board),
+            "{who:?}: the folder took it all: {board}"
+        );
+        let emptied = "more than the runner keeps between games; emptied";
+        assert_eq!(stderr.matches(emptied).count(), 2, "{who:?}: {stderr}");
+        let folder = field.path().join("results/work/attacker");
+        assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0, "{who:?}");
+    }
+    works_unboxed("fill", 0);
+}
+
+/// A results folder under `/tmp` lies in the box's own `/tmp`, where the bot of an
+/// unprivileged runner owns the folders above its private folder's tmpfs: it may move them
+/// and leave a tree of its own at the folder's path, which the box never copies back.
+#[test]
+fn a_tree_left_in_place_of_the_private_folder_is_never_copied_back() {
+    let field = Field::new();
+    let under_tmp = tempfile::tempdir_in("/tmp").unwrap();
+    // SAFETY: geteuid cannot fail.
+    if unsafe { libc::geteuid() } == 0 {
+        std::os::unix::fs::chown(under_tmp.path(), Some(NOBODY), Some(NOBODY)).unwrap();
+    }
+    let out = under_tmp.path().join("results");
+    let file = field.toml("move-up", 0, "");
+    let output = field.run(As::Unprivileged, &file, out.to_str().unwrap(), &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let board = board(&output);
+    assert_eq!(board["games_played"], 2, "{board} {stderr}");
+    let moved = "a tree in place of the box's tmpfs (a folder above it was moved)";
+    assert_eq!(stderr.matches(moved).count(), 2, "{stderr}");
+    let folder = out.join("work/attacker");
+    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0);
+}
+
 fn remove_the_canary(who: As) {
     let field = Field::new();
     // The bot's user could delete the canary: only the read-only view protects it.
