@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use crate::bots::preflight::ENDS_IN_CR_LF;
 use crate::bots::{BotProgram, CallStatus};
+use crate::folders::{CAP_BYTES, Held};
 use crate::sandbox::{Enforced, FOLDER_BYTES, FOLDER_ENTRIES, NOBODY, TMP_BYTES};
 use crate::text::escape_control;
 use arena_games::engine::Input;
@@ -26,6 +27,7 @@ pub fn render_check(
     program: &BotProgram,
     (sandbox, max_reply_bytes): (Option<&Enforced>, usize),
     reports: &[ProbeReport],
+    left: Option<&Held>,
 ) -> String {
     let mut out = format!("checking `{command}` against the {game} protocol\n");
     if let Some(options) = options {
@@ -176,9 +178,35 @@ pub fn render_check(
             reports.len()
         );
     }
+    if let Some(left) = left {
+        write_private_folder(&mut out, left);
+    }
     let valid = reports.iter().filter(|r| r.is_valid()).count();
     let _ = writeln!(out, "\n{valid} of {} replies valid", reports.len());
     out
+}
+
+/// Writes what the bot left in its private folder, and what a tournament makes of it
+/// (games/cave.md, "The private folder").
+fn write_private_folder(out: &mut String, left: &Held) {
+    let _ = match left {
+        Held::Bytes(bytes) if *bytes <= CAP_BYTES => writeln!(
+            out,
+            "\nits private folder holds {bytes} bytes after the check, within the game's \
+             {CAP_BYTES}-byte cap"
+        ),
+        Held::Bytes(bytes) => writeln!(
+            out,
+            "\nits private folder holds {bytes} bytes after the check, over the game's \
+             {CAP_BYTES}-byte cap: a tournament names the bot in a warning after every such \
+             game, and it plays on"
+        ),
+        Held::Emptied(why) => writeln!(
+            out,
+            "\nits private folder held {why} after the check, more than the runner keeps \
+             between games: a tournament empties it after every such game, with a warning"
+        ),
+    };
 }
 
 /// Writes what the bot printed to stdout besides its reply, if it did, and the cure, which
@@ -379,7 +407,15 @@ mod tests {
             sandbox: None,
             private_dir: false,
         };
-        render_check((game, None), command, java, &program, (None, 64), reports)
+        render_check(
+            (game, None),
+            command,
+            java,
+            &program,
+            (None, 64),
+            reports,
+            None,
+        )
     }
 
     fn report(

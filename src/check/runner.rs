@@ -7,6 +7,7 @@ use std::time::Duration;
 use crate::bots::{BotProgram, CallEnv, CallResult, CallStatus, Limits, Waiting};
 use crate::config::Timeouts;
 use crate::driver::{Connection, Limit};
+use crate::sandbox::EmptiedFolder;
 use arena_games::engine::{Answer, Input};
 use arena_games::{GameKind, GameOptions};
 
@@ -102,13 +103,14 @@ fn line_parsed_alone(reply: &[u8], judge: &Judge) -> Option<usize> {
 /// in a write of its own.
 const UNASKED_SETTLE: Duration = Duration::from_millis(30);
 
-/// Sends every probe of the game of `options` to `program` in order and returns the reports.
+/// Sends every probe of the game of `options` to `program` in order and returns the reports,
+/// and the box's report of a private folder it emptied when it ended.
 pub async fn check_bot(
     options: &GameOptions,
     program: &BotProgram,
     limits: &Limits,
     timeouts: Timeouts,
-) -> Vec<ProbeReport> {
+) -> (Vec<ProbeReport>, Vec<EmptiedFolder>) {
     let env = CallEnv {
         game: options.kind().name(),
         seed: 1,
@@ -164,8 +166,8 @@ pub async fn check_bot(
             parsed_alone,
         });
     };
-    connection.close(farewell).await;
-    reports
+    let emptied = connection.close(farewell).await;
+    (reports, emptied)
 }
 
 #[cfg(test)]

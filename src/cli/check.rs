@@ -14,6 +14,7 @@ use arena::bots::{BotProgram, Limits, preflight};
 use arena::check::{ProbeReport, check_bot, render_check};
 use arena::config::{Timeouts, standalone_bot, standalone_java_bot};
 use arena::errors::{EXIT_OK, EXIT_STRICT, Error};
+use arena::folders::{Held, bound};
 use arena::sandbox::{Enforced, check_support};
 use arena::text::{escape_control, shell_word};
 use arena_games::{GameKind, GameOptions, OptionsParser};
@@ -174,7 +175,14 @@ fn check_one(
     } else {
         None
     };
-    let reports = runtime.block_on(check_bot(options, &bot.program, bot.limits, bot.timeouts));
+    let (reports, emptied) =
+        runtime.block_on(check_bot(options, &bot.program, bot.limits, bot.timeouts));
+    // What the bot left there: emptied by its box, or measured (and emptied) here.
+    let left = match (&private, emptied.into_iter().next()) {
+        (None, _) => None,
+        (Some(_), Some(emptied)) => Some(Held::Emptied(emptied.why)),
+        (Some(folder), None) => Some(bound(folder.path())?),
+    };
     // The box of a bot with `network = true` keeps the machine's network.
     let enforced = (enforced.zip(bot.program.sandbox.as_ref())).map(|(enforced, spec)| Enforced {
         own_network: !spec.network,
@@ -187,6 +195,7 @@ fn check_one(
         &bot.program,
         (enforced.as_ref(), bot.limits.max_reply_bytes),
         &reports,
+        left.as_ref(),
     );
     if let Some(folder) = private {
         // Emptied by descriptors first: no tree the bot made, however deep, is left behind.

@@ -409,6 +409,40 @@ fn a_cave_check_gives_each_request_the_games_own_two_seconds() {
     assert_eq!(tag.survivors(), Vec::<i32>::new());
 }
 
+/// A Cave bot's check says what it left in its private folder and what a tournament makes
+/// of it, with its box and without one.
+#[test]
+fn a_cave_check_says_what_the_bot_left_in_its_private_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = [
+        (
+            "modest",
+            "printf x > memory.txt\n",
+            "holds 1 bytes after the check, within",
+        ),
+        (
+            "hoarder",
+            "head -c 2000 /dev/zero > memory.txt\n",
+            "holds 2000 bytes after the check, over the game's 1024-byte cap",
+        ),
+        (
+            "sparse",
+            "truncate -s 2M memory.txt\n",
+            "held more than 1048576 bytes of files after the check, more than the runner keeps",
+        ),
+    ];
+    for (name, write, says) in bots {
+        let script = format!("cat > /dev/null\n{write}echo HNNHNN\n");
+        std::fs::write(dir.path().join(format!("{name}.sh")), script).unwrap();
+        for sandbox in [&[][..], &["--no-sandbox"]] {
+            let file = format!("{name}.sh");
+            let (output, text) = check(dir.path(), "cave", sandbox, &["/bin/sh", &file]);
+            assert_eq!(output.status.code(), Some(0), "{name} {sandbox:?}: {text}");
+            assert!(text.contains(says), "{name} {sandbox:?}: {text}");
+        }
+    }
+}
+
 #[test]
 fn a_missing_program_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();
