@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use crate::app::{load, write_stdout};
+use crate::app::write_stdout;
 use crate::args::CheckArgs;
 use arena::bots::{BotProgram, Limits, preflight};
 use arena::check::{ProbeReport, check_bot, render_check};
-use arena::config::{Timeouts, standalone_bot, standalone_java_bot};
+use arena::config::{Timeouts, Tournament, standalone_bot, standalone_java_bot};
 use arena::errors::{EXIT_OK, EXIT_STRICT, Error};
 use arena::folders::{Held, bound};
 use arena::sandbox::{Enforced, check_support};
@@ -209,7 +209,7 @@ fn check_one(
 /// file runs it, one report after another, then a line per bot.
 fn check_tournament(file: &Path, args: &CheckArgs) -> Result<u8, Error> {
     let selection = args.selection.selection();
-    let mut tournament = load(file, &selection)?;
+    let mut tournament = Tournament::load_to_check(file, &selection)?;
     if tournament.bots.is_empty() {
         return Err(Error::Usage(format!(
             "--bots/--exclude keep no bot of {}: nothing to check",

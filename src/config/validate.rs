@@ -98,6 +98,15 @@ pub struct Bot {
     pub java: Option<JavaBuild>,
 }
 
+/// What a tournament file is read for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    /// Its games: `arena run`, `match`, and every command that reads its results.
+    Play,
+    /// `arena check` of its bots, which plays no game.
+    Check,
+}
+
 impl Tournament {
     /// Reads and checks the tournament file at `path`.
     pub fn load(path: &Path) -> Result<Tournament, ConfigError> {
@@ -110,6 +119,22 @@ impl Tournament {
     /// their folders stay hidden from the bots that play. A name the selection gives that
     /// no bot has is a problem of the file's.
     pub fn load_selected(path: &Path, selection: &Selection) -> Result<Tournament, ConfigError> {
+        Tournament::read(path, selection, Purpose::Play)
+    }
+
+    /// Reads the tournament file at `path` for `arena check`, which plays no game: as
+    /// [`Tournament::load_selected`], but a file with fewer bots than a game needs (a
+    /// contestant's, with only their bot) is fine.
+    pub fn load_to_check(path: &Path, selection: &Selection) -> Result<Tournament, ConfigError> {
+        Tournament::read(path, selection, Purpose::Check)
+    }
+
+    /// Reads and checks the tournament file at `path` for `purpose`.
+    fn read(
+        path: &Path,
+        selection: &Selection,
+        purpose: Purpose,
+    ) -> Result<Tournament, ConfigError> {
         let source = read_bounded(path).map_err(|error| {
             ConfigError::new(
                 path,
@@ -120,7 +145,7 @@ impl Tournament {
                 )],
             )
         })?;
-        Tournament::parse(&source, path, &|_| None, selection)
+        Tournament::parse(&source, path, &|_| None, (selection, purpose))
     }
 
     /// Checks a tournament given as text; `path` names it in errors and anchors relative
@@ -139,16 +164,21 @@ impl Tournament {
         path: &Path,
         startable: StartableCheck<'_>,
     ) -> Result<Tournament, ConfigError> {
-        Tournament::parse(source, path, startable, &Selection::default())
+        Tournament::parse(
+            source,
+            path,
+            startable,
+            (&Selection::default(), Purpose::Play),
+        )
     }
 
-    /// Checks a tournament given as text, with its programs checked by `startable`, keeping
-    /// the bots `selection` keeps (see [`Tournament::load_selected`]).
+    /// Checks a tournament given as text for `purpose`, with its programs checked by
+    /// `startable`, keeping the bots `selection` keeps (see [`Tournament::load_selected`]).
     fn parse(
         source: &str,
         path: &Path,
         startable: StartableCheck<'_>,
-        selection: &Selection,
+        (selection, purpose): (&Selection, Purpose),
     ) -> Result<Tournament, ConfigError> {
         let fail = |problems| ConfigError::new(path, problems);
         let mut document = Document::parse(source).map_err(fail)?;
@@ -232,7 +262,7 @@ impl Tournament {
             }
         }
         let min_bots = options.min_bots();
-        if first.bots.len() < min_bots {
+        if purpose == Purpose::Play && first.bots.len() < min_bots {
             problems.push(Problem::at(
                 source,
                 Some(game_span.clone()),

@@ -879,6 +879,31 @@ fn every_bot_of_a_tournament_file_is_checked_as_the_file_runs_it() {
     assert!(stderr.contains("--bots/--exclude choose among the bots of --tournament FILE"));
 }
 
+/// A contestant's file with only their bot is checked as it would run: check plays no game,
+/// so the game's least number of bots (Slime's 4) is for `run` alone.
+#[test]
+fn a_file_with_fewer_bots_than_a_game_needs_is_checked_and_refused_by_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let greedy = repo().join("bots/slime/greedy.py");
+    let text = format!(
+        "game = \"slime\"\n[[bots]]\nname = \"mine\"\n\
+         command = [\"/usr/bin/python3\", \"-S\", \"-I\", {:?}]\n",
+        greedy.display().to_string()
+    );
+    std::fs::write(dir.path().join("t.toml"), text).unwrap();
+    let output = arena(dir.path(), &["check", "--tournament", "t.toml"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(stdout.ends_with("\nmine: every reply valid\n"), "{stdout}");
+    let output = arena(dir.path(), &["run", "t.toml"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("slime needs at least 4 bots, the file has 1"),
+        "{stderr}"
+    );
+}
+
 /// Replies are judged by the game's options: Slime's lenient parsing takes a move without a
 /// newline, which the original controller's strict one refuses; from `--option` or from the
 /// tournament file, named in the report.
