@@ -367,9 +367,8 @@ fn describe_sandbox(sandbox: Option<&Enforced>, program: &BotProgram) -> String 
     if program.private_dir {
         let _ = writeln!(
             text,
-            "              its private folder {}, the current folder (made for this check, \
-             removed after it), as a tmpfs of {} MiB and {FOLDER_ENTRIES} entries copied \
-             from and back to it",
+            "              its private folder {}, the current folder, through a tmpfs of \
+             {} MiB and {FOLDER_ENTRIES} entries",
             program.dir.display(),
             mib(FOLDER_BYTES)
         );
