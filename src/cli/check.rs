@@ -234,9 +234,18 @@ fn check_tournament(file: &Path, args: &CheckArgs) -> Result<u8, Error> {
     let mut verdicts = Vec::new();
     for bot in &tournament.bots {
         let program = &bot.program;
-        let path = program.program.to_string_lossy();
-        let command =
-            command_line(std::iter::once(&*path).chain(program.args.iter().map(String::as_str)));
+        // A Java alien by its class, not by the JVM's long command line.
+        let command = match &bot.java {
+            Some(build) => format!(
+                "{}, compiled in {}",
+                build.class_name,
+                build.classes.display()
+            ),
+            None => {
+                let path = program.program.to_string_lossy();
+                command_line(std::iter::once(&*path).chain(program.args.iter().map(String::as_str)))
+            }
+        };
         let checked = Checked {
             command: &command,
             java: bot.java.is_some(),

@@ -559,6 +559,16 @@ fn check_compiles_a_java_alien_through_the_host_and_checks_it() {
         ],
     );
     assert_eq!(both.status.code(), Some(2), "{both:?}");
+    // In a tournament file, the alien is named by its class, not by the JVM's command line.
+    let text = format!("game = \"alienwar\"\n[[bots]]\nname = \"Nomad\"\njava = [{source:?}]\n");
+    write_toml(dir.path(), "t.toml", &text);
+    let output = arena_cached(dir.path(), &["check", "--tournament", "t.toml"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.starts_with("bot Nomad\nchecking `alien.Nomad, compiled in "),
+        "{stdout}"
+    );
 }
 
 #[test]
