@@ -158,7 +158,7 @@ fn mirror(from: &Path, to: &Path, direction: Direction) -> io::Result<()> {
                 Direction::ToCopy => changed_before(&source, target) && same(),
                 Direction::FromCopy => changed_before(target, &source) && same(),
                 Direction::IntoBox => false,
-                Direction::FromBox => same() && same_bytes(from, &source, to),
+                Direction::FromBox => same() && same_bytes(from, &source, to, target),
             }
         };
         if !target.as_ref().is_some_and(up_to_date) {
@@ -219,22 +219,44 @@ fn changed_before(folder: &Metadata, copy: &Metadata) -> bool {
     (folder.ctime(), folder.ctime_nsec()) < (copy.ctime(), copy.ctime_nsec())
 }
 
-/// Whether `to` holds the bytes of `from` (described by `source`), where both are files of
-/// the same length: read, following no link, and compared.
-fn same_bytes(from: &Path, source: &Metadata, to: &Path) -> bool {
+/// Whether `to` (described by `target`) holds the bytes of `from` (described by `source`),
+/// where both are files of the same length: read, following no link, and compared.
+fn same_bytes(from: &Path, source: &Metadata, to: &Path, target: &Metadata) -> bool {
     if !source.is_file() {
         return true;
     }
-    let read = |path: &Path| {
-        let mut file = OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(path)?;
+    let read = |path: &Path, meta: &Metadata| {
         let mut bytes = Vec::new();
-        io::Read::read_to_end(&mut file, &mut bytes)?;
+        io::Read::read_to_end(&mut open_to_read(path, meta)?, &mut bytes)?;
         Ok::<_, io::Error>(bytes)
     };
-    matches!((read(from), read(to)), (Ok(a), Ok(b)) if a == b)
+    matches!((read(from, source), read(to, target)), (Ok(a), Ok(b)) if a == b)
+}
+
+/// Opens the file `path` (described by `meta`) for reading, refusing a link: should the file
+/// have become one since, the open fails. A file of the runner's that the runner may not
+/// read (a bot that runs as the runner's own user can take the owner's rights away, as
+/// `chmod 000` does) gets its owner's read right for the moment, and its permissions back
+/// once open: a copy keeps them.
+fn open_to_read(path: &Path, meta: &Metadata) -> io::Result<File> {
+    let open = || {
+        OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(path)
+    };
+    // SAFETY: geteuid cannot fail.
+    let owner = meta.uid() == unsafe { libc::geteuid() };
+    match open() {
+        Err(error) if error.kind() == ErrorKind::PermissionDenied && owner => {
+            let mode = meta.mode() & 0o7777;
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode | 0o400))?;
+            let file = open();
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))?;
+            file
+        }
+        opened => opened,
+    }
 }
 
 /// Copies `from` (described by `meta`, and no folder) to `to`, which must not exist: a link
@@ -245,11 +267,7 @@ fn copy_without_following(from: &Path, meta: &Metadata, to: &Path) -> io::Result
     if kind.is_symlink() {
         std::os::unix::fs::symlink(std::fs::read_link(from)?, to)?;
     } else if kind.is_file() {
-        // O_NOFOLLOW: should the file have become a link since, the copy fails instead.
-        let mut source = OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(from)?;
+        let mut source = open_to_read(from, meta)?;
         let mut target = File::create_new(to)?;
         io::copy(&mut source, &mut target)?;
         target.set_times(FileTimes::new().set_modified(meta.modified()?))?;

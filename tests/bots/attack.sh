@@ -115,6 +115,12 @@ if not os.path.exists("a"):
             mkdir -p "$here" && echo planted > "$here/planted"
         fi
         ;;
+    lock)
+        # A file of its folder that its owner may not read: the runner's own user, when the
+        # runner is not root, whose copy of the folders after each game must read it.
+        echo remembered > memory.txt 2>/dev/null
+        chmod 000 memory.txt
+        ;;
     rm-rf)
         # The test checks the canary: it may be hidden here, or read-only.
         cd / && rm -rf "$CANARY" 2>/dev/null

@@ -585,6 +585,26 @@ fn a_tree_left_in_place_of_the_private_folder_is_never_copied_back() {
     assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0);
 }
 
+/// A bot of an unprivileged runner runs as the runner's user, and may take the owner's
+/// rights away from a file of its folder: the folders are still copied after every game, and
+/// the file keeps its permissions.
+#[test]
+fn a_file_its_owner_may_not_read_stops_no_unprivileged_run() {
+    for sandbox in [&[][..], &["--no-sandbox"]] {
+        let field = Field::new();
+        let file = field.toml("lock", 0, "");
+        let output = field.run(As::Unprivileged, &file, "results", sandbox);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{sandbox:?}: {stderr}");
+        assert_eq!(board(&output)["games_played"], 2, "{sandbox:?}: {stderr}");
+        for folder in ["results/work", "results/work-journaled/work"] {
+            let memory = field.path().join(folder).join("attacker/memory.txt");
+            let mode = memory.symlink_metadata().unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0, "{sandbox:?}: {folder}");
+        }
+    }
+}
+
 fn remove_the_canary(who: As) {
     let field = Field::new();
     // The bot's user could delete the canary: only the read-only view protects it.
