@@ -140,6 +140,9 @@ fn set_up(mut spec: BoxSpec) -> io::Result<i32> {
     // waits for the socket to close before it looks at the folders. A folder the helper
     // could neither copy back nor empty is left to the runner's own bounds after the game,
     // which has the same rights over it.
+    if runner_left() {
+        return Ok(0);
+    }
     for folder in &private {
         if let Ok(Some(why)) = folder.give_back() {
             let folder = folder.path().to_owned();
@@ -148,6 +151,24 @@ fn set_up(mut spec: BoxSpec) -> io::Result<i32> {
     }
     drop(cgroup);
     Ok(0)
+}
+
+/// Whether the runner closed the socket rather than shut it for writing ([`BotBox::close`]
+/// does that, then reads the box's reports): it stopped the game, or died. A game it
+/// dropped is not journaled, and a resume puts the private folders back as they were before
+/// it, so nothing is copied back: a copy made now could meet that resume, or the runner's
+/// own look at the folders after a later game.
+///
+/// [`BotBox::close`]: super::BotBox::close
+fn runner_left() -> bool {
+    let mut control = libc::pollfd {
+        fd: CONTROL,
+        events: 0,
+        revents: 0,
+    };
+    // SAFETY: polling one live pollfd entry, without waiting.
+    let polled = unsafe { libc::poll(&mut control, 1, 0) };
+    polled == 1 && control.revents & libc::POLLHUP != 0
 }
 
 /// The folders above `paths` that others may not search (no `x` bit for others), which the

@@ -1,7 +1,8 @@
 //! A bot's private folder inside its box. The bot never writes the folder itself, which is
 //! on the machine's disk: it writes a tmpfs of [`FOLDER_BYTES`](super::mounts::FOLDER_BYTES)
 //! at the folder's path, which the box's helper fills from the folder before the box's init
-//! starts, and copies back once every process of the box has ended. A bot can then fill
+//! starts, and copies back once every process of the box has ended, if the runner ended the
+//! box at the end of its game (not at a stop, see `inside::runner_left`). A bot can then fill
 //! memory it is charged for, never the disk, during a game; what it leaves beyond the
 //! bounds the runner keeps between games ([`folder_bounds`]) is not copied back: the folder
 //! is emptied and the runner told why.

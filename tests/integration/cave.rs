@@ -71,8 +71,8 @@ if grep -qx "$ARENA_SEED" again.txt 2>/dev/null; then echo again; else echo HNNH
 /// A run stopped by Ctrl-C in the middle of a game and resumed gives the leaderboard of an
 /// uninterrupted run: the resume plays the dropped game again with the folders as they were
 /// before it, not with what the bots wrote during it. Without the sandbox the bots write
-/// their folders as they play; in a box, a tmpfs that is copied back when the box ends, at
-/// the stop too.
+/// their folders as they play; in a box, a tmpfs, which is copied back only when the runner
+/// ends the box at the end of its game, never at a stop.
 #[test]
 fn a_game_a_stop_dropped_is_played_again_from_the_folders_before_it() {
     for sandbox in [&[][..], &["--no-sandbox"]] {
@@ -127,11 +127,10 @@ fn a_game_a_stop_dropped_is_played_again_from_the_folders_before_it() {
             2,
             "{sandbox:?}: stopped in the second game"
         );
-        assert_eq!(
-            seeds_seen(),
-            2,
-            "{sandbox:?}: the dropped game's writes were kept"
-        );
+        // Without a box the dropped game's write is in the folder until the resume undoes
+        // it; a box copies back nothing of a game the runner dropped.
+        let seen_at_the_stop = if sandbox.is_empty() { 1 } else { 2 };
+        assert_eq!(seeds_seen(), seen_at_the_stop, "{sandbox:?}");
         let resume = [&["--resume", "cut", "--format", "json"], sandbox].concat();
         let output = run_ok(dir.path(), &file, &resume);
         let resumed: Value = serde_json::from_slice(&output.stdout).unwrap();
