@@ -3,11 +3,12 @@
 //! forks the box's init (PID 1 of the new PID namespace), which joins the box's cgroup, and
 //! waits for it; the init reports to the runner and starts the bot's processes.
 //!
-//! When the runner closes the socket (the game ended, or the runner died), the init exits,
-//! and the kernel kills every process left in its PID namespace: nothing a bot started
-//! outlives its box, whatever `setsid`, `setpgid` or double forks it used. The helper then
-//! copies the private folders back ([`super::private`]) and exits, which closes the socket
-//! on its side too.
+//! When the runner ends the box (at the end of a game it shuts the socket for writing; at a
+//! stop, or by dying, it closes it), the init exits, and the kernel kills every process left
+//! in its PID namespace: nothing a bot started outlives its box, whatever `setsid`,
+//! `setpgid` or double forks it used. The helper then copies the private folders back
+//! ([`super::private`]) if the game ended, and exits, which closes the socket on its side
+//! too.
 
 use std::ffi::CString;
 use std::io;
