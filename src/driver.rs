@@ -18,7 +18,6 @@ use io_log::IoLog;
 
 use crate::bots::{CallEnv, CallResult, CallStatus, RunnerFault, Waiting};
 use crate::config::{Bot, Tournament};
-use crate::folders::emptied_warning;
 use crate::journal::{GameRecord, OVERSIZED_REASON, SeatRecord};
 use crate::progress::{Answered, Start};
 use crate::replay::{Recorder, Replay};
@@ -56,6 +55,8 @@ pub struct Played {
     pub replay: Option<Replay>,
     /// Bot name and what its failures in the game left, for bots that left anything.
     pub evidence: Vec<(String, Evidence)>,
+    /// The private folders the game's boxes emptied instead of copying them back.
+    pub emptied: Vec<EmptiedFolder>,
 }
 
 /// What went wrong for one seat, counted per game.
@@ -233,17 +234,7 @@ pub async fn play(
         .map(|seat| std::mem::take(&mut seat.connection))
         .chain(host.map(|host| host.connection))
         .map(|connection| connection.close(farewell));
-    let emptied = join_all(closing).await;
-    for (seat, folders) in seats.iter().zip(&emptied) {
-        for EmptiedFolder { folder, why } in folders {
-            let warning = emptied_warning(folder, why);
-            tracing::warn!(
-                "bot `{}` after game {}: {warning}",
-                seat.bot.name,
-                fixture.index
-            );
-        }
-    }
+    let emptied = join_all(closing).await.into_iter().flatten().collect();
     let record = GameRecord {
         index: fixture.index,
         seed: fixture.seed,
@@ -281,6 +272,7 @@ pub async fn play(
         record,
         replay,
         evidence,
+        emptied,
     })
 }
 

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use crate::config::Tournament;
+use crate::sandbox::EmptiedFolder;
 use crate::{folder_bounds, folder_snapshot};
 
 /// The folder under the results folder that holds the bots' folders.
@@ -155,6 +156,15 @@ pub fn bound(folder: &Path) -> anyhow::Result<Held> {
     };
     folder_bounds::empty(folder).with_context(|| format!("cannot empty {}", folder.display()))?;
     Ok(Held::Emptied(why))
+}
+
+/// What `folder` held after its game: what its box reported emptying (among `emptied`,
+/// the reports of the game's boxes), else what [`bound`] finds and leaves.
+pub fn held_after_game(folder: &Path, emptied: &[EmptiedFolder]) -> anyhow::Result<Held> {
+    match emptied.iter().find(|report| report.folder == folder) {
+        Some(report) => Ok(Held::Emptied(report.why.clone())),
+        None => bound(folder),
+    }
 }
 
 /// The warning for a folder [`bound`] emptied because it held `why`.

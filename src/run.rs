@@ -23,13 +23,15 @@ use crate::driver::{Played, Recording, play};
 use crate::errors::Error;
 use crate::folder_snapshot;
 use crate::folders::{
-    CAP_BYTES, Held, bound, emptied_warning, give_to_sandbox_user, restore, with_private_folders,
+    CAP_BYTES, Held, emptied_warning, give_to_sandbox_user, held_after_game, restore,
+    with_private_folders,
 };
 use crate::journal::{GameRecord, Header, JournalWriter, Record, Sandboxing};
 use crate::progress::{Answered, Progress, Reporter, Style, WorkLeft};
 use crate::replay::Replay;
 use crate::results::{ResultsFolder, Start, replay_path, write_atomically};
 use crate::reuse::{ReusePool, bot_digests, rules_digest};
+use crate::sandbox::EmptiedFolder;
 use crate::schedule::{Fixture, Schedule, fixture_count, games_of_one};
 use crate::shard::Shard;
 use crate::sprt::{Sprt, SprtTracker};
@@ -567,6 +569,7 @@ impl Books<'_> {
             mut record,
             replay,
             evidence,
+            emptied,
         } = played;
         for (bot, later) in evidence {
             self.evidence.entry(bot).or_default().add_later(later);
@@ -600,7 +603,7 @@ impl Books<'_> {
             self.progress.note(line);
         }
         self.progress.record(&record);
-        check_folders(self.tournament, self.folders, record.index)?;
+        check_folders(self.tournament, self.folders, (record.index, &emptied))?;
         let private_folders = !self.folders.is_empty();
         if private_folders {
             folder_snapshot::sync_file_system(self.out)?;
@@ -685,9 +688,14 @@ impl Earlier<'_> {
 }
 
 /// After game `index`: makes again every private folder its bot replaced, empties every
-/// folder beyond what the runner keeps ([`bound`]), and names every bot whose folder holds
-/// more than the cap (reported, not enforced: games/cave.md, "The private folder").
-fn check_folders(tournament: &Tournament, folders: &[PathBuf], index: u64) -> Result<(), Error> {
+/// folder beyond what the runner keeps ([`bound`]) and names the bots whose folders it or
+/// their boxes (`emptied`) emptied, and every bot whose folder holds more than the cap
+/// (reported, not enforced: games/cave.md, "The private folder").
+fn check_folders(
+    tournament: &Tournament,
+    folders: &[PathBuf],
+    (index, emptied): (u64, &[EmptiedFolder]),
+) -> Result<(), Error> {
     for (bot, folder) in tournament.bots.iter().zip(folders) {
         if let Some(why) = restore(folder)? {
             tracing::warn!("bot `{}` in game {index}: {why}", bot.name);
@@ -695,7 +703,7 @@ fn check_folders(tournament: &Tournament, folders: &[PathBuf], index: u64) -> Re
                 give_to_sandbox_user(folder)?;
             }
         }
-        match bound(folder)? {
+        match held_after_game(folder, emptied)? {
             Held::Emptied(why) => tracing::warn!(
                 "bot `{}` after game {index}: {}",
                 bot.name,

@@ -14,7 +14,7 @@ use arena::bots::{BotProgram, Limits, preflight};
 use arena::check::{ProbeReport, check_bot, render_check};
 use arena::config::{Timeouts, Tournament, standalone_bot, standalone_java_bot};
 use arena::errors::{EXIT_OK, EXIT_STRICT, Error};
-use arena::folders::{Held, bound};
+use arena::folders::held_after_game;
 use arena::sandbox::{Enforced, check_support};
 use arena::text::{escape_control, shell_word};
 use arena_games::{GameKind, GameOptions, OptionsParser};
@@ -177,11 +177,9 @@ fn check_one(
     };
     let (reports, emptied) =
         runtime.block_on(check_bot(options, &bot.program, bot.limits, bot.timeouts));
-    // What the bot left there: emptied by its box, or measured (and emptied) here.
-    let left = match (&private, emptied.into_iter().next()) {
-        (None, _) => None,
-        (Some(_), Some(emptied)) => Some(Held::Emptied(emptied.why)),
-        (Some(folder), None) => Some(bound(folder.path())?),
+    let left = match &private {
+        Some(_) => Some(held_after_game(&bot.program.dir, &emptied)?),
+        None => None,
     };
     // The box of a bot with `network = true` keeps the machine's network.
     let enforced = (enforced.zip(bot.program.sandbox.as_ref())).map(|(enforced, spec)| Enforced {

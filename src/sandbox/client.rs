@@ -3,7 +3,6 @@
 use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
-use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -12,7 +11,7 @@ use std::time::{Duration, Instant};
 use tokio::io::Interest;
 use tokio::io::unix::AsyncFd;
 
-use super::wire::{self, FromBox, Spawn, StartFailure, ToBox};
+use super::wire::{self, EmptiedFolder, FromBox, Spawn, StartFailure, ToBox};
 use super::{BOX_ARG, BoxSpec, Enforced, helper};
 
 /// How long a box may take to set itself up.
@@ -207,8 +206,8 @@ impl BotBox {
         unsafe { libc::shutdown(self.control.get_ref().as_raw_fd(), libc::SHUT_WR) };
         let mut emptied = Vec::new();
         while let Ok(Some(report)) = self.receive().await {
-            if let FromBox::FolderEmptied { folder, why } = report {
-                emptied.push(EmptiedFolder { folder, why });
+            if let FromBox::FolderEmptied(folder) = report {
+                emptied.push(folder);
             }
         }
         let BotBox {
@@ -245,16 +244,6 @@ impl BotBox {
             }
         }
     }
-}
-
-/// A private folder that its box emptied instead of copying back what the bot left in it.
-#[derive(Debug)]
-pub struct EmptiedFolder {
-    /// The folder's path.
-    pub folder: PathBuf,
-    /// What it held: more than the runner keeps between games, or what the box could not
-    /// copy.
-    pub why: String,
 }
 
 /// How a process the box was asked to start ended, as the box reported it.

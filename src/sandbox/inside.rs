@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use super::cgroup::{BoxCgroup, OomKills};
 use super::mounts;
 use super::sys::{self, check};
-use super::wire::{self, FromBox, MAX_MESSAGE, Spawn, StartFailure, ToBox};
+use super::wire::{self, EmptiedFolder, FromBox, MAX_MESSAGE, Spawn, StartFailure, ToBox};
 use super::{BoxSpec, Enforced, NOBODY};
 
 /// The control socket's descriptor in the helper.
@@ -136,18 +136,19 @@ fn set_up(mut spec: BoxSpec) -> io::Result<i32> {
     while unsafe { libc::waitpid(pid, &mut status, 0) } == -1
         && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
     {}
+    if runner_left() {
+        return Ok(0);
+    }
     // The init has ended, and with it every process of the box (the kernel ends them all
     // before the init can be waited for): nothing writes the tmpfs any more. The runner
     // waits for the socket to close before it looks at the folders. A folder the helper
     // could neither copy back nor empty is left to the runner's own bounds after the game,
     // which has the same rights over it.
-    if runner_left() {
-        return Ok(0);
-    }
     for folder in &private {
         if let Ok(Some(why)) = folder.give_back() {
             let folder = folder.path().to_owned();
-            let _ = wire::send(CONTROL, &FromBox::FolderEmptied { folder, why }, &[]);
+            let report = FromBox::FolderEmptied(EmptiedFolder { folder, why });
+            let _ = wire::send(CONTROL, &report, &[]);
         }
     }
     drop(cgroup);

@@ -29,11 +29,12 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 pub(crate) use client::Ending;
-pub use client::{BotBox, EmptiedFolder, SetupRefused, wait_for_abandoned};
+pub use client::{BotBox, SetupRefused, wait_for_abandoned};
 pub use inside::serve;
 pub use mounts::{FOLDER_BYTES, FOLDER_ENTRIES, TMP_BYTES};
 pub use support::check_support;
 pub(crate) use sys::{check, owned, pipe, set_nonblocking};
+pub use wire::EmptiedFolder;
 pub(crate) use wire::Spawn;
 
 /// Opens the folder `path` refusing every symbolic link on the way.

@@ -72,9 +72,19 @@ pub(crate) enum FromBox {
         /// Whether the kernel killed it because the box's memory ran out.
         out_of_memory: bool,
     },
-    /// The box has ended, and its private folder was emptied rather than copied back
-    /// (`sandbox::private`): why.
-    FolderEmptied { folder: PathBuf, why: String },
+    /// The box has ended, and a private folder was emptied rather than copied back
+    /// (`sandbox::private`).
+    FolderEmptied(EmptiedFolder),
+}
+
+/// A private folder that its box emptied instead of copying back what the bot left in it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct EmptiedFolder {
+    /// The folder's path.
+    pub folder: PathBuf,
+    /// What it held: more than the runner keeps between games, or what the box could not
+    /// copy.
+    pub why: String,
 }
 
 /// Room for the ancillary data of one message: the three stdio descriptors of a spawn, at
