@@ -688,9 +688,9 @@ impl Earlier<'_> {
 }
 
 /// After game `index`: makes again every private folder its bot replaced, empties every
-/// folder beyond what the runner keeps ([`bound`]) and names the bots whose folders it or
-/// their boxes (`emptied`) emptied, and every bot whose folder holds more than the cap
-/// (reported, not enforced: games/cave.md, "The private folder").
+/// folder beyond what the runner keeps ([`bound`](crate::folders::bound)), names the bots
+/// whose folders it or their boxes (`emptied`) emptied, and every bot whose folder holds
+/// more than the cap (reported, not enforced: games/cave.md, "The private folder").
 fn check_folders(
     tournament: &Tournament,
     folders: &[PathBuf],
