@@ -31,7 +31,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::thread::{self, Thread};
 use std::time::Duration;
 
-use super::capture::read_into;
+use super::capture::{pending, read_into};
 use crate::sandbox::check;
 
 /// The watchdog's period.
@@ -252,14 +252,7 @@ impl Watchdog {
 
 /// Whether the pipe or socket `fd` (-1: none) has bytes to read.
 fn has_bytes(fd: RawFd) -> bool {
-    if fd < 0 {
-        return false;
-    }
-    let mut bytes: libc::c_int = 0;
-    // SAFETY: FIONREAD writes one int into `bytes`; a descriptor that is no longer the one
-    // the waiting thread named only makes this answer for another file, which at worst ends
-    // a wait early.
-    (unsafe { libc::ioctl(fd, libc::FIONREAD, &mut bytes) } == 0) && bytes > 0
+    pending(fd) > 0
 }
 
 /// Whether the child process `pid` has ended; it is not reaped.

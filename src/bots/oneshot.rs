@@ -312,7 +312,7 @@ async fn last_words(mut errors: Tail, stderr: Stderr) -> Vec<u8> {
             Stderr::Unregistered(fd) => receiver(fd),
         };
         if let Ok(pipe) = pipe {
-            let _ = timeout(LEAK_GRACE, errors.read_all(pipe)).await;
+            let _ = timeout(LEAK_GRACE, errors.read_all(&pipe)).await;
         }
     }
     errors.into_bytes()

@@ -74,7 +74,7 @@ impl Place {
             let (read, write) = crate::sandbox::pipe()?;
             (read, Some(write))
         } else {
-            (dev_null()?, None)
+            (dev_null()?.try_clone_to_owned()?, None)
         };
         let (stdout_ours, stdout_theirs) = crate::sandbox::pipe()?;
         let (stderr_ours, stderr_theirs) = crate::sandbox::pipe()?;
@@ -389,15 +389,16 @@ fn write_what_fits<'a>(fd: BorrowedFd<'_>, bytes: &'a [u8]) -> Option<&'a [u8]> 
     }
 }
 
-/// A descriptor of `/dev/null` for a stdin that stays empty.
-fn dev_null() -> io::Result<OwnedFd> {
+/// `/dev/null`, opened once to read and write: the stdin of a bot that is given nothing, and
+/// where the excess of a flood of stderr goes (see `capture.rs`).
+pub(crate) fn dev_null() -> io::Result<BorrowedFd<'static>> {
     static NULL: OnceLock<File> = OnceLock::new();
     let file = match NULL.get() {
         Some(file) => file,
         None => {
-            let file = File::open("/dev/null")?;
+            let file = File::options().read(true).write(true).open("/dev/null")?;
             NULL.get_or_init(|| file)
         }
     };
-    file.as_fd().try_clone_to_owned()
+    Ok(file.as_fd())
 }
