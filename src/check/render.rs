@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use crate::bots::preflight::ENDS_IN_CR_LF;
 use crate::bots::{BotProgram, CallStatus};
+use crate::config::runner_home;
 use crate::folders::{CAP_BYTES, Held};
 use crate::sandbox::{Enforced, FOLDER_BYTES, FOLDER_ENTRIES, NOBODY, TMP_BYTES};
 use crate::text::escape_control;
@@ -381,10 +382,15 @@ fn describe_sandbox(sandbox: Option<&Enforced>, program: &BotProgram) -> String 
         );
     }
     // A bot that reads a neighbour folder under /tmp finds it missing, not read-only.
+    let home = runner_home()
+        .filter(|home| (program.sandbox.as_ref()).is_some_and(|spec| spec.hidden.contains(home)));
+    let home = home.map_or(String::new(), |home| {
+        format!(", and your home folder {}", home.display())
+    });
     let _ = writeln!(
         text,
-        "  hidden:     the machine's /tmp and /dev/shm, under the private ones (the bot's own \
-         folders in them stay in view)"
+        "  hidden:     the machine's /tmp and /dev/shm, under the private ones{home} (the bot's \
+         own folders in them stay in view)"
     );
     text
 }

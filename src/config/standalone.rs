@@ -9,11 +9,10 @@ use std::sync::Arc;
 use super::limits::{LimitSettings, megabytes};
 use super::program::resolve_program;
 use super::validate::DEFAULT_MAX_STDERR_BYTES;
-use super::visibility::readable_folders;
+use super::visibility::{boxed_away_from_home, readable_folders};
 use crate::bots::{
     BotProgram, JavaBuild, JavaHostRuntime, Limits, MIN_JVM_MEMORY_MB, cache_root, jvm_environment,
 };
-use crate::sandbox::BoxSpec;
 use arena_games::GameKind;
 
 /// A bot outside any tournament file (`arena check`): the command `words` run in `dir`, its
@@ -62,11 +61,10 @@ fn standalone(
     limits: LimitSettings,
 ) -> (BotProgram, Limits) {
     let rlimits = limits.resource_limits();
-    let sandbox = BoxSpec {
-        readable: readable_folders(dir, &program, args, java),
-        max_processes: limits.max_processes,
-        ..BoxSpec::default()
-    };
+    let sandbox = boxed_away_from_home(
+        readable_folders(dir, &program, args, java),
+        limits.max_processes,
+    );
     let env = match java {
         Some(_) => jvm_environment(BTreeMap::new(), rlimits.memory_bytes),
         None => BTreeMap::new(),

@@ -2,7 +2,7 @@
 # A Cave Rangers bot for the sandbox tests: on every turn it tries the attack its first
 # argument names, then holds still (HNNHNN). Where it can tell that the attack worked, it
 # answers BROKEN instead, an invalid move the tests look for. It never tries anything
-# against the machine beyond what the tests give it: $CANARY, $VICTIM_DIR, $PORT.
+# against the machine beyond what the tests give it: $CANARY, $VICTIM_DIR, $PORT, $HOME.
 cat > /dev/null
 broken=no
 case "$1" in
@@ -43,6 +43,13 @@ case "$1" in
         cat "$VICTIM_DIR/secret.txt" > /dev/null 2>&1 && broken=yes
         # An empty folder may stand where the victim's is; nothing of it may show.
         [ -n "$(ls -A "$VICTIM_DIR" 2>/dev/null)" ] && broken=yes
+        ;;
+    read-home)
+        cat "$HOME/.ssh/id_canary" > /dev/null 2>&1 && broken=yes
+        [ -n "$(ls -A "$HOME/.ssh" 2>/dev/null)" ] && broken=yes
+        # What `pip install --user` put there stays in view: a bot that needs it and finds
+        # it gone crashes.
+        [ -r "$HOME/.local/lib/python3/site-packages/module.py" ] || exit 1
         ;;
     daemon)
         # Three ways out of a process group: a new session, a new group, a double fork.

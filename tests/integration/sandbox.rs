@@ -59,11 +59,13 @@ const LOW_NPROC: u32 = 32;
 
 /// Everything one attack needs, each in a folder of its own beside the others: the
 /// tournament folder (the file and the results) with `attacker/` in it, the victim's folder
-/// (with `secret.txt`) and a canary (files the attacks must not change).
+/// (with `secret.txt`), a canary (files the attacks must not change) and the runner's home
+/// (with a key in `.ssh/id_canary` that all may read, and a Python package in `.local/lib`).
 struct Field {
     dir: tempfile::TempDir,
     victim: tempfile::TempDir,
     canary: tempfile::TempDir,
+    home: tempfile::TempDir,
     tag: Tag,
 }
 
@@ -77,17 +79,23 @@ impl Field {
             std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
             dir
         };
-        let (dir, victim, canary) = (folder(), folder(), folder());
+        let (dir, victim, canary, home) = (folder(), folder(), folder(), folder());
         let tag = Tag::new(dir.path());
         std::fs::create_dir(dir.path().join("attacker")).unwrap();
         std::fs::write(victim.path().join("secret.txt"), "the victim's source").unwrap();
         std::fs::create_dir(canary.path().join("inner")).unwrap();
         std::fs::write(canary.path().join("a.txt"), "a").unwrap();
         std::fs::write(canary.path().join("inner/b.txt"), "b").unwrap();
+        std::fs::create_dir(home.path().join(".ssh")).unwrap();
+        std::fs::write(home.path().join(".ssh/id_canary"), "the runner's key").unwrap();
+        let packages = home.path().join(".local/lib/python3/site-packages");
+        std::fs::create_dir_all(&packages).unwrap();
+        std::fs::write(packages.join("module.py"), "").unwrap();
         Field {
             dir,
             victim,
             canary,
+            home,
             tag,
         }
     }
@@ -181,7 +189,7 @@ impl Field {
             ])
             .args(args)
             .current_dir(self.path())
-            .env("HOME", self.path())
+            .env("HOME", self.home.path())
             .env("ARENA_TEST_SECRET", "hunter2")
             .env_remove("ARENA_LOG");
         command.output().expect("arena runs")
@@ -190,7 +198,7 @@ impl Field {
     /// Makes the whole field `uid`'s, so an unprivileged runner can write its results and
     /// only the sandbox, not the file permissions, protects the canary.
     fn give_to(&self, uid: u32) {
-        let mut folders: Vec<PathBuf> = [&self.dir, &self.victim, &self.canary]
+        let mut folders: Vec<PathBuf> = [&self.dir, &self.victim, &self.canary, &self.home]
             .iter()
             .map(|dir| dir.path().to_path_buf())
             .collect();
@@ -412,6 +420,15 @@ fn an_excluded_bots_folder_stays_hidden() {
     let unboxed = [excluded[0], excluded[1], "--no-sandbox"];
     let unboxed = board(&field.run(As::Tester, &file, "unboxed", &unboxed));
     assert!(succeeded(&unboxed), "{unboxed}");
+}
+
+/// The runner's home holds its keys, and an unprivileged runner's bots have its uid. The
+/// packages a user installed for its Python stay in view (the attack crashes without them).
+#[test]
+fn a_bot_cannot_read_the_runners_home() {
+    foiled(As::Tester, "read-home", 0);
+    foiled(As::Unprivileged, "read-home", 0);
+    works_unboxed("read-home", 0);
 }
 
 #[test]
