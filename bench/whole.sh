@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Whole-process benchmarks of the release build (BENCHMARKS.md, figures d, e and f).
+# Whole-process benchmarks of the release build (BENCHMARKS.md, figures d, e, f, g and l).
 #
 #   bench/whole.sh jobs [GAMES] [ROUNDS]  --jobs 1 against --jobs 2: tournaments/petri.toml
 #                                         with GAMES games per pair (default 4), ROUNDS
@@ -23,6 +23,10 @@
 #                                         (default 3): tournaments/slime.toml,
 #                                         tournaments/eggs.toml --games 2 and
 #                                         tournaments/petri.toml (figure g)
+#   bench/whole.sh flood [ROUNDS] [ARG ...]
+#                                         the runner's CPU against a bot that floods its
+#                                         stderr (bench/petri-flood.toml), ROUNDS runs
+#                                         (default 3; figure l)
 #   bench/whole.sh all                    jobs, share and memory with their defaults
 #
 # ARENA_BIN=PATH times another build of arena (e.g. one of an older commit) instead of this
@@ -44,7 +48,7 @@ arena() { /usr/bin/time -f '%M %U %S' -o "$scratch/rss" "$arena_binary" "$@"; }
 busy_ticks() { awk '/^cpu /{ print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 ticks_per_second=$(getconf CLK_TCK)
 mkdir -p target/tmp/bench-bots
-for bot in petri_rest loop_floor; do
+for bot in petri_rest petri_flood loop_floor; do
     cc -O2 -o "target/tmp/bench-bots/$bot" "bench/bots/$bot.c"
 done
 scratch="$(mktemp -d)"
@@ -216,14 +220,27 @@ sandbox_bench() {
     load
 }
 
+flood_bench() {
+    local rounds="${1:-3}"
+    shift || true
+    echo "== l. a bot flooding its stderr: bench/petri-flood.toml${*:+ $*}, $rounds runs"
+    for _ in $(seq "$rounds"); do
+        timed bench/petri-flood.toml "$@"
+        echo -n "$(load): "
+        grep -o 'CPU time: runner [0-9.]* s, bots [0-9.]* s' "$scratch/log" |
+            awk '{ printf "runner %s s, bots %s s: runner / bots %.2f\n", $4, $7, $4 / $7 }'
+    done
+}
+
 case "${1:-all}" in
 jobs) shift; jobs_bench "$@" ;;
 share) shift; share_bench "$@" ;;
 petri-share) shift; petri_share_bench "$@" ;;
-share-of) shift; [ $# -gt 0 ] || { sed -n '2,32p' "$0"; exit 2; }; repeated_share_bench "$@" ;;
+share-of) shift; [ $# -gt 0 ] || { sed -n '2,36p' "$0"; exit 2; }; repeated_share_bench "$@" ;;
 memory) shift; memory_bench "$@" ;;
 startup) shift; startup_bench "$@" ;;
 sandbox) shift; sandbox_bench "$@" ;;
+flood) shift; flood_bench "$@" ;;
 all) jobs_bench; share_bench; memory_bench ;;
-*) sed -n '2,32p' "$0"; exit 2 ;;
+*) sed -n '2,36p' "$0"; exit 2 ;;
 esac
