@@ -65,7 +65,7 @@ pub fn bot_digests(bots: &[Bot]) -> Vec<String> {
 }
 
 /// The digest of what decides a bot's play: its program's path, its arguments, environment
-/// and limits, whether it runs in a sandbox (and with a network), its compiled Java classes,
+/// and limits, whether it runs in a sandbox (and with a network and a CPU quota), its compiled Java classes,
 /// and `folder`, the [`folder_digest`] of its folder. Not hashed: the program itself when it
 /// lies outside the folder (an interpreter such as `/usr/bin/python3`), anything the bot
 /// reads from elsewhere, and, inside its folder, Python's `__pycache__` folders and arena's
@@ -90,6 +90,11 @@ fn bot_digest(bot: &Bot, folder: &str) -> String {
         )
         .as_bytes(),
     );
+    // Fed only when set, so that the digests of bots without a quota stay as they were.
+    let quota = program.sandbox.as_ref().and_then(|spec| spec.cpu_millis);
+    if let Some(millis) = quota {
+        hash.feed(format!("cpus {millis}\n").as_bytes());
+    }
     hash.hex()
 }
 

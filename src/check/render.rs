@@ -305,6 +305,21 @@ fn cpu_limit(program: &BotProgram) -> String {
     })
 }
 
+/// The cores' worth of CPU the whole box may use at once (`cpus`), enforced by the cgroup `by`.
+fn cpu_share(program: &BotProgram, by: Option<&str>) -> String {
+    let quota = program.sandbox.as_ref().and_then(|spec| spec.cpu_millis);
+    match (quota, by) {
+        (Some(millis), Some(cgroup)) => {
+            let cores = f64::from(millis) / 1000.0;
+            let noun = if millis == 1000 { "core" } else { "cores" };
+            format!(
+                "the time of at most {cores} {noun} at once, all its processes together ({cgroup})"
+            )
+        }
+        _ => "no quota (`cpus`): its processes may keep every core busy".to_owned(),
+    }
+}
+
 /// What the bot gets from its sandbox, as in a tournament: who it runs as, what it sees and
 /// what bounds it. Without one, its processes' own limits still bound it.
 fn describe_sandbox(sandbox: Option<&Enforced>, program: &BotProgram) -> String {
@@ -355,6 +370,7 @@ fn describe_sandbox(sandbox: Option<&Enforced>, program: &BotProgram) -> String 
     );
     let _ = writeln!(text, "  memory:     {memory}");
     let _ = writeln!(text, "  cpu time:   {cpu}");
+    let _ = writeln!(text, "  cpu share:  {}", cpu_share(program, by));
     let _ = writeln!(text, "  network:    {network}");
     let _ = writeln!(
         text,

@@ -200,7 +200,7 @@ fn play(
         .iter()
         .any(|bot| bot.program.sandbox.is_some())
     {
-        let enforced = check_support().map_err(Error::Usage)?;
+        let enforced = check_support(tournament.widest_cpu_quota()).map_err(Error::Usage)?;
         tracing::debug!("sandbox: {enforced:?}");
     }
     let (out, start) = match (&args.resume, &args.out) {

@@ -281,7 +281,7 @@ pub struct CheckArgs {
         value_name = "FILE",
         conflicts_with_all = [
             "java", "timeout_ms", "setup_timeout_ms", "dir", "memory_mb", "cpu_seconds",
-            "max_processes", "max_reply_bytes"
+            "max_processes", "cpus", "max_reply_bytes"
         ]
     )]
     pub tournament: Option<PathBuf>,
@@ -355,6 +355,10 @@ pub struct LimitArgs {
         value_parser = clap::value_parser!(u32).range(1..=i64::from(arena::sandbox::MAX_PROCESSES))
     )]
     pub max_processes: u32,
+    /// The cores' worth of CPU a bot's sandbox may use at once, as a tournament file's
+    /// `cpus` (0 = no quota; needs arena to run as root).
+    #[arg(long, value_name = "N", default_value_t = 0.0, value_parser = cpus)]
+    pub cpus: f64,
     /// The longest reply in bytes, as a tournament file's `max_reply_bytes`.
     #[arg(
         long,
@@ -372,8 +376,18 @@ impl LimitArgs {
             memory_mb: self.memory_mb,
             cpu_seconds: self.cpu_seconds,
             max_processes: self.max_processes,
+            cpu_millis: arena::config::cpu_millis(self.cpus),
             max_reply_bytes: self.max_reply_bytes,
         }
+    }
+}
+
+/// `--cpus`: a number the file's key takes.
+fn cpus(text: &str) -> Result<f64, String> {
+    let cpus: f64 = text.parse().map_err(|_| "expected a number".to_owned())?;
+    match arena::config::cpus_problem(cpus) {
+        Some(why) => Err(why),
+        None => Ok(cpus),
     }
 }
 

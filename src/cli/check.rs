@@ -67,7 +67,8 @@ pub fn check_command(args: &CheckArgs) -> Result<u8, Error> {
         program.sandbox = None;
         None
     } else {
-        Some(check_support().map_err(Error::Usage)?)
+        let quota = program.sandbox.as_ref().and_then(|spec| spec.cpu_millis);
+        Some(check_support(quota).map_err(Error::Usage)?)
     };
     let timeouts = Timeouts::for_game(
         game,
@@ -222,7 +223,7 @@ fn check_tournament(file: &Path, args: &CheckArgs) -> Result<u8, Error> {
     tournament.unstartable_bots()?;
     let sandboxed = (tournament.bots.iter()).any(|bot| bot.program.sandbox.is_some());
     let enforced = if sandboxed {
-        Some(check_support().map_err(Error::Usage)?)
+        Some(check_support(tournament.widest_cpu_quota()).map_err(Error::Usage)?)
     } else {
         None
     };

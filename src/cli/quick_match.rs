@@ -123,9 +123,11 @@ fn limit_lines(limits: &LimitSettings) -> String {
             defaults.max_reply_bytes as u64,
         ),
     ];
+    let cpus = (limits.cpu_millis).map(|millis| format!("cpus = {}\n", f64::from(millis) / 1000.0));
     (keys.iter())
         .filter(|(_, value, default)| value != default)
         .map(|(key, value, _)| format!("{key} = {value}\n"))
+        .chain(cpus)
         .collect()
 }
 
@@ -280,6 +282,7 @@ mod tests {
                 memory_mb: 1000,
                 cpu_seconds: 0,
                 max_processes: 5,
+                cpu_millis: Some(1500),
                 max_reply_bytes: i64::MAX as usize,
             },
         };
@@ -291,6 +294,7 @@ mod tests {
         assert_eq!(program.rlimits.memory_bytes, Some(1000 << 20));
         assert_eq!(program.rlimits.cpu_seconds, None);
         assert_eq!(program.sandbox.as_ref().unwrap().max_processes, 5);
+        assert_eq!(program.sandbox.as_ref().unwrap().cpu_millis, Some(1500));
         assert_eq!(tournament.games, 3);
         assert_eq!(tournament.seed, 7);
         assert_eq!(
@@ -305,7 +309,9 @@ mod tests {
         assert!(Tournament::from_toml_str(&text, &file).is_ok(), "{text}");
         // The defaults are the file's: not written.
         assert!(
-            !text.contains("memory_mb") && !text.contains("max_processes"),
+            !text.contains("memory_mb")
+                && !text.contains("max_processes")
+                && !text.contains("cpus"),
             "{text}"
         );
         let names: Vec<&str> = tournament.bots.iter().map(|b| b.name.as_str()).collect();

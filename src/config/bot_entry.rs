@@ -10,7 +10,7 @@ use toml::Spanned;
 
 use super::bot_name::{name_refusal, written_name};
 use super::error::Problem;
-use super::limits::{limit_problems, megabytes, nonzero};
+use super::limits::{cpu_millis, limit_problems, megabytes, nonzero};
 use super::places::unstartable;
 use super::program::{command_launch, java_launch};
 use super::raw::{RawBot, RawCommand, SandboxMode};
@@ -39,6 +39,8 @@ pub(super) struct BotContext<'a> {
 pub(super) struct SandboxDefaults {
     pub(super) on: bool,
     pub(super) max_processes: u32,
+    /// `cpus`, in thousandths of a core.
+    pub(super) cpu_millis: Option<u32>,
 }
 
 /// Checks every `[[bots]]` entry and resolves its folder and program (compiling Java bots);
@@ -141,6 +143,7 @@ fn check_bot(
         raw.memory_mb.as_ref(),
         raw.cpu_seconds.as_ref(),
         raw.max_processes.as_ref(),
+        raw.cpus.as_ref(),
     );
     for (span, why) in env_problems(&raw.env).into_iter().chain(limits) {
         let message = format!("{label}: {why}");
@@ -189,6 +192,7 @@ fn check_bot(
         .map_or(sandbox.on, |mode| mode == SandboxMode::On);
     let spec = sandboxed.then(|| BoxSpec {
         network: raw.network.unwrap_or(false),
+        cpu_millis: (raw.cpus.as_ref()).map_or(sandbox.cpu_millis, |c| cpu_millis(*c.get_ref())),
         ..boxed_away_from_home(
             readable_folders(&dir, &program, &args, java.as_ref()),
             (raw.max_processes.as_ref()).map_or(sandbox.max_processes, |m| *m.get_ref()),

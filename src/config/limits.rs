@@ -1,6 +1,6 @@
 //! The limits a tournament file or a bot may set (`memory_mb`, `cpu_seconds`,
-//! `max_processes`, and the file's `max_reply_bytes`): their defaults, the range a run can
-//! apply, and their conversion to what the kernel is given. Apart, because the file, each
+//! `max_processes`, `cpus`, and the file's `max_reply_bytes`): their defaults, the range a
+//! run can apply, and their conversion to what the kernel is given. Apart, because the file, each
 //! bot, `arena check` and `arena match` share them.
 
 use std::ops::{Range, RangeInclusive};
@@ -23,11 +23,16 @@ pub const DEFAULT_MAX_REPLY_BYTES: usize = 64 * 1024;
 pub const MAX_CPU_SECONDS: u64 = u64::MAX / 1_000_000_000 - 1;
 /// The most `memory_mb`: the limit in bytes must fit in 64 bits.
 pub const MAX_MEMORY_MB: u64 = u64::MAX / MIB;
+/// The least `cpus` but none: a cgroup's CPU quota is at least a millisecond in each period
+/// of 100 ms.
+pub const MIN_CPUS: f64 = 0.01;
+/// The most `cpus`: more cores than a machine has.
+pub const MAX_CPUS: f64 = 1024.0;
 /// Bytes in a megabyte, as `memory_mb` counts them.
 pub(super) const MIB: u64 = 1024 * 1024;
 
 /// The limits a bot runs under, each a tournament file's key of the same name (`memory_mb`,
-/// `cpu_seconds`, `max_processes`, `max_reply_bytes`), as `arena check` and `arena match`
+/// `cpu_seconds`, `max_processes`, `cpus`, `max_reply_bytes`), as `arena check` and `arena match`
 /// take them, so that a contestant can try a bot under a competition's limits. Values are in
 /// range: the command line checks them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,6 +43,9 @@ pub struct LimitSettings {
     pub cpu_seconds: u64,
     /// Processes and threads in the bot's box.
     pub max_processes: u32,
+    /// The cores' worth of CPU the bot's box may use, in thousandths of a core; `None`: no
+    /// quota.
+    pub cpu_millis: Option<u32>,
     /// The longest reply, in bytes.
     pub max_reply_bytes: usize,
 }
@@ -59,6 +67,7 @@ impl Default for LimitSettings {
             memory_mb: DEFAULT_MEMORY_MB,
             cpu_seconds: DEFAULT_CPU_SECONDS,
             max_processes: DEFAULT_MAX_PROCESSES,
+            cpu_millis: None,
             max_reply_bytes: DEFAULT_MAX_REPLY_BYTES,
         }
     }
@@ -70,11 +79,13 @@ pub(super) fn limit_problems(
     memory_mb: Option<&Spanned<u64>>,
     cpu_seconds: Option<&Spanned<u64>>,
     max_processes: Option<&Spanned<u32>>,
+    cpus: Option<&Spanned<f64>>,
 ) -> Vec<(Range<usize>, String)> {
     [
         out_of_range("memory_mb", memory_mb, 0..=MAX_MEMORY_MB),
         out_of_range("cpu_seconds", cpu_seconds, 0..=MAX_CPU_SECONDS),
         out_of_range("max_processes", max_processes, 1..=MAX_PROCESSES.into()),
+        cpus.and_then(|cpus| Some((cpus.span(), cpus_problem(*cpus.get_ref())?))),
     ]
     .into_iter()
     .flatten()
@@ -98,6 +109,19 @@ fn out_of_range<T: Copy + Into<u64>>(
         value.span(),
         format!("`{key}` must be from {start} to {end}{none}"),
     ))
+}
+
+/// Why `cpus` cannot be applied, if it cannot: 0 (none), or from [`MIN_CPUS`] to
+/// [`MAX_CPUS`].
+pub fn cpus_problem(cpus: f64) -> Option<String> {
+    (cpus != 0.0 && !(MIN_CPUS..=MAX_CPUS).contains(&cpus))
+        .then(|| format!("`cpus` must be from {MIN_CPUS} to {MAX_CPUS} (0 = none)"))
+}
+
+/// `cpus` in thousandths of a core, as the sandbox takes it; 0 means no quota. Only for a
+/// value [`cpus_problem`] accepts.
+pub fn cpu_millis(cpus: f64) -> Option<u32> {
+    (cpus > 0.0).then(|| (cpus * 1000.0).round() as u32)
 }
 
 /// A limit in megabytes as bytes; 0 means no limit. Saturating: a value past

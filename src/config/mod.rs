@@ -19,7 +19,7 @@ pub use bot_name::{MAX_NAME_CHARS, bot_name_problem};
 pub use error::{ConfigError, Problem};
 pub use limits::{
     DEFAULT_CPU_SECONDS, DEFAULT_MAX_REPLY_BYTES, DEFAULT_MEMORY_MB, LimitSettings,
-    MAX_CPU_SECONDS, MAX_MEMORY_MB,
+    MAX_CPU_SECONDS, MAX_MEMORY_MB, cpu_millis, cpus_problem,
 };
 pub use source::MAX_FILE_BYTES;
 pub use standalone::{standalone_bot, standalone_java_bot};

@@ -27,6 +27,7 @@ pub(crate) struct RawTournament<O> {
     pub(crate) java_host: Option<super::JavaHostMode>,
     pub(crate) sandbox: Option<SandboxMode>,
     pub(crate) max_processes: Option<Spanned<u32>>,
+    pub(crate) cpus: Option<Spanned<f64>>,
     pub(crate) options: Option<Spanned<O>>,
     /// Spanned, so that a bot without a name is pointed at.
     #[serde(default)]
@@ -53,6 +54,7 @@ pub(crate) struct RawBot {
     pub(crate) sandbox: Option<SandboxMode>,
     pub(crate) network: Option<bool>,
     pub(crate) max_processes: Option<Spanned<u32>>,
+    pub(crate) cpus: Option<Spanned<f64>>,
 }
 
 /// `sandbox = "on" | "none"`.

@@ -13,6 +13,7 @@ use super::visibility::{boxed_away_from_home, readable_folders};
 use crate::bots::{
     BotProgram, JavaBuild, JavaHostRuntime, Limits, MIN_JVM_MEMORY_MB, cache_root, jvm_environment,
 };
+use crate::sandbox::BoxSpec;
 use arena_games::GameKind;
 
 /// A bot outside any tournament file (`arena check`): the command `words` run in `dir`, its
@@ -61,10 +62,13 @@ fn standalone(
     limits: LimitSettings,
 ) -> (BotProgram, Limits) {
     let rlimits = limits.resource_limits();
-    let sandbox = boxed_away_from_home(
-        readable_folders(dir, &program, args, java),
-        limits.max_processes,
-    );
+    let sandbox = BoxSpec {
+        cpu_millis: limits.cpu_millis,
+        ..boxed_away_from_home(
+            readable_folders(dir, &program, args, java),
+            limits.max_processes,
+        )
+    };
     let env = match java {
         Some(_) => jvm_environment(BTreeMap::new(), rlimits.memory_bytes),
         None => BTreeMap::new(),

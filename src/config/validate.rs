@@ -13,7 +13,7 @@ use super::bot_entry::{BotContext, SandboxDefaults, check_bots};
 use super::bot_name::written_name;
 use super::document::Document;
 use super::error::{ConfigError, Problem};
-use super::limits::{LimitSettings, limit_problems};
+use super::limits::{LimitSettings, cpu_millis, limit_problems};
 use super::places::BotPlaces;
 use super::program::canonical_so_far;
 use super::raw::{RawBot, RawTournament, SandboxMode};
@@ -232,6 +232,7 @@ impl Tournament {
             cpu_seconds: (first.cpu_seconds.as_ref()).map_or(unset.cpu_seconds, |c| *c.get_ref()),
             max_processes: (first.max_processes.as_ref())
                 .map_or(unset.max_processes, |m| *m.get_ref()),
+            cpu_millis: (first.cpus.as_ref()).and_then(|c| cpu_millis(*c.get_ref())),
             max_reply_bytes: (first.max_reply_bytes.as_ref())
                 .map_or(unset.max_reply_bytes, |c| *c.get_ref()),
         };
@@ -239,6 +240,7 @@ impl Tournament {
         let sandbox = SandboxDefaults {
             on: first.sandbox != Some(SandboxMode::Off),
             max_processes: file_limits.max_processes,
+            cpu_millis: file_limits.cpu_millis,
         };
         let left_out = left_out(source, &first.bots, selection, &mut problems);
         let context = BotContext {
@@ -328,6 +330,14 @@ impl Tournament {
         } else {
             Err(ConfigError::new(&self.path, problems))
         }
+    }
+
+    /// The largest CPU quota a sandboxed bot has (`cpus`), in thousandths of a core: the
+    /// box made before any game must show that the machine can give it.
+    pub fn widest_cpu_quota(&self) -> Option<u32> {
+        (self.bots.iter())
+            .filter_map(|bot| bot.program.sandbox.as_ref()?.cpu_millis)
+            .max()
     }
 
     /// The game being played.
@@ -438,6 +448,7 @@ fn setting_problems(source: &str, first: &RawTournament<toml::Table>) -> Vec<Pro
         first.memory_mb.as_ref(),
         first.cpu_seconds.as_ref(),
         first.max_processes.as_ref(),
+        first.cpus.as_ref(),
     );
     for (span, why) in limits {
         problems.push(Problem::at(source, Some(span), why));

@@ -221,7 +221,9 @@ fn batch_len(batch: &[(&mut Seat<'_>, Phase, &[u8])]) -> usize {
 }
 
 /// One box for the JVM that hosts `members`: the first one's, which shows every member's
-/// folders; unsandboxed if any member is. (Its memory is the host's widest limit.)
+/// folders; unsandboxed if any member is. (Its memory is the host's widest limit.) Its CPU
+/// quota is the sum of the members', as their separate boxes would have had; none if any
+/// member has none.
 fn shared_sandbox<'a>(
     mut members: impl Iterator<Item = &'a BotProgram>,
 ) -> Option<std::sync::Arc<crate::sandbox::BoxSpec>> {
@@ -232,13 +234,45 @@ fn shared_sandbox<'a>(
         spec.readable.extend(other.readable.iter().cloned());
         spec.network |= other.network;
         spec.max_processes = spec.max_processes.max(other.max_processes);
+        spec.cpu_millis = spec
+            .cpu_millis
+            .zip(other.cpu_millis)
+            .map(|(a, b)| a.saturating_add(b));
     }
     Some(std::sync::Arc::new(spec))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::first_report;
+    use super::{first_report, shared_sandbox};
+    use crate::bots::BotProgram;
+    use crate::sandbox::BoxSpec;
+    use std::sync::Arc;
+
+    /// A member with a box of `cpu_millis` (`None`: no quota).
+    fn member(cpu_millis: Option<u32>) -> BotProgram {
+        BotProgram {
+            program: "/usr/bin/java".into(),
+            args: Vec::new(),
+            dir: "/".into(),
+            env: Default::default(),
+            rlimits: Default::default(),
+            sandbox: Some(Arc::new(BoxSpec {
+                cpu_millis,
+                ..BoxSpec::default()
+            })),
+            private_dir: false,
+        }
+    }
+
+    /// The shared JVM's box may use what its members' boxes would have used together.
+    #[test]
+    fn the_shared_hosts_cpu_quota_is_its_members_together() {
+        let quota = |members: &[BotProgram]| shared_sandbox(members.iter())?.cpu_millis;
+        assert_eq!(quota(&[member(Some(500)), member(Some(1500))]), Some(2000));
+        assert_eq!(quota(&[member(Some(500)), member(None)]), None);
+        assert_eq!(quota(&[member(None), member(Some(500))]), None);
+    }
 
     #[test]
     fn an_aliens_first_report_is_its_line_and_the_stack_under_it() {

@@ -1,6 +1,6 @@
 //! A control group per box, where the kernel lets `arena` make one (as root, with cgroups v1
 //! or v2): it bounds the memory and the number of processes of the whole box, children
-//! included, which per-process limits cannot.
+//! included, which per-process limits cannot, and, if asked, its share of the CPU.
 
 use std::ffi::CString;
 use std::fs::{File, OpenOptions};
@@ -11,6 +11,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 const ROOT: &str = "/sys/fs/cgroup";
+
+/// The period of a box's CPU quota, in microseconds (the kernel's default).
+const CPU_PERIOD_US: u64 = 100_000;
 
 /// The cgroup folders of one box (one per v1 hierarchy, or one v2 folder). Made, and their
 /// files opened, before the box's mount namespace makes `/sys` read-only: the descriptors
@@ -38,23 +41,29 @@ struct Folder {
 
 impl BoxCgroup {
     /// Makes the cgroup `name` under `arena/` with at most `max_processes` processes and, if
-    /// given, `memory_bytes` of memory.
+    /// given, `memory_bytes` of memory and `cpu_millis` thousandths of a core.
     pub(crate) fn create(
         name: &str,
         memory_bytes: Option<u64>,
         max_processes: u32,
+        cpu_millis: Option<u32>,
     ) -> io::Result<BoxCgroup> {
         let root = Path::new(ROOT);
+        let quota = cpu_millis.map(|millis| u64::from(millis) * CPU_PERIOD_US / 1000);
         // The version, the file through which the init joins (see `join`), the limits, and
         // the file that counts the box's out-of-memory kills.
         let (kind, join_file, limits, events): (_, _, Vec<(PathBuf, &str, String)>, _) =
             if root.join("cgroup.controllers").exists() {
-                enable_v2_controllers(root)?;
+                enable_v2_controllers(root, quota.is_some())?;
                 let folder = root.join("arena");
                 let mut limits = vec![(folder.clone(), "pids.max", max_processes.to_string())];
                 if let Some(bytes) = memory_bytes {
                     limits.push((folder.clone(), "memory.max", bytes.to_string()));
                     limits.push((folder.clone(), "memory.swap.max", "0".to_owned()));
+                }
+                if let Some(quota) = quota {
+                    let max = format!("{quota} {CPU_PERIOD_US}");
+                    limits.push((folder.clone(), "cpu.max", max));
                 }
                 let events = folder.join(name).join("memory.events");
                 ("cgroup v2", "cgroup.procs", limits, events)
@@ -70,6 +79,12 @@ impl BoxCgroup {
                         "memory.limit_in_bytes",
                         bytes.to_string(),
                     ));
+                }
+                if let Some(quota) = quota {
+                    let cpu = root.join("cpu/arena");
+                    let period = CPU_PERIOD_US.to_string();
+                    limits.push((cpu.clone(), "cpu.cfs_period_us", period));
+                    limits.push((cpu, "cpu.cfs_quota_us", quota.to_string()));
                 }
                 let events = root
                     .join("memory/arena")
@@ -149,11 +164,17 @@ fn oom_kill_count(text: &str) -> Option<u64> {
         .and_then(|count| count.trim().parse().ok())
 }
 
-/// In cgroups v2 a folder's controllers must be enabled in its parent.
-fn enable_v2_controllers(root: &Path) -> io::Result<()> {
-    std::fs::write(root.join("cgroup.subtree_control"), "+memory +pids")?;
+/// In cgroups v2 a folder's controllers must be enabled in its parent; `cpu` only for a box
+/// that asks for a quota, so that a machine without it still bounds the others' memory.
+fn enable_v2_controllers(root: &Path, cpu: bool) -> io::Result<()> {
+    let controllers = if cpu {
+        "+memory +pids +cpu"
+    } else {
+        "+memory +pids"
+    };
+    std::fs::write(root.join("cgroup.subtree_control"), controllers)?;
     std::fs::create_dir_all(root.join("arena"))?;
-    std::fs::write(root.join("arena/cgroup.subtree_control"), "+memory +pids")
+    std::fs::write(root.join("arena/cgroup.subtree_control"), controllers)
 }
 
 impl Drop for BoxCgroup {

@@ -87,15 +87,28 @@ fn set_up(mut spec: BoxSpec) -> io::Result<i32> {
         flags |= libc::CLONE_NEWUSER;
     }
     // Made while /sys is still writable: the box's own view of it is read-only.
-    let cgroup = if root {
+    // Memory and processes have per-process limits to fall back on; a CPU quota has none.
+    let cgroup = match root.then(|| {
+        let name = format!("box-{}", std::process::id());
         BoxCgroup::create(
-            &format!("box-{}", std::process::id()),
+            &name,
             spec.memory_bytes,
             spec.max_processes,
+            spec.cpu_millis,
         )
-        .ok()
-    } else {
-        None
+    }) {
+        Some(Ok(cgroup)) => Some(cgroup),
+        Some(Err(error)) if spec.cpu_millis.is_some() => {
+            return Err(no_cpu_quota(&format!(
+                "the kernel refused its cgroup: {error}"
+            )));
+        }
+        None if spec.cpu_millis.is_some() => {
+            return Err(no_cpu_quota(
+                "arena makes cgroups only when it runs as root",
+            ));
+        }
+        Some(Err(_)) | None => None,
     };
     sys::unshare(flags).map_err(super::support::explain_unshare)?;
     if !root {
@@ -120,6 +133,11 @@ fn set_up(mut spec: BoxSpec) -> io::Result<i32> {
         // The init joins the box's cgroup itself, before it starts anything (see
         // `BoxCgroup::join`); where it cannot, its processes are limited one by one.
         let joined = cgroup.as_ref().filter(|cgroup| cgroup.join().is_ok());
+        if joined.is_none() && spec.cpu_millis.is_some() {
+            // SAFETY: _exit is always safe; the box ends before it is ready, as it must
+            // without the quota it was asked for.
+            unsafe { libc::_exit(1) };
+        }
         let enforced = Enforced {
             uid: if root { NOBODY } else { uid },
             cgroup: joined.map(|cgroup| cgroup.kind.to_owned()),
@@ -227,6 +245,14 @@ struct Current {
     serial: u64,
     /// The box's out-of-memory kills before it started.
     oom_kills_before: Option<u64>,
+}
+
+/// Why a box with a CPU quota (`cpus`) cannot be made: `why`.
+fn no_cpu_quota(why: &str) -> io::Error {
+    io::Error::other(format!(
+        "cannot bound the bot's CPU to its `cpus`, which takes a cgroup with the cpu \
+         controller: {why}; run arena as root, or leave `cpus` out"
+    ))
 }
 
 /// PID 1 of the box.

@@ -76,6 +76,10 @@ pub struct BoxSpec {
     pub memory_bytes: Option<u64>,
     /// Processes and threads the box may hold at once.
     pub max_processes: u32,
+    /// The CPU time the whole box may use per second, in thousandths of a core (`cpus`):
+    /// a cgroup's quota, so that a bot's threads cannot take the cores of the games beside
+    /// it. `None`: no quota.
+    pub cpu_millis: Option<u32>,
 }
 
 /// How a box enforces its limits on this machine, as the box reports when it is ready.

@@ -4,15 +4,17 @@ use std::io;
 
 use super::{BotBox, BoxSpec, DEFAULT_MAX_PROCESSES, Enforced};
 
-/// Makes one empty box, to find out before any game whether the kernel allows the sandbox.
-/// The error is one line for the user: what is missing and how to run anyway.
-pub fn check_support() -> Result<Enforced, String> {
+/// Makes one empty box, with a CPU quota of `cpu_millis` if the bots ask for one, to find
+/// out before any game whether the kernel allows the sandbox. The error is one line for the
+/// user: what is missing and how to run anyway.
+pub fn check_support(cpu_millis: Option<u32>) -> Result<Enforced, String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|error| format!("cannot test the sandbox: {error}"))?;
     let spec = BoxSpec {
         max_processes: DEFAULT_MAX_PROCESSES,
+        cpu_millis,
         ..BoxSpec::default()
     };
     runtime

@@ -90,6 +90,10 @@ command = "/bin/sh -c true"
         ("a bot's megabytes at the top", bot_a("command = \"/bin/sh\"\nmemory_mb = 18446744073709551615"), "t.toml:5:13: bot `a`: `memory_mb` must be from 0 to 17592186044415"),
         ("processes past the kernel's", format!("game = \"petri\"\nmax_processes = 4194305\n{valid_bots}"), "t.toml:2:17: `max_processes` must be from 1 to 4194304"),
         ("a bot's zero processes", bot_a("command = \"/bin/sh\"\nmax_processes = 0"), "t.toml:5:17: bot `a`: `max_processes` must be from 1 to 4194304"),
+        ("cores past any machine's", format!("game = \"petri\"\ncpus = 1025\n{valid_bots}"), "t.toml:2:8: `cpus` must be from 0.01 to 1024 (0 = none)"),
+        ("a bot's cores below a cgroup's least", bot_a("command = \"/bin/sh\"\ncpus = 0.001"), "t.toml:5:8: bot `a`: `cpus` must be from 0.01 to 1024 (0 = none)"),
+        ("a bot's negative cores", bot_a("command = \"/bin/sh\"\ncpus = -1"), "t.toml:5:8: bot `a`: `cpus` must be from 0.01 to 1024"),
+        ("cores that are not a number", format!("game = \"petri\"\ncpus = nan\n{valid_bots}"), "t.toml:2:8: `cpus` must be from 0.01 to 1024"),
     ];
     // A file of two bots whose first holds `keys`.
     fn first_bot(keys: &str) -> String {

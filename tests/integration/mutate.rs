@@ -87,6 +87,8 @@ const EXTRA_LINES: &[&str] = &[
     "max_stderr_bytes = 0",
     "memory_mb = 9223372036854775807",
     "max_processes = 0",
+    "cpus = 0.5",
+    "cpus = -1",
     "sandbox = \"none\"",
     "seed = -1",
     "[options]",

@@ -883,3 +883,85 @@ fn a_box_out_of_memory_is_named_as_the_memory_limit() {
         assert!(setup.contains("=> valid"), "{text}");
     }
 }
+
+/// A bot that keeps two processes busy for half a second, then replies with the CPU time they
+/// took and its box's CPU quota as the cgroup holds it (v1's `cpu.cfs_quota_us`, v2's
+/// `cpu.max`).
+const SPIN_TWO: &str = "import os, time\n\
+    kids = []\n\
+    for _ in range(2):\n\
+    \x20   pid = os.fork()\n\
+    \x20   if pid == 0:\n\
+    \x20       end = time.monotonic() + 0.5\n\
+    \x20       while time.monotonic() < end:\n\
+    \x20           pass\n\
+    \x20       os._exit(0)\n\
+    \x20   kids.append(pid)\n\
+    for pid in kids:\n\
+    \x20   os.waitpid(pid, 0)\n\
+    times = os.times()\n\
+    quota = 'none'\n\
+    for line in open('/proc/self/cgroup'):\n\
+    \x20   _, controllers, path = line.strip().split(':', 2)\n\
+    \x20   if 'cpu' in controllers.split(','):\n\
+    \x20       quota = open('/sys/fs/cgroup/cpu' + path + '/cpu.cfs_quota_us').read().strip()\n\
+    \x20   elif controllers == '' and os.path.exists('/sys/fs/cgroup' + path + '/cpu.max'):\n\
+    \x20       quota = open('/sys/fs/cgroup' + path + '/cpu.max').read().strip()\n\
+    print('cpu %.2f quota %s' % (times.children_user + times.children_system, quota))\n";
+
+/// `cpus` bounds the CPU time of the whole box, its children together: two processes busy
+/// for half a second under half a core take about a quarter of a second of CPU, where
+/// without the quota they take up to one. As root the box's cgroup holds the quota; an unprivileged runner
+/// makes no cgroup, and says so instead of running the bot without it.
+#[test]
+fn cpus_bounds_the_cpu_time_of_the_whole_box() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("spin.py"), SPIN_TWO).unwrap();
+    let check = |cpus: &str| {
+        let args = [
+            "check",
+            "petri",
+            "--cpus",
+            cpus,
+            "--",
+            "/usr/bin/python3",
+            "-S",
+            "-I",
+        ];
+        crate::support::arena(dir.path(), &[&args[..], &["spin.py"]].concat())
+    };
+    let output = check("0.5");
+    let text = String::from_utf8_lossy(&output.stdout);
+    // SAFETY: geteuid cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        let error = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            error.contains("cannot bound the bot's CPU to its `cpus`") && !output.status.success(),
+            "{error}"
+        );
+        return;
+    }
+    assert!(
+        text.contains(
+            "cpu share:  the time of at most 0.5 cores at once, all its processes together"
+        ),
+        "{text}"
+    );
+    let setup = text.split("\n2. ").next().unwrap();
+    let reply = setup.split("| cpu ").nth(1).expect("the bot replied");
+    let (cpu, quota) = reply.split_once(" quota ").unwrap();
+    let quota = quota.split('\\').next().unwrap();
+    assert!(quota == "50000" || quota == "50000 100000", "{setup}");
+    let cpu: f64 = cpu.parse().unwrap();
+    assert!(
+        cpu <= 0.4,
+        "two busy processes took {cpu} s of CPU in half a second: {setup}"
+    );
+    // The control: without a quota, the same bot has none in its cgroup.
+    let free = String::from_utf8_lossy(&check("0").stdout).into_owned();
+    assert!(free.contains("cpu share:  no quota"), "{free}");
+    assert!(
+        free.contains(" quota -1\\n") || free.contains(" quota max 100000\\n"),
+        "{free}"
+    );
+}
