@@ -48,7 +48,7 @@ arena() { /usr/bin/time -f '%M %U %S' -o "$scratch/rss" "$arena_binary" "$@"; }
 busy_ticks() { awk '/^cpu /{ print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 ticks_per_second=$(getconf CLK_TCK)
 mkdir -p target/tmp/bench-bots
-for bot in petri_rest petri_flood loop_floor; do
+for bot in petri_rest loop_floor; do
     cc -O2 -o "target/tmp/bench-bots/$bot" "bench/bots/$bot.c"
 done
 scratch="$(mktemp -d)"
