@@ -118,12 +118,15 @@ impl Tail {
     }
 
     /// Reads what `fd` (non-blocking) holds now, outside the event loop, without waiting
-    /// for more.
+    /// for more: no more than the pipe held when called, so that a bot that floods its
+    /// stderr from another core cannot keep the runner here.
     pub(crate) fn read_now(&mut self, fd: BorrowedFd<'_>) {
-        while !self.ended {
-            match self.read_once(fd) {
-                Err(error) if error.kind() == io::ErrorKind::WouldBlock => return,
-                _ => {}
+        let held = self.seen + pending(fd.as_raw_fd()) as u64;
+        loop {
+            let read = self.read_once(fd);
+            let empty = matches!(&read, Err(error) if error.kind() == io::ErrorKind::WouldBlock);
+            if empty || self.ended || self.seen >= held {
+                return;
             }
         }
     }
@@ -406,6 +409,19 @@ mod tests {
         drop(write);
         tail.read_now(std::os::fd::AsFd::as_fd(&read));
         assert!(tail.ended);
+    }
+
+    /// A stream that never runs dry (`/dev/zero` stands for a pipe that a bot refills from
+    /// another core faster than the runner empties it) is read as far as it held when asked,
+    /// and no further: the runner never waits for a flood to end.
+    #[test]
+    fn read_now_stops_at_what_the_stream_held_even_if_it_never_runs_dry() {
+        let zero = std::fs::File::open("/dev/zero").unwrap();
+        crate::sandbox::set_nonblocking(zero.as_fd()).unwrap();
+        let mut tail = Tail::new(100);
+        tail.read_now(zero.as_fd());
+        assert_eq!((tail.seen(), tail.ended), (CHUNK as u64, false));
+        assert_eq!(tail.after(0), [0; 100]);
     }
 
     /// Reads straight from the pipe and through the event loop add to the same capture.
