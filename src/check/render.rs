@@ -5,9 +5,8 @@ use std::fmt::Write;
 
 use crate::bots::preflight::ENDS_IN_CR_LF;
 use crate::bots::{BotProgram, CallStatus};
-use crate::config::runner_home;
 use crate::folders::{CAP_BYTES, Held};
-use crate::sandbox::{Enforced, FOLDER_BYTES, FOLDER_ENTRIES, NOBODY, TMP_BYTES};
+use crate::sandbox::{Enforced, FOLDER_BYTES, FOLDER_ENTRIES, NOBODY, TMP_BYTES, runner_home};
 use crate::text::escape_control;
 use arena_games::engine::Input;
 
@@ -398,9 +397,7 @@ fn describe_sandbox(sandbox: Option<&Enforced>, program: &BotProgram) -> String 
         );
     }
     // A bot that reads a neighbour folder under /tmp finds it missing, not read-only.
-    let home = runner_home()
-        .filter(|home| (program.sandbox.as_ref()).is_some_and(|spec| spec.hidden.contains(home)));
-    let home = home.map_or(String::new(), |home| {
+    let home = runner_home().map_or(String::new(), |home| {
         format!(", and your home folder {}", home.display())
     });
     let _ = writeln!(

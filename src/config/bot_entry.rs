@@ -15,7 +15,7 @@ use super::places::unstartable;
 use super::program::{command_launch, java_launch};
 use super::raw::{RawBot, RawCommand, SandboxMode};
 use super::validate::{Bot, StartableCheck};
-use super::visibility::{boxed_away_from_home, hide_from_each_other, readable_folders};
+use super::visibility::{hide_from_each_other, readable_folders};
 use crate::bots::{BotProgram, JavaBuild, ResourceLimits, jvm_environment};
 use crate::sandbox::BoxSpec;
 use crate::text::escape_control;
@@ -191,12 +191,11 @@ fn check_bot(
         .sandbox
         .map_or(sandbox.on, |mode| mode == SandboxMode::On);
     let spec = sandboxed.then(|| BoxSpec {
+        readable: readable_folders(&dir, &program, &args, java.as_ref()),
         network: raw.network.unwrap_or(false),
+        max_processes: (raw.max_processes.as_ref()).map_or(sandbox.max_processes, |m| *m.get_ref()),
         cpu_millis: (raw.cpus.as_ref()).map_or(sandbox.cpu_millis, |c| cpu_millis(*c.get_ref())),
-        ..boxed_away_from_home(
-            readable_folders(&dir, &program, &args, java.as_ref()),
-            (raw.max_processes.as_ref()).map_or(sandbox.max_processes, |m| *m.get_ref()),
-        )
+        ..BoxSpec::default()
     });
     let env = (raw.env.iter())
         .map(|(key, value)| (key.get_ref().clone(), value.get_ref().clone()))

@@ -27,4 +27,3 @@ pub use validate::{
     Bot, DEFAULT_SETUP_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, JavaHostMode, MAX_JOBS, StartableCheck,
     Timeouts, Tournament, too_few_bots,
 };
-pub(crate) use visibility::runner_home;

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use super::limits::{LimitSettings, megabytes};
 use super::program::resolve_program;
 use super::validate::DEFAULT_MAX_STDERR_BYTES;
-use super::visibility::{boxed_away_from_home, readable_folders};
+use super::visibility::readable_folders;
 use crate::bots::{
     BotProgram, JavaBuild, JavaHostRuntime, Limits, MIN_JVM_MEMORY_MB, cache_root, jvm_environment,
 };
@@ -63,11 +63,10 @@ fn standalone(
 ) -> (BotProgram, Limits) {
     let rlimits = limits.resource_limits();
     let sandbox = BoxSpec {
+        readable: readable_folders(dir, &program, args, java),
+        max_processes: limits.max_processes,
         cpu_millis: limits.cpu_millis,
-        ..boxed_away_from_home(
-            readable_folders(dir, &program, args, java),
-            limits.max_processes,
-        )
+        ..BoxSpec::default()
     };
     let env = match java {
         Some(_) => jvm_environment(BTreeMap::new(), rlimits.memory_bytes),

@@ -1,13 +1,11 @@
 //! What each sandboxed bot may see: the folders it reads (its own, its program's
-//! installation, what its arguments name), and the runner's home and every other bot's
-//! folders hidden from it.
+//! installation, what its arguments name), and every other bot's folders hidden from it.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::validate::Bot;
 use crate::bots::JavaBuild;
-use crate::sandbox::BoxSpec;
 
 /// What a bot reads: its folder, its program's folder (for a program in a `bin` folder, the
 /// whole installation around it: an interpreter in `<prefix>/bin` needs `<prefix>/lib`; for
@@ -41,31 +39,6 @@ pub(super) fn readable_folders(
         }
     }
     folders
-}
-
-/// The sandbox of a bot that reads `readable`: the runner's home hidden ([`runner_home`]),
-/// save what the bot reads in it and the Python packages installed there (`pip install
-/// --user` puts them in `~/.local/lib`, and a bot's Python looks for them).
-pub(super) fn boxed_away_from_home(readable: Vec<PathBuf>, max_processes: u32) -> BoxSpec {
-    let home = runner_home();
-    let packages = (home.as_ref())
-        .map(|home| home.join(".local/lib"))
-        .filter(|packages| packages.is_dir());
-    BoxSpec {
-        readable: readable.into_iter().chain(packages).collect(),
-        hidden: home.into_iter().collect(),
-        max_processes,
-        ..BoxSpec::default()
-    }
-}
-
-/// The runner's home folder (`$HOME`, as a canonical path), which every bot's box hides: a
-/// user's keys, tokens and agents' sockets live there (`~/.ssh`, `~/.gnupg`, `~/.aws`), and
-/// the bots of an unprivileged run have its uid. None when `$HOME` names no folder, or `/`.
-pub(crate) fn runner_home() -> Option<PathBuf> {
-    let home = PathBuf::from(std::env::var_os("HOME")?);
-    let home = home.is_absolute().then(|| home.canonicalize().ok())??;
-    (home.is_dir() && home.parent().is_some()).then_some(home)
 }
 
 /// Hides the tournament file's folder, every other bot's folders and the folders of the

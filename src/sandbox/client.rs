@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use tokio::io::Interest;
 use tokio::io::unix::AsyncFd;
 
+use super::home::away_from_home;
 use super::wire::{self, EmptiedFolder, FromBox, Spawn, StartFailure, ToBox};
 use super::{BOX_ARG, BoxSpec, Enforced, helper};
 
@@ -109,7 +110,7 @@ impl BotBox {
         // SAFETY: the descriptor is owned by the AsyncFd and stays open as long as it.
         let control = unsafe { AsyncFd::register_with_interest(ours, Interest::READABLE) }
             .map_err(io::Error::from)?;
-        wire::send(control.get_ref().as_raw_fd(), spec, &[])?;
+        wire::send(control.get_ref().as_raw_fd(), &away_from_home(spec), &[])?;
         let mut sandbox = BotBox {
             control,
             helper: Helper(Some(helper)),

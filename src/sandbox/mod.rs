@@ -15,6 +15,7 @@
 
 mod cgroup;
 mod client;
+mod home;
 mod inside;
 mod mounts;
 mod private;
@@ -30,6 +31,7 @@ use serde::{Deserialize, Serialize};
 
 pub(crate) use client::Ending;
 pub use client::{BotBox, SetupRefused, wait_for_abandoned};
+pub use home::runner_home;
 pub use inside::serve;
 pub use mounts::{FOLDER_BYTES, FOLDER_ENTRIES, TMP_BYTES};
 pub use support::check_support;

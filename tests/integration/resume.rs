@@ -713,3 +713,32 @@ fn a_resume_after_a_bot_changed_is_refused_and_changes_no_byte() {
     );
     assert!(log.contains(&expected), "{log}");
 }
+
+/// Every box hides the runner's home as the box is made, and the journal's record of the
+/// tournament does not name it: a resume under another `$HOME` (another shell, another node
+/// of a cluster) continues the run instead of refusing it as another tournament's.
+#[test]
+fn a_resume_under_another_home_continues_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = repo().join(SMALL);
+    let run_as = |home: &str, args: &[&str]| {
+        let home = dir.path().join(home);
+        std::fs::create_dir_all(&home).unwrap();
+        crate::support::arena_command()
+            .current_dir(dir.path())
+            .env("HOME", &home)
+            .args([&["run", file.to_str().unwrap()][..], args].concat())
+            .output()
+            .unwrap()
+    };
+    let first = run_as("home-a", &["--out", "cut"]);
+    assert!(first.status.success(), "{first:?}");
+    let board = leaderboard(&dir.path().join("cut"));
+    let resumed = run_as("home-b", &["--resume", "cut"]);
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    assert_eq!(leaderboard(&dir.path().join("cut")), board);
+}
