@@ -59,7 +59,7 @@ pub const DEFAULT_MAX_PROCESSES: u32 = 64;
 pub const MAX_PROCESSES: u32 = 4 * 1024 * 1024;
 
 /// What one bot's box shows it and how much it may use.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BoxSpec {
     /// Folders the bot reads: its `dir`, its program's folder, its compiled classes. They
     /// stay visible (read-only) even inside a hidden folder.
@@ -82,6 +82,26 @@ pub struct BoxSpec {
     /// a cgroup's quota, so that a bot's threads cannot take the cores of the games beside
     /// it. `None`: no quota.
     pub cpu_millis: Option<u32>,
+}
+
+/// As derived, but without `cpu_millis` when it is unset: a journal keeps the digest of its
+/// tournament's bots' text (`Tournament::digest`), and a box without a quota reads as it did
+/// before `cpus` existed, so that runs begun by an earlier build still resume.
+impl std::fmt::Debug for BoxSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut fields = f.debug_struct("BoxSpec");
+        fields
+            .field("readable", &self.readable)
+            .field("writable", &self.writable)
+            .field("hidden", &self.hidden)
+            .field("network", &self.network)
+            .field("memory_bytes", &self.memory_bytes)
+            .field("max_processes", &self.max_processes);
+        if let Some(millis) = self.cpu_millis {
+            fields.field("cpu_millis", &millis);
+        }
+        fields.finish()
+    }
 }
 
 /// How a box enforces its limits on this machine, as the box reports when it is ready.
@@ -112,4 +132,29 @@ fn helper() -> PathBuf {
         .get()
         .cloned()
         .unwrap_or_else(|| PathBuf::from("/proc/self/exe"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BoxSpec;
+
+    /// The text a journal's tournament digest is made of: unchanged for a box without a
+    /// quota (as `derive(Debug)` wrote it before `cpus`), and naming the quota otherwise.
+    #[test]
+    fn a_box_without_a_quota_reads_as_before_cpus() {
+        let spec = BoxSpec {
+            max_processes: 64,
+            ..BoxSpec::default()
+        };
+        assert_eq!(
+            format!("{spec:?}"),
+            "BoxSpec { readable: [], writable: [], hidden: [], network: false, \
+             memory_bytes: None, max_processes: 64 }"
+        );
+        let quota = BoxSpec {
+            cpu_millis: Some(1500),
+            ..spec
+        };
+        assert!(format!("{quota:?}").ends_with("max_processes: 64, cpu_millis: 1500 }"));
+    }
 }
