@@ -91,8 +91,7 @@ fn bot_digest(bot: &Bot, folder: &str) -> String {
         .as_bytes(),
     );
     // Fed only when set, so that the digests of bots without a quota stay as they were.
-    let quota = program.sandbox.as_ref().and_then(|spec| spec.cpu_millis);
-    if let Some(millis) = quota {
+    if let Some(millis) = program.cpu_quota() {
         hash.feed(format!("cpus {millis}\n").as_bytes());
     }
     hash.hex()

@@ -603,7 +603,7 @@ impl Books<'_> {
             self.progress.note(line);
         }
         self.progress.record(&record);
-        check_folders(self.tournament, self.folders, (record.index, &emptied))?;
+        check_folders(self.tournament, self.folders, record.index, &emptied)?;
         let private_folders = !self.folders.is_empty();
         if private_folders {
             folder_snapshot::sync_file_system(self.out)?;
@@ -694,7 +694,8 @@ impl Earlier<'_> {
 fn check_folders(
     tournament: &Tournament,
     folders: &[PathBuf],
-    (index, emptied): (u64, &[EmptiedFolder]),
+    index: u64,
+    emptied: &[EmptiedFolder],
 ) -> Result<(), Error> {
     for (bot, folder) in tournament.bots.iter().zip(folders) {
         if let Some(why) = restore(folder)? {

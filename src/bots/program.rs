@@ -137,6 +137,11 @@ pub struct Limits {
 }
 
 impl BotProgram {
+    /// Its box's CPU quota (`cpus`), in thousandths of a core; none without a box.
+    pub fn cpu_quota(&self) -> Option<u32> {
+        self.sandbox.as_ref()?.cpu_millis
+    }
+
     /// This program run directly, as the runner's user (`--no-sandbox`).
     pub fn without_sandbox(&self) -> BotProgram {
         BotProgram {

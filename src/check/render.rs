@@ -306,8 +306,7 @@ fn cpu_limit(program: &BotProgram) -> String {
 
 /// The cores' worth of CPU the whole box may use at once (`cpus`), enforced by the cgroup `by`.
 fn cpu_share(program: &BotProgram, by: Option<&str>) -> String {
-    let quota = program.sandbox.as_ref().and_then(|spec| spec.cpu_millis);
-    match (quota, by) {
+    match (program.cpu_quota(), by) {
         (Some(millis), Some(cgroup)) => {
             let cores = f64::from(millis) / 1000.0;
             let noun = if millis == 1000 { "core" } else { "cores" };

@@ -67,8 +67,7 @@ pub fn check_command(args: &CheckArgs) -> Result<u8, Error> {
         program.sandbox = None;
         None
     } else {
-        let quota = program.sandbox.as_ref().and_then(|spec| spec.cpu_millis);
-        Some(check_support(quota).map_err(Error::Usage)?)
+        Some(check_support(program.cpu_quota()).map_err(Error::Usage)?)
     };
     let timeouts = Timeouts::for_game(
         game,

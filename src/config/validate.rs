@@ -145,7 +145,7 @@ impl Tournament {
                 )],
             )
         })?;
-        Tournament::parse(&source, path, &|_| None, (selection, purpose))
+        Tournament::parse(&source, path, &|_| None, selection, purpose)
     }
 
     /// Checks a tournament given as text; `path` names it in errors and anchors relative
@@ -168,7 +168,8 @@ impl Tournament {
             source,
             path,
             startable,
-            (&Selection::default(), Purpose::Play),
+            &Selection::default(),
+            Purpose::Play,
         )
     }
 
@@ -178,7 +179,8 @@ impl Tournament {
         source: &str,
         path: &Path,
         startable: StartableCheck<'_>,
-        (selection, purpose): (&Selection, Purpose),
+        selection: &Selection,
+        purpose: Purpose,
     ) -> Result<Tournament, ConfigError> {
         let fail = |problems| ConfigError::new(path, problems);
         let mut document = Document::parse(source).map_err(fail)?;
@@ -336,7 +338,7 @@ impl Tournament {
     /// box made before any game must show that the machine can give it.
     pub fn widest_cpu_quota(&self) -> Option<u32> {
         (self.bots.iter())
-            .filter_map(|bot| bot.program.sandbox.as_ref()?.cpu_millis)
+            .filter_map(|bot| bot.program.cpu_quota())
             .max()
     }
 

@@ -102,21 +102,21 @@ fn a_game_a_stop_dropped_is_played_again_from_the_folders_before_it() {
         let seen = dir.path().join("cut/work/keeper/seen.txt");
         let seeds_seen = || std::fs::read_to_string(&seen).map_or(0, |text| text.lines().count());
         let deadline = Instant::now() + Duration::from_secs(60);
+        let wait_for = |begun: &dyn Fn() -> bool| {
+            while !begun() {
+                assert!(Instant::now() < deadline, "the second game never started");
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        };
         if sandbox.is_empty() {
             // The second game has begun; in a box its first turn is 0.6 s behind, and the
             // game lasts 20 turns of 0.1 s at least.
             let playing = dir.path().join("cut/work-journaled/playing");
-            while std::fs::read_to_string(&playing).ok().as_deref() != Some("1") {
-                assert!(Instant::now() < deadline, "the second game never started");
-                std::thread::sleep(Duration::from_millis(10));
-            }
+            wait_for(&|| std::fs::read_to_string(&playing).ok().as_deref() == Some("1"));
             std::thread::sleep(Duration::from_millis(600));
         } else {
             // The second game's first turn recorded its seed.
-            while seeds_seen() < 2 {
-                assert!(Instant::now() < deadline, "the second game never started");
-                std::thread::sleep(Duration::from_millis(10));
-            }
+            wait_for(&|| seeds_seen() >= 2);
         }
         // SAFETY: plain kill(2) of our own child.
         unsafe { libc::kill(child.id() as i32, libc::SIGINT) };

@@ -887,27 +887,28 @@ fn a_box_out_of_memory_is_named_as_the_memory_limit() {
 /// A bot that keeps two processes busy for half a second, then replies with the CPU time they
 /// took and its box's CPU quota as the cgroup holds it (v1's `cpu.cfs_quota_us`, v2's
 /// `cpu.max`).
-const SPIN_TWO: &str = "import os, time\n\
-    kids = []\n\
-    for _ in range(2):\n\
-    \x20   pid = os.fork()\n\
-    \x20   if pid == 0:\n\
-    \x20       end = time.monotonic() + 0.5\n\
-    \x20       while time.monotonic() < end:\n\
-    \x20           pass\n\
-    \x20       os._exit(0)\n\
-    \x20   kids.append(pid)\n\
-    for pid in kids:\n\
-    \x20   os.waitpid(pid, 0)\n\
-    times = os.times()\n\
-    quota = 'none'\n\
-    for line in open('/proc/self/cgroup'):\n\
-    \x20   _, controllers, path = line.strip().split(':', 2)\n\
-    \x20   if 'cpu' in controllers.split(','):\n\
-    \x20       quota = open('/sys/fs/cgroup/cpu' + path + '/cpu.cfs_quota_us').read().strip()\n\
-    \x20   elif controllers == '' and os.path.exists('/sys/fs/cgroup' + path + '/cpu.max'):\n\
-    \x20       quota = open('/sys/fs/cgroup' + path + '/cpu.max').read().strip()\n\
-    print('cpu %.2f quota %s' % (times.children_user + times.children_system, quota))\n";
+const SPIN_TWO: &str = r#"import os, time
+kids = []
+for _ in range(2):
+    pid = os.fork()
+    if pid == 0:
+        end = time.monotonic() + 0.5
+        while time.monotonic() < end:
+            pass
+        os._exit(0)
+    kids.append(pid)
+for pid in kids:
+    os.waitpid(pid, 0)
+times = os.times()
+quota = 'none'
+for line in open('/proc/self/cgroup'):
+    _, controllers, path = line.strip().split(':', 2)
+    if 'cpu' in controllers.split(','):
+        quota = open('/sys/fs/cgroup/cpu' + path + '/cpu.cfs_quota_us').read().strip()
+    elif controllers == '' and os.path.exists('/sys/fs/cgroup' + path + '/cpu.max'):
+        quota = open('/sys/fs/cgroup' + path + '/cpu.max').read().strip()
+print('cpu %.2f quota %s' % (times.children_user + times.children_system, quota))
+"#;
 
 /// `cpus` bounds the CPU time of the whole box, its children together: two processes busy
 /// for half a second under half a core take about a quarter of a second of CPU, where
